@@ -1,0 +1,51 @@
+# Two commands on a fresh machine:
+#   make run   - install, start the database, migrate, seed the demo, serve + worker + beat
+#   make test  - install and run the whole test suite against real PostgreSQL
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
+export LC_ALL := C.UTF-8
+export LANG := C.UTF-8
+
+.PHONY: install db run test bench clean-db redis
+
+$(STAMP): requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	@rm -f $(VENV)/.installed-*
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+# Fails with a plain message (not a crash) where the embedded server cannot run.
+db: install
+	@if [ -z "$$DATABASE_URL" ]; then \
+	  $(PY) manage.py embedded_db check && $(PY) manage.py embedded_db start; \
+	else echo "Using DATABASE_URL."; fi
+
+run: db
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	@echo "Serving http://127.0.0.1:8000/ (admin: /admin/, health: /api/health). Ctrl-C stops all."
+	@trap 'kill 0' INT TERM EXIT; \
+	  $(VENV)/bin/celery -A cms worker --loglevel=INFO --concurrency=2 & \
+	  $(VENV)/bin/celery -A cms beat --loglevel=INFO & \
+	  $(PY) manage.py runserver 127.0.0.1:8000 --noreload; \
+	  wait
+
+test: db
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: db
+	$(PY) bench/fulltext.py
+	$(PY) bench/ingest.py
+	$(PY) bench/semantic.py
+	$(PY) bench/eval.py
+
+# Stops the embedded PostgreSQL and deletes its data.
+clean-db: install
+	-$(PY) manage.py embedded_db stop
+	rm -rf var/pgdata

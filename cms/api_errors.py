@@ -1,0 +1,66 @@
+"""The API's error shape: every 4xx/5xx body is {"code": <machine-readable>, "message": <sentence>}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class ApiError(exceptions.APIException):
+    """An error the client can act on. `code` is stable; `message` is for people."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+
+    def __init__(self, code: str, message: str, *, status_code: int | None = None, details: Any = None):
+        super().__init__(detail=message, code=code)
+        self.code = code
+        self.message = message
+        self.details = details
+        if status_code is not None:
+            self.status_code = status_code
+
+
+_DEFAULT_CODES = {
+    400: "invalid_request",
+    401: "not_authenticated",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    415: "unsupported_media_type",
+    429: "throttled",
+}
+
+
+def _message(detail: Any) -> str:
+    if isinstance(detail, list):
+        return " ".join(_message(d) for d in detail)
+    if isinstance(detail, dict):
+        return " ".join(f"{k}: {_message(v)}" for k, v in detail.items())
+    return str(detail)
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or "Not found.")
+    if isinstance(exc, ApiError):
+        body: dict[str, Any] = {"code": exc.code, "message": exc.message}
+        if exc.details is not None:
+            body["details"] = exc.details
+        return Response(body, status=exc.status_code)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    body = {"code": _DEFAULT_CODES.get(response.status_code, "error"), "message": _message(response.data)}
+    if isinstance(exc, exceptions.ValidationError):
+        body["code"] = "invalid_request"
+        body["details"] = response.data
+    response.data = body
+    return response

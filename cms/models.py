@@ -1,0 +1,186 @@
+"""Workspaces and their content: memberships, content types, entries (JSONB data) and assets.
+
+Every content table carries `workspace_id` and every query filters on it, so the tables can
+later be distributed by workspace (Citus) without a redesign.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Workspace(models.Model):
+    slug = models.SlugField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", "Owner"
+    EDITOR = "editor", "Editor"
+    VIEWER = "viewer", "Viewer"
+
+
+class MembershipQuerySet(models.QuerySet):
+    def for_workspace(self, workspace: Workspace) -> MembershipQuerySet:
+        return self.filter(workspace=workspace)
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.EDITOR)
+
+    objects = MembershipQuerySet.as_manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workspace", "user"], name="membership_unique_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.workspace.slug} ({self.role})"
+
+
+class FieldType(models.TextChoices):
+    TEXT = "text", "Text"
+    RICHTEXT = "richtext", "Rich text"
+    NUMBER = "number", "Number"
+    BOOLEAN = "boolean", "Boolean"
+    DATE = "date", "Date"
+    REFERENCE = "reference", "Reference"
+
+
+# Field types whose values are prose: the ones semantic search ingests.
+TEXT_FIELD_TYPES = frozenset({FieldType.TEXT, FieldType.RICHTEXT})
+
+
+class ContentTypeQuerySet(models.QuerySet):
+    def for_workspace(self, workspace: Workspace) -> ContentTypeQuerySet:
+        return self.filter(workspace=workspace)
+
+    def semantic(self) -> ContentTypeQuerySet:
+        return self.filter(semantic_search_enabled=True)
+
+
+class ContentType(models.Model):
+    """A field schema for entries. `fields` is a list of {"id", "label", "type", "required"?}."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="content_types")
+    api_id = models.SlugField(max_length=64)
+    name = models.CharField(max_length=200)
+    fields = models.JSONField(default=list)
+    semantic_search_enabled = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ContentTypeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["workspace_id", "api_id"]
+        constraints = [models.UniqueConstraint(fields=["workspace", "api_id"], name="content_type_unique_api_id")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.api_id})"
+
+    def field_ids(self, types: frozenset[str] | None = None) -> list[str]:
+        return [f["id"] for f in self.fields if types is None or f["type"] in types]
+
+    @property
+    def title_field_id(self) -> str | None:
+        """The first text field: what an entry's title is taken from."""
+        for field in self.fields:
+            if field["type"] == FieldType.TEXT:
+                return field["id"]
+        return None
+
+
+class EntryStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    PUBLISHED = "published", "Published"
+
+
+class EntryQuerySet(models.QuerySet):
+    def for_workspace(self, workspace: Workspace) -> EntryQuerySet:
+        return self.filter(workspace=workspace)
+
+    def of_type(self, content_type: ContentType) -> EntryQuerySet:
+        return self.filter(workspace_id=content_type.workspace_id, content_type=content_type)
+
+    def published(self) -> EntryQuerySet:
+        return self.filter(status=EntryStatus.PUBLISHED)
+
+    def newest_first(self) -> EntryQuerySet:
+        return self.order_by("-created_at", "-id")
+
+
+class Entry(models.Model):
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="entries")
+    content_type = models.ForeignKey(ContentType, on_delete=models.CASCADE, related_name="entries")
+    data = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=EntryStatus.choices, default=EntryStatus.DRAFT)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=False)
+    updated_at = models.DateTimeField(auto_now=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    objects = EntryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "entries"
+        indexes = [
+            models.Index(fields=["workspace", "-created_at", "-id"], name="entry_ws_newest"),
+            models.Index(fields=["content_type", "-created_at", "-id"], name="entry_type_newest"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"Entry {self.pk}"
+
+    @property
+    def title(self) -> str:
+        field_id = self.content_type.title_field_id
+        value = self.data.get(field_id) if field_id else None
+        return str(value) if value else ""
+
+
+class AssetQuerySet(models.QuerySet):
+    def for_workspace(self, workspace: Workspace) -> AssetQuerySet:
+        return self.filter(workspace=workspace)
+
+    def with_text(self) -> AssetQuerySet:
+        return self.exclude(text__isnull=True)
+
+
+# MIME types whose content is decoded, kept as text, and ingested for semantic search.
+TEXT_ASSET_MIME_TYPES = frozenset({"text/plain", "text/markdown"})
+
+
+def asset_upload_to(asset: Asset, filename: str) -> str:
+    return f"assets/{asset.workspace_id}/{filename}"
+
+
+class Asset(models.Model):
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="assets")
+    file = models.FileField(upload_to=asset_upload_to, max_length=500)
+    filename = models.CharField(max_length=255)
+    mime_type = models.CharField(max_length=100)
+    size = models.PositiveBigIntegerField()
+    text = models.TextField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    objects = AssetQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["workspace", "-created_at"], name="asset_ws_newest")]
+
+    def __str__(self) -> str:
+        return self.filename

@@ -1,0 +1,105 @@
+"""Validation of content type field schemas and of entry data against them (pure functions)."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from cms.models import FieldType
+
+FIELD_ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+def content_type_fields_validate(fields: Any) -> list[dict]:
+    """Check a field schema; return it normalised. Errors name the offending field."""
+    if not isinstance(fields, list):
+        raise ValidationError({"fields": "The field schema must be a list of fields."})
+    normalised: list[dict] = []
+    seen: set[str] = set()
+    for position, field in enumerate(fields):
+        where = f"fields[{position}]"
+        if not isinstance(field, dict):
+            raise ValidationError({"fields": f"{where} must be an object with id, label and type."})
+        field_id = field.get("id")
+        if not isinstance(field_id, str) or not FIELD_ID_PATTERN.match(field_id):
+            raise ValidationError(
+                {"fields": f"{where}: id {field_id!r} must start with a lowercase letter and use a-z, 0-9 and _."}
+            )
+        if field_id in seen:
+            raise ValidationError({"fields": f"{where}: id {field_id!r} is used twice."})
+        seen.add(field_id)
+        if field.get("type") not in FieldType.values:
+            raise ValidationError(
+                {"fields": f"Field {field_id!r}: type {field.get('type')!r} is not one of {', '.join(FieldType.values)}."}
+            )
+        unknown = set(field) - {"id", "label", "type", "required"}
+        if unknown:
+            raise ValidationError({"fields": f"Field {field_id!r}: unknown keys {', '.join(sorted(unknown))}."})
+        normalised.append(
+            {
+                "id": field_id,
+                "label": str(field.get("label") or field_id),
+                "type": field["type"],
+                "required": bool(field.get("required", False)),
+            }
+        )
+    return normalised
+
+
+def _value_error(field: dict, value: Any) -> str | None:
+    field_type = field["type"]
+    if field_type in (FieldType.TEXT, FieldType.RICHTEXT):
+        if not isinstance(value, str):
+            return f"must be a string, not {type(value).__name__}"
+        if "\x00" in value:
+            return "must not contain a NUL character"
+    elif field_type == FieldType.NUMBER:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"must be a number, not {type(value).__name__}"
+    elif field_type == FieldType.BOOLEAN:
+        if not isinstance(value, bool):
+            return f"must be true or false, not {type(value).__name__}"
+    elif field_type == FieldType.DATE:
+        if not isinstance(value, str):
+            return "must be a date string YYYY-MM-DD"
+        try:
+            datetime.date.fromisoformat(value)
+        except ValueError:
+            return f"must be a date YYYY-MM-DD, not {value!r}"
+    elif field_type == FieldType.REFERENCE:
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            return "must be the id (a positive integer) of an entry"
+    return None
+
+
+def entry_data_validate(fields: list[dict], data: Any) -> dict:
+    """Check entry `data` against a content type's `fields`; return it without null values.
+
+    Every problem is reported at once, keyed by field id, so a form or API client can show
+    each one beside its field.
+    """
+    if not isinstance(data, dict):
+        raise ValidationError({"data": "Entry data must be an object of field id to value."})
+    by_id = {f["id"]: f for f in fields}
+    errors: dict[str, str] = {}
+    for key in data:
+        if key not in by_id:
+            errors[key] = f"Unknown field {key!r}; this content type has: {', '.join(by_id) or 'no fields'}."
+    cleaned: dict[str, Any] = {}
+    for field_id, field in by_id.items():
+        value = data.get(field_id)
+        if value is None or value == "":
+            if field.get("required"):
+                errors[field_id] = f"Field {field_id!r} is required."
+            continue
+        problem = _value_error(field, value)
+        if problem:
+            errors[field_id] = f"Field {field_id!r} ({field['type']}) {problem}."
+        else:
+            cleaned[field_id] = value
+    if errors:
+        raise ValidationError(errors)
+    return cleaned

@@ -1,0 +1,45 @@
+"""Reads of the content domain. Every selector takes the workspace (or the user) explicitly."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+from django.http import Http404
+
+from cms.models import ContentType, Entry, Workspace
+
+
+def workspace_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Workspace]:
+    """Workspaces the user may see: all for a superuser, else those they are a member of."""
+    if not user.is_authenticated or not user.is_active:
+        return Workspace.objects.none()
+    if user.is_superuser:
+        return Workspace.objects.all()
+    return Workspace.objects.filter(memberships__user=user)
+
+
+def workspace_get_for_user(*, user: AbstractBaseUser, slug: str) -> Workspace:
+    """The workspace with this slug, if the user may see it.
+
+    Raises Http404 both when it does not exist and when the user is not a member, so the
+    answer never reveals whether another tenant's workspace exists.
+    """
+    workspace = workspace_list_for_user(user=user).filter(slug=slug).first()
+    if workspace is None:
+        raise Http404("No such workspace.")
+    return workspace
+
+
+def content_type_get(*, workspace: Workspace, api_id: str) -> ContentType | None:
+    return ContentType.objects.for_workspace(workspace).filter(api_id=api_id).first()
+
+
+def entry_list(
+    *, workspace: Workspace, content_type: ContentType | None = None, status: str | None = None
+) -> QuerySet[Entry]:
+    entries = Entry.objects.for_workspace(workspace).select_related("content_type")
+    if content_type is not None:
+        entries = entries.of_type(content_type)
+    if status is not None:
+        entries = entries.filter(status=status)
+    return entries.newest_first()

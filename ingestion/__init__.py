@@ -1,0 +1,1 @@
+"""Turns opt-in content into embedded chunks: chunking, the Chunk table, and the workers."""

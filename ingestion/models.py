@@ -1,0 +1,131 @@
+"""Chunks (the unit of semantic search) and embedding usage per workspace, model and day.
+
+The chunk table is the record of what is pending: a broker or worker that dies loses
+nothing, because a chunk stays `pending` until a worker stores its vector.
+
+Vectors of different models coexist in one untyped `vector` column. Each model gets its own
+HNSW index on the expression `(embedding::vector(N))` restricted to `embedding_model = '<name>'`
+(see the migrations), and a query must use the same cast and predicate to be served by it.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from pgvector.django import VectorField
+
+from cms.models import Asset, Entry, Workspace
+
+
+class SourceKind(models.TextChoices):
+    ENTRY = "entry", "Entry"
+    ASSET = "asset", "Asset"
+
+
+class ChunkStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    EMBEDDED = "embedded", "Embedded"
+    FAILED = "failed", "Failed"
+
+
+class ChunkQuerySet(models.QuerySet):
+    def for_workspace(self, workspace: Workspace) -> ChunkQuerySet:
+        return self.filter(workspace=workspace)
+
+    def pending(self) -> ChunkQuerySet:
+        return self.filter(status=ChunkStatus.PENDING)
+
+    def embedded(self) -> ChunkQuerySet:
+        return self.filter(status=ChunkStatus.EMBEDDED)
+
+    def failed(self) -> ChunkQuerySet:
+        return self.filter(status=ChunkStatus.FAILED)
+
+    def by_model(self, model_name: str) -> ChunkQuerySet:
+        return self.filter(embedding_model=model_name)
+
+
+class Chunk(models.Model):
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="+")
+    source_kind = models.CharField(max_length=8, choices=SourceKind.choices)
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="chunks")
+    asset = models.ForeignKey(Asset, on_delete=models.CASCADE, null=True, blank=True, related_name="chunks")
+    # The entry field id the text came from; "body" for an asset.
+    field = models.CharField(max_length=64)
+    ordinal = models.PositiveIntegerField()
+    text = models.TextField()
+    # sha256 of `text` (hex): unchanged text keeps its vector; a vector whose chunk's hash
+    # changed meanwhile is discarded.
+    content_hash = models.CharField(max_length=64)
+    token_estimate = models.PositiveIntegerField(default=0)
+    title = models.CharField(max_length=500, blank=True)
+    # What filters may match on: content_type, status, source_kind, and entry field values.
+    metadata = models.JSONField(default=dict)
+
+    status = models.CharField(max_length=16, choices=ChunkStatus.choices, default=ChunkStatus.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    # A worker's claim on a pending chunk: others skip it until the lease expires.
+    leased_until = models.DateTimeField(null=True, blank=True)
+
+    embedding = VectorField(null=True, blank=True)  # untyped: dimensions vary by model
+    embedding_model = models.CharField(max_length=100, blank=True)
+    embedding_dimensions = models.PositiveIntegerField(null=True, blank=True)
+    embedded_at = models.DateTimeField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ChunkQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(source_kind=SourceKind.ENTRY, entry__isnull=False, asset__isnull=True)
+                    | models.Q(source_kind=SourceKind.ASSET, asset__isnull=False, entry__isnull=True)
+                ),
+                name="chunk_one_source",
+            ),
+            models.UniqueConstraint(
+                fields=["entry", "field", "ordinal"],
+                condition=models.Q(entry__isnull=False),
+                name="chunk_unique_entry_position",
+            ),
+            models.UniqueConstraint(
+                fields=["asset", "field", "ordinal"],
+                condition=models.Q(asset__isnull=False),
+                name="chunk_unique_asset_position",
+            ),
+        ]
+        indexes = [
+            # Workers claim pending chunks oldest first.
+            models.Index(
+                fields=["created_at", "id"],
+                condition=models.Q(status="pending"),
+                name="chunk_pending_queue",
+            ),
+            models.Index(fields=["workspace", "status", "embedding_model"], name="chunk_ws_status_model"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title or self.source_kind} #{self.ordinal} ({self.field})"
+
+
+class EmbeddingUsage(models.Model):
+    """Provider usage per workspace, model and UTC day: what was sent and what it cost."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="+")
+    model = models.CharField(max_length=100)
+    day = models.DateField()
+    requests = models.PositiveIntegerField(default=0)
+    texts = models.PositiveIntegerField(default=0)
+    tokens = models.PositiveBigIntegerField(default=0)
+    cost_usd = models.DecimalField(max_digits=14, decimal_places=6, default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["workspace", "model", "day"], name="embedding_usage_unique_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.workspace_id} {self.model} {self.day}"

@@ -1,0 +1,1 @@
+"""Search over workspace content: full-text over entries, semantic over chunks."""

@@ -1,0 +1,1 @@
+"""The HTTP API (DRF): thin views over the search functions."""

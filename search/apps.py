@@ -1,0 +1,7 @@
+"""App config for search."""
+
+from django.apps import AppConfig
+
+
+class SearchConfig(AppConfig):
+    name = "search"

@@ -1,0 +1,84 @@
+"""The one interface every embedding provider implements."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+class EmbeddingNotConfigured(Exception):
+    """No provider is configured (or it lacks its key). Chunks wait as pending."""
+
+
+class EmbeddingProviderError(Exception):
+    """A provider call failed.
+
+    `transient` errors (rate limits, 5xx, timeouts left after the backend's own retries)
+    may succeed later; the others (a bad key, a rejected input) will not, and the work is
+    marked failed with `str(error)` as the reason.
+    """
+
+    def __init__(self, message: str, *, transient: bool):
+        super().__init__(message)
+        self.transient = transient
+
+
+class BaseEmbeddingBackend:
+    """Turns texts into L2-normalised vectors of `dimensions` floats, made by `model_name`.
+
+    Subclasses set the class attributes and implement `_embed(texts, input_type)`.
+    Callers pass batches that respect `max_batch_texts` and `max_batch_tokens` (see
+    `batches`); a backend may still split further if its provider refuses a batch.
+    """
+
+    model_name: str = ""
+    dimensions: int = 0
+    max_batch_texts: int = 128
+    max_batch_tokens: int = 100_000
+
+    def __init__(self, *, price_per_million_tokens: float = 0.0, **options):
+        self.price_per_million_tokens = price_per_million_tokens
+        self.options = options
+
+    # --- the hook ------------------------------------------------------------------------
+    def _embed(self, texts: list[str], *, input_type: str) -> list[list[float]]:
+        raise NotImplementedError
+
+    # --- the contract --------------------------------------------------------------------
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """Vectors for chunks being stored, in the order given."""
+        if not texts:
+            return []
+        return self._embed(list(texts), input_type="document")
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector for a search query (providers may embed queries differently)."""
+        return self._embed([text], input_type="query")[0]
+
+    def estimate_tokens(self, text: str) -> int:
+        """A conservative (over-)estimate of the provider's token count for `text`.
+
+        Non-ASCII characters (Japanese, mostly) count one token each; ASCII counts one per
+        three characters, which is above what English costs with modern tokenizers.
+        """
+        ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+        return max(1, math.ceil(ascii_chars / 3) + (len(text) - ascii_chars))
+
+    def cost_usd(self, tokens: int) -> float:
+        return tokens * self.price_per_million_tokens / 1_000_000
+
+    def batches(self, texts: Sequence[str]) -> list[list[int]]:
+        """Split `texts` into lists of indices, each within both batch limits (greedy packing)."""
+        batches: list[list[int]] = []
+        current: list[int] = []
+        current_tokens = 0
+        for index, text in enumerate(texts):
+            tokens = self.estimate_tokens(text)
+            if current and (len(current) >= self.max_batch_texts or current_tokens + tokens > self.max_batch_tokens):
+                batches.append(current)
+                current, current_tokens = [], 0
+            current.append(index)
+            current_tokens += tokens
+        if current:
+            batches.append(current)
+        return batches

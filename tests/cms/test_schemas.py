@@ -1,0 +1,68 @@
+"""Entry data and field schemas are validated, and errors name the field."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from cms import services
+from cms.models import Entry
+from cms.schemas import content_type_fields_validate, entry_data_validate
+from tests.factories import ARTICLE_FIELDS
+
+
+def test_unknown_field_is_named_in_the_error():
+    with pytest.raises(ValidationError) as exc:
+        entry_data_validate(ARTICLE_FIELDS, {"title": "Hi", "subtitle": "x"})
+    assert "subtitle" in exc.value.message_dict
+    assert "Unknown field 'subtitle'" in exc.value.message_dict["subtitle"][0]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "expected"),
+    [
+        ("title", 42, "must be a string"),
+        ("version", "3", "must be a number"),
+        ("version", True, "must be a number"),
+        ("featured", "yes", "must be true or false"),
+        ("published_on", "30/11/2026", "must be a date"),
+    ],
+)
+def test_wrong_type_names_the_field(field, value, expected):
+    with pytest.raises(ValidationError) as exc:
+        entry_data_validate(ARTICLE_FIELDS, {"title": "Hi", field: value})
+    assert list(exc.value.message_dict) == [field]
+    assert expected in exc.value.message_dict[field][0]
+
+
+def test_missing_required_field_is_reported():
+    with pytest.raises(ValidationError) as exc:
+        entry_data_validate(ARTICLE_FIELDS, {"body": "no title"})
+    assert "title" in exc.value.message_dict
+
+
+def test_every_problem_is_reported_at_once():
+    with pytest.raises(ValidationError) as exc:
+        entry_data_validate(ARTICLE_FIELDS, {"title": 1, "version": "x", "nope": 1})
+    assert set(exc.value.message_dict) == {"title", "version", "nope"}
+
+
+def test_valid_data_drops_nulls():
+    assert entry_data_validate(ARTICLE_FIELDS, {"title": "Hi", "body": None, "version": 2.5}) == {
+        "title": "Hi",
+        "version": 2.5,
+    }
+
+
+def test_field_schema_rejects_unknown_type():
+    with pytest.raises(ValidationError, match="'colour'"):
+        content_type_fields_validate([{"id": "colour", "label": "Colour", "type": "rgb"}])
+
+
+def test_field_schema_rejects_duplicate_ids():
+    with pytest.raises(ValidationError, match="used twice"):
+        content_type_fields_validate([{"id": "a", "type": "text"}, {"id": "a", "type": "number"}])
+
+
+def test_entry_create_with_bad_data_stores_nothing(article_type):
+    with pytest.raises(ValidationError):
+        services.entry_create(content_type=article_type, data={"title": "ok", "version": "three"})
+    assert Entry.objects.count() == 0
