@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
 export LC_ALL := C.UTF-8
 export LANG := C.UTF-8
 
-.PHONY: install db run test bench clean-db redis
+.PHONY: install db run test bench clean-db compose-check
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,3 +49,8 @@ bench: db
 clean-db: install
 	-$(PY) manage.py embedded_db stop
 	rm -rf var/pgdata
+
+# Validates docker/compose.yaml (needs `docker compose` or Debian's docker-compose; no engine).
+compose-check:
+	@if docker compose version >/dev/null 2>&1; then SECRET_KEY=check docker compose -f docker/compose.yaml config --quiet; \
+	else SECRET_KEY=check docker-compose -f docker/compose.yaml config --quiet; fi && echo "docker/compose.yaml is valid"
