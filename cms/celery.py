@@ -1,6 +1,7 @@
 """The Celery application; configuration comes from Django settings (CELERY_*)."""
 
 import os
+from pathlib import Path
 
 from celery import Celery
 
@@ -9,3 +10,16 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 app = Celery("cms")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def filesystem_broker_folders_ensure() -> None:
+    """The filesystem transport (the local default broker) needs its folders to exist."""
+    from django.conf import settings
+
+    options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", None) or {}
+    for key in ("data_folder_in", "data_folder_out", "processed_folder"):
+        if options.get(key):
+            Path(options[key]).mkdir(parents=True, exist_ok=True)
+
+
+filesystem_broker_folders_ensure()
