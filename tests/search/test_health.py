@@ -10,3 +10,17 @@ def test_health_reports_extensions_and_provider(client, db, settings):
     assert body["database"]["lc_ctype"] == "C.UTF-8"
     assert "configured" in body["embeddings"]
     assert "ok" in body["broker"]
+
+
+def test_health_says_not_configured_without_provider(client, db, settings):
+    from search.embeddings import reset_embedding_backends
+
+    settings.SEARCH_EMBEDDING_BACKENDS = {"default": None}
+    reset_embedding_backends()
+    body = client.get("/api/health").json()
+    assert body["embeddings"] == {
+        "configured": False,
+        "code": "not_configured",
+        "message": body["embeddings"]["message"],
+    }
+    assert "EMBEDDING_PROVIDER" in body["embeddings"]["message"]
