@@ -73,7 +73,7 @@ class BaseEmbeddingBackend:
 
     def _record_request(self, *, texts: int, tokens: int) -> None:
         """For `_embed` implementations: count one provider request that returned vectors."""
-        stats = self._thread_state.stats
+        stats = self._current_stats()
         stats["requests"] += 1
         stats["texts"] += texts
         stats["tokens"] += tokens
@@ -86,6 +86,12 @@ class BaseEmbeddingBackend:
 
     def _empty_stats(self) -> dict[str, int]:
         return {"requests": 0, "texts": 0, "tokens": 0}
+
+    def _current_stats(self) -> dict[str, int]:
+        """The stats being filled by the call in progress (started if `_embed` is called directly)."""
+        if getattr(self._thread_state, "stats", None) is None:
+            self._begin_call()
+        return self._thread_state.stats
 
     def _begin_call(self) -> None:
         self._thread_state.stats = self._empty_stats()

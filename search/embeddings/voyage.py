@@ -138,7 +138,7 @@ class VoyageEmbeddingBackend(BaseEmbeddingBackend):
         for attempt in range(self.max_retries + 1):
             if attempt:
                 time.sleep(self._backoff_seconds(attempt, retry_after))
-            self._thread_state.stats["attempts"] += 1
+            self._current_stats()["attempts"] += 1
             retry_after = None
             try:
                 response = voyageai.Embedding.create(

@@ -343,3 +343,27 @@ def test_get_embedding_backend_reports_voyage_without_key_as_not_configured(sett
 def test_unknown_model_without_dimensions_is_not_configured():
     with pytest.raises(EmbeddingNotConfigured, match="voyage-99"):
         VoyageEmbeddingBackend(api_key=API_KEY, model="voyage-99")
+
+
+def test_backend_built_from_settings_options_embeds(fake, server, settings):
+    settings.SEARCH_EMBEDDING_BACKENDS = {
+        "default": {
+            "BACKEND": "search.embeddings.voyage.VoyageEmbeddingBackend",
+            "OPTIONS": {
+                "api_key": API_KEY,
+                "base_url": f"http://127.0.0.1:{server.port}/v1",
+                "model": "voyage-3.5",
+                "timeout": 5.0,
+                "max_retries": 1,
+                "retry_base_delay": 0.01,
+                "threads": 1,  # the local model's option: every backend receives the same OPTIONS
+            },
+        }
+    }
+    reset_embedding_backends()
+    try:
+        vector = get_embedding_backend().embed_query("refund")
+    finally:
+        reset_embedding_backends()
+
+    assert vector == expected_vector("refund")
