@@ -412,17 +412,23 @@ def _split_keeping(text: str, pattern: re.Pattern[str]) -> list[tuple[str, str]]
 def _pack(units: list[_Unit], *, budget: int, overlap: int) -> list[str]:
     chunks: list[list[_Unit]] = []
     current: list[_Unit] = []
+    length = 0  # of _join(current)
+    carried = 0  # leading units of `current` taken over from the previous chunk
     for unit in units:
-        if current and _length(current + [unit]) > budget:
+        added = len(unit.text) + (len(unit.joiner) if current else 0)
+        if current and length + added > budget:
             room = budget - len(unit.text) - len(unit.joiner)
-            if len(current) > 1 and current[-1].text.endswith((":", "：")) and len(current[-1].text) <= room:
+            if len(current) - 1 > carried and current[-1].text.endswith((":", "：")) and len(current[-1].text) <= room:
                 # A lead-in ("Some items have their own rules:") goes with what it introduces.
                 chunks.append(current[:-1])
                 current = [current[-1]]
             else:
                 chunks.append(current)
                 current = _overlap_tail(current, overlap=overlap, room=room)
+            carried, length = len(current), _length(current)
+            added = len(unit.text) + (len(unit.joiner) if current else 0)
         current.append(unit)
+        length += added
     if current:
         chunks.append(current)
     return [_join(chunk) for chunk in chunks]
@@ -435,15 +441,16 @@ def _overlap_tail(chunk: list[_Unit], *, overlap: int, room: int) -> list[_Unit]
     English sentences often run past 80 characters, so a last sentence up to 1.5x
     `overlap` is still taken on its own rather than having no overlap at all.
     """
-    if len(chunk) < 2:
-        return []
+    limit = min(overlap, room)
     tail: list[_Unit] = []
+    length = 0
     for unit in reversed(chunk[1:]):
-        candidate = [unit] + tail
-        if _length(candidate) > min(overlap, room):
+        longer = len(unit.text) + (len(tail[0].joiner) if tail else 0) + length
+        if longer > limit:
             break
-        tail = candidate
-    if not tail and len(chunk[-1].text) <= min(overlap * 3 // 2, room):
+        tail.insert(0, unit)
+        length = longer
+    if not tail and len(chunk) > 1 and len(chunk[-1].text) <= min(overlap * 3 // 2, room):
         tail = [chunk[-1]]
     return tail
 
