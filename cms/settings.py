@@ -157,6 +157,8 @@ SEARCH_EMBEDDING_BACKENDS = {
             "model": env("VOYAGE_MODEL", default="voyage-3.5"),
             "timeout": env.float("VOYAGE_TIMEOUT", default=30.0),
             "max_retries": env.int("VOYAGE_MAX_RETRIES", default=4),
+            # First backoff wait in seconds; doubles per retry (with jitter), capped at 30 s.
+            "retry_base_delay": env.float("VOYAGE_RETRY_BASE_DELAY", default=1.0),
             "threads": env.int("LOCAL_EMBEDDING_THREADS", default=1),
         },
         "PRICE_PER_MILLION_TOKENS": env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 
 
@@ -29,6 +30,13 @@ class BaseEmbeddingBackend:
     Subclasses set the class attributes and implement `_embed(texts, input_type)`.
     Callers pass batches that respect `max_batch_texts` and `max_batch_tokens` (see
     `batches`); a backend may still split further if its provider refuses a batch.
+
+    After each `embed_documents` / `embed_query`, `last_call_stats` tells the caller what
+    the call cost, for usage accounting: `{"requests": provider requests that returned
+    vectors, "texts": texts embedded, "tokens": tokens}`. By default one `_embed` call is
+    one request and tokens are `estimate_tokens`; a backend whose provider reports usage
+    calls `_record_request(texts=..., tokens=...)` once per request instead (and may add
+    keys of its own through `_empty_stats`). The stats are per thread, so a shared backend instance is safe.
     """
 
     model_name: str = ""
@@ -47,13 +55,54 @@ class BaseEmbeddingBackend:
     # --- the contract --------------------------------------------------------------------
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         """Vectors for chunks being stored, in the order given."""
+        texts = list(texts)
         if not texts:
+            self._begin_call()
             return []
-        return self._embed(list(texts), input_type="document")
+        return self._embed_recorded(texts, input_type="document")
 
     def embed_query(self, text: str) -> list[float]:
         """The vector for a search query (providers may embed queries differently)."""
-        return self._embed([text], input_type="query")[0]
+        return self._embed_recorded([text], input_type="query")[0]
+
+    # --- usage of the last call ----------------------------------------------------------
+    @property
+    def last_call_stats(self) -> dict[str, int]:
+        """What the last embed_documents / embed_query call in this thread cost (a copy)."""
+        return dict(getattr(self._thread_state, "stats", None) or self._empty_stats())
+
+    def _record_request(self, *, texts: int, tokens: int) -> None:
+        """For `_embed` implementations: count one provider request that returned vectors."""
+        stats = self._current_stats()
+        stats["requests"] += 1
+        stats["texts"] += texts
+        stats["tokens"] += tokens
+        self._thread_state.recorded = True
+
+    @property
+    def _thread_state(self) -> threading.local:
+        # Created on first use, so subclasses that skip super().__init__ still work.
+        return self.__dict__.setdefault("_thread_state_local", threading.local())
+
+    def _empty_stats(self) -> dict[str, int]:
+        return {"requests": 0, "texts": 0, "tokens": 0}
+
+    def _current_stats(self) -> dict[str, int]:
+        """The stats being filled by the call in progress (started if `_embed` is called directly)."""
+        if getattr(self._thread_state, "stats", None) is None:
+            self._begin_call()
+        return self._thread_state.stats
+
+    def _begin_call(self) -> None:
+        self._thread_state.stats = self._empty_stats()
+        self._thread_state.recorded = False
+
+    def _embed_recorded(self, texts: list[str], *, input_type: str) -> list[list[float]]:
+        self._begin_call()
+        vectors = self._embed(texts, input_type=input_type)
+        if not self._thread_state.recorded:
+            self._record_request(texts=len(texts), tokens=sum(self.estimate_tokens(t) for t in texts))
+        return vectors
 
     def estimate_tokens(self, text: str) -> int:
         """A conservative (over-)estimate of the provider's token count for `text`.
