@@ -27,6 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from cms.models import (
@@ -447,21 +448,35 @@ def chunks_sync_for_assets(
 
 
 @transaction.atomic
-def chunks_requeue(*, workspace: Workspace | None = None, model_name: str | None = None) -> int:
+def chunks_requeue(
+    *,
+    workspace: Workspace | None = None,
+    content_types: Sequence[ContentType] | None = None,
+    include_assets: bool = True,
+    model_name: str | None = None,
+) -> int:
     """Put failed chunks (and, given `model_name`, chunks embedded by another model) back to
-    pending with attempts 0, so the next embedding run retries them. Returns how many."""
-    failed = Chunk.objects.failed()
-    if workspace is not None:
-        failed = failed.for_workspace(workspace)
-    count = failed.update(status=ChunkStatus.PENDING, attempts=0, leased_until=None, updated_at=timezone.now())
+    pending with attempts 0, so the next embedding run retries them. Returns how many.
+
+    `content_types=None` means every type; with a list, only those types' entries (plus
+    assets if `include_assets`).
+    """
+    chunks = Chunk.objects.all() if workspace is None else Chunk.objects.for_workspace(workspace)
+    if content_types is not None:
+        scope = Q(entry__content_type__in=[ct.pk for ct in content_types])
+        if include_assets:
+            scope |= Q(source_kind=SourceKind.ASSET)
+        chunks = chunks.filter(scope)
+    elif not include_assets:
+        chunks = chunks.filter(source_kind=SourceKind.ENTRY)
+    stale = Q(status=ChunkStatus.FAILED)
     if model_name:
-        stale = Chunk.objects.embedded().exclude(embedding_model=model_name)
-        if workspace is not None:
-            stale = stale.for_workspace(workspace)
         # The old vector stays until the new one replaces it (the conditional write only
         # needs status = pending); searches for the configured model never read it.
-        count += stale.update(status=ChunkStatus.PENDING, attempts=0, leased_until=None, updated_at=timezone.now())
-    return count
+        stale |= Q(status=ChunkStatus.EMBEDDED) & ~Q(embedding_model=model_name)
+    return Chunk.objects.filter(id__in=chunks.filter(stale).values("id")).update(
+        status=ChunkStatus.PENDING, attempts=0, last_error="", leased_until=None, updated_at=timezone.now()
+    )
 
 
 # --- claiming ----------------------------------------------------------------------------------
