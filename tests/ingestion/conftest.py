@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from kombu import pools as kombu_pools
 
 from cms.celery import app as celery_app
 from search.embeddings import reset_embedding_backends
@@ -28,8 +29,9 @@ def celery_broker(url: str, *, transport_options: dict | None = None, queue: str
     queue = queue or f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
     def reset_pools() -> None:
-        if celery_app._pool is not None:
-            celery_app._pool.force_close_all()
+        # Close and forget every pooled connection: kombu keeps pools in a global registry
+        # keyed by URL, and a closed pool left there would be handed out again.
+        kombu_pools.reset()
         celery_app._pool = None
         with contextlib.suppress(KeyError):
             celery_app.__dict__["amqp"]._producer_pool = None
