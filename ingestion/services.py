@@ -660,26 +660,26 @@ def _usage_record(*, workspace_id: int, model: str, requests: int, texts: int, t
         )
 
 
-def _reported_tokens(backend: BaseEmbeddingBackend) -> int | None:
-    """Real token usage of the backend's last call, if it exposes it (`last_call_stats`)."""
+def _reported_usage(backend: BaseEmbeddingBackend) -> tuple[int, int] | None:
+    """(requests, tokens) of the backend's last call, if it reports them in `last_call_stats`
+    (Voyage reports the tokens it counted, and may split one call into several requests)."""
     stats = getattr(backend, "last_call_stats", None)
-    if stats is None:
+    if not stats:
         return None
-    for key in ("total_tokens", "tokens"):
-        value = stats.get(key) if isinstance(stats, dict) else getattr(stats, key, None)
-        if isinstance(value, int) and value >= 0:
-            return value
-    return None
+    get = stats.get if isinstance(stats, dict) else lambda key: getattr(stats, key, None)
+    tokens = next((v for v in (get("total_tokens"), get("tokens")) if isinstance(v, int) and v >= 0), None)
+    if tokens is None:
+        return None
+    requests = get("requests")
+    return (requests if isinstance(requests, int) and requests > 0 else 1), tokens
 
 
 def _embed_items(backend: BaseEmbeddingBackend, items: list[_WorkItem], report: EmbedReport) -> None:
-    """One provider request for `items`; store the vectors; record usage. Raises provider errors."""
+    """One embed call for `items` (one request, unless the backend splits it); store the vectors;
+    record usage. Raises provider errors."""
     texts = [item.text for item in items]
-    if hasattr(backend, "last_call_stats"):
-        try:
-            backend.last_call_stats = None
-        except AttributeError:  # a read-only property: the backend resets it itself
-            pass
+    if "last_call_stats" in vars(backend):
+        backend.last_call_stats = None  # a plain attribute: forget the previous call's stats
     vectors = backend.embed_documents(texts)
     if len(vectors) != len(items):
         raise EmbeddingProviderError(
@@ -692,13 +692,13 @@ def _embed_items(backend: BaseEmbeddingBackend, items: list[_WorkItem], report: 
     stored = _vectors_store(backend=backend, rows=rows)
     report.embedded += stored
     report.discarded += len(rows) - stored
-    report.requests += 1
     report.texts += len(items)
 
     estimates = [backend.estimate_tokens(text) for text in texts]
     total_estimate = sum(estimates) or 1
-    reported = _reported_tokens(backend)
-    total_tokens = reported if reported is not None else sum(estimates)
+    reported = _reported_usage(backend)
+    requests, total_tokens = reported if reported is not None else (1, sum(estimates))
+    report.requests += requests
     report.tokens += total_tokens
     by_workspace: dict[int, list[int]] = {}
     for item, estimate in zip(items, estimates, strict=True):
@@ -709,7 +709,7 @@ def _embed_items(backend: BaseEmbeddingBackend, items: list[_WorkItem], report: 
         _usage_record(
             workspace_id=workspace_id,
             model=backend.model_name,
-            requests=1,
+            requests=requests,
             texts=len(ws_estimates),
             tokens=tokens,
             cost=backend.cost_usd(tokens),
