@@ -14,8 +14,8 @@ from ingestion.tasks import chunks_embed_enqueue_on_commit
 
 
 @receiver(signals.entry_saved, dispatch_uid="ingestion.entry_saved")
-def on_entry_saved(sender, entry, **kwargs) -> None:
-    if services.chunks_sync_for_entry(entry=entry).needs_embedding:
+def on_entry_saved(sender, entry, created=False, **kwargs) -> None:
+    if services.chunks_sync_for_entry(entry=entry, created=created).needs_embedding:
         chunks_embed_enqueue_on_commit(workspace_id=entry.workspace_id)
 
 

@@ -235,15 +235,16 @@ _RESET_FIELDS = [
 ]
 
 
-def _chunks_apply(plans: Sequence[_SourcePlan], *, kind: str) -> ChunkSyncResult:
-    """Upsert the chunks of several sources of one kind: 1 read, then at most 4 bulk writes."""
+def _chunks_apply(plans: Sequence[_SourcePlan], *, kind: str, created: bool = False) -> ChunkSyncResult:
+    """Upsert the chunks of several sources of one kind: 1 read, then at most 4 bulk writes.
+    `created`: the sources are new, so there is nothing to read."""
     result = ChunkSyncResult(sources=len(plans))
     if not plans:
         return result
     source_column = "entry_id" if kind == SourceKind.ENTRY else "asset_id"
-    existing_rows = Chunk.objects.filter(**{f"{source_column}__in": [p.source_id for p in plans]}).only(
-        "id", source_column, "field", "ordinal", "content_hash", "title", "metadata"
-    )
+    existing_rows = [] if created else Chunk.objects.filter(
+        **{f"{source_column}__in": [p.source_id for p in plans]}
+    ).only("id", source_column, "field", "ordinal", "content_hash", "title", "metadata")
     existing: dict[tuple[int, str, int], Chunk] = {
         (getattr(row, source_column), row.field, row.ordinal): row for row in existing_rows
     }
@@ -309,7 +310,7 @@ def _chunks_apply(plans: Sequence[_SourcePlan], *, kind: str) -> ChunkSyncResult
     return result
 
 
-def _entries_sync(entries: Sequence[Entry], info: _TypeInfo) -> ChunkSyncResult:
+def _entries_sync(entries: Sequence[Entry], info: _TypeInfo, *, created: bool = False) -> ChunkSyncResult:
     if not info.semantic_search_enabled:
         deleted = Chunk.objects.filter(entry_id__in=[e.pk for e in entries]).delete()[0]
         return ChunkSyncResult(deleted=deleted, sources=len(entries))
@@ -324,21 +325,22 @@ def _entries_sync(entries: Sequence[Entry], info: _TypeInfo) -> ChunkSyncResult:
         )
         for entry in entries
     ]
-    return _chunks_apply(plans, kind=SourceKind.ENTRY)
+    return _chunks_apply(plans, kind=SourceKind.ENTRY, created=created)
 
 
 @transaction.atomic(savepoint=False)  # joins the content save's transaction
-def chunks_sync_for_entry(*, entry: Entry) -> ChunkSyncResult:
+def chunks_sync_for_entry(*, entry: Entry, created: bool = False) -> ChunkSyncResult:
     """Make the entry's chunks match its text fields (none if its type is not opted in).
 
     Unchanged chunks keep their vectors and status; changed ones become pending with their
     vector cleared; surplus ones are deleted. A status change only rewrites metadata.
-    Idempotent: a second call with the same entry changes no row.
+    Idempotent: a second call with the same entry changes no row. `created=True` (the entry
+    was inserted in this transaction, so it has no chunks yet) skips reading them.
     """
     info = _content_type_lock_share(entry.content_type_id)
     if info is None:
         return ChunkSyncResult()
-    return _entries_sync([entry], info)
+    return _entries_sync([entry], info, created=created)
 
 
 @transaction.atomic(savepoint=False)  # joins the content save's transaction

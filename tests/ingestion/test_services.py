@@ -98,12 +98,12 @@ def test_saving_unchanged_entry_writes_no_chunk_row(semantic_type, django_assert
     assert {c.id: c.updated_at for c in Chunk.objects.filter(entry=entry)} == before
 
 
-def test_new_entry_sync_is_one_read_and_one_insert(semantic_type, django_assert_num_queries):
+def test_new_entry_sync_is_one_lock_and_one_insert(semantic_type, django_assert_num_queries):
     entry = entry_make(semantic_type, title="Refund policy")
     Chunk.objects.filter(entry=entry).delete()
     entry.data["body"] = body_html(PARAGRAPHS)
-    with django_assert_num_queries(3):  # lock type, read chunks, bulk insert
-        services.chunks_sync_for_entry(entry=entry)
+    with django_assert_num_queries(2):  # lock the type, bulk insert: a new entry has no chunks to read
+        services.chunks_sync_for_entry(entry=entry, created=True)
 
 
 def test_status_change_rewrites_metadata_but_keeps_vectors(semantic_type, fake_backend):
