@@ -124,6 +124,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
         "store_processed": False,
+        # Broadcasts (worker remote control); kombu's default is ./control in the working directory.
+        "control_folder": str(BROKER_DIR / "control"),
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}

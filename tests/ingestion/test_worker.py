@@ -83,6 +83,7 @@ def broker(request, tmp_path) -> Iterator[Broker]:
             "data_folder_out": str(broker_dir / "queue"),
             "processed_folder": str(broker_dir / "processed"),
             "store_processed": False,
+            "control_folder": str(broker_dir / "control"),
         }
         env = {"CELERY_BROKER_URL": "filesystem://", "BROKER_DIR": str(broker_dir)}
         yield Broker("filesystem", "filesystem://", options, env, queue)
