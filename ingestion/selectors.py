@@ -15,12 +15,18 @@ from search.embeddings import EmbeddingNotConfigured, get_embedding_backend
 
 
 def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:
-    """Workspaces with a pending chunk that no worker holds and that has waited too long."""
+    """Workspaces with a pending chunk that no worker holds and that has waited too long.
+
+    A workspace where some chunk has a live lease is left out: a worker is working through
+    it and claims until nothing is left, so another task would only queue up behind it.
+    """
     now = timezone.now()
     cutoff = now - datetime.timedelta(seconds=older_than_seconds)
+    busy = Chunk.objects.pending().filter(leased_until__gte=now).values("workspace_id")
     return list(
         Chunk.objects.pending()
         .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now), updated_at__lte=cutoff)
+        .exclude(workspace_id__in=busy)
         .order_by("workspace_id")
         .values_list("workspace_id", flat=True)
         .distinct()

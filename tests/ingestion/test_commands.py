@@ -148,3 +148,16 @@ def test_ingestion_status_text_and_workspace_scope(semantic_type, fake_backend):
     entry_make(other_type, title="Two")
     output = run("ingestion_status", "--workspace", "globex")
     assert "globex: 1 pending" in output and "acme" not in output
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_embed_pending_draws_a_progress_bar_on_a_terminal(semantic_type, fake_backend):
+    for i in range(3):
+        entry_make(semantic_type, title=f"Text {i}")
+    out = FakeTerminal()
+    call_command("embed_pending", stdout=out, stderr=io.StringIO())
+    assert "embed: 100%" in out.getvalue() and "3/3" in out.getvalue()

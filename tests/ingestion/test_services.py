@@ -499,3 +499,45 @@ def test_reindex_estimate_counts_what_would_be_embedded_and_writes_nothing(seman
     assert list(Chunk.objects.order_by("id").values()) == rows
     services.chunks_embed_pending()
     assert services.chunks_reindex_estimate(content_types=[semantic_type]).texts == 0
+
+
+class ConcurrentEditingBackend(FakeEmbeddingBackend):
+    """While its batch is in flight, another connection edits the entry and commits."""
+
+    entry_pk: int | None = None
+
+    def _embed(self, texts, *, input_type):
+        import threading
+
+        from cms.models import Entry
+
+        vectors = super()._embed(texts, input_type=input_type)
+        if ConcurrentEditingBackend.entry_pk is not None:
+            pk, ConcurrentEditingBackend.entry_pk = ConcurrentEditingBackend.entry_pk, None
+
+            def edit() -> None:
+                try:
+                    entry = Entry.objects.select_related("content_type").get(pk=pk)
+                    cms_services.entry_update(entry=entry, data={**entry.data, "body": "<p>Refunds within 14 days.</p>"})
+                finally:
+                    connection.close()
+
+            editor = threading.Thread(target=edit)
+            editor.start()
+            editor.join()
+        return vectors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_edit_committed_by_another_transaction_mid_batch_discards_the_old_vector(workspace, settings):
+    use_backend(settings, "tests.ingestion.test_services.ConcurrentEditingBackend")
+    semantic_type = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+    entry = entry_make(semantic_type, title="Refund policy", body="<p>Refunds within 30 days.</p>")
+    ConcurrentEditingBackend.entry_pk = entry.pk
+    report = services.chunks_embed_pending()
+    assert report.discarded == 1
+    body = Chunk.objects.get(entry=entry, field="body")
+    assert "14 days" in body.text and body.status == ChunkStatus.PENDING and body.embedding is None
+    services.chunks_embed_pending()
+    body.refresh_from_db()
+    assert list(body.embedding) == pytest.approx(FakeEmbeddingBackend()._vector(body.text), abs=1e-6)

@@ -96,6 +96,15 @@ def test_sweep_leaves_fresh_and_leased_chunks_to_their_task(semantic_type, enque
     assert enqueued == []
 
 
+def test_sweep_skips_a_workspace_a_worker_is_working_through(semantic_type, enqueued):
+    entry_make(semantic_type, title="Waiting its turn")
+    entry_make(semantic_type, title="In a worker's batch")
+    Chunk.objects.update(updated_at=timezone.now() - datetime.timedelta(minutes=5))
+    Chunk.objects.filter(text="In a worker's batch").update(leased_until=timezone.now() + datetime.timedelta(minutes=5))
+    tasks.chunks_sweep_task.apply(kwargs={"older_than_seconds": 60})
+    assert enqueued == []
+
+
 def test_sweep_releases_expired_leases_of_killed_workers(semantic_type, enqueued):
     entry_make(semantic_type, title="Worker killed")
     Chunk.objects.update(
