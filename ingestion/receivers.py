@@ -39,5 +39,6 @@ def on_asset_deleted(sender, asset, **kwargs) -> None:
 def on_semantic_search_toggled(sender, content_type, enabled, **kwargs) -> None:
     # Synced inside the toggle's transaction (not in a task) so the pending chunks are as
     # durable as the flag: a broker down at this moment loses nothing.
-    if services.chunks_sync_for_content_type(content_type=content_type).needs_embedding:
+    result = services.chunks_sync_for_content_type(content_type=content_type, lock_entries=False)
+    if result.needs_embedding:
         chunks_embed_enqueue_on_commit(workspace_id=content_type.workspace_id)

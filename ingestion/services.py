@@ -393,13 +393,16 @@ def chunks_delete_for_asset(*, asset: Asset) -> int:
 
 
 def chunks_sync_for_content_type(
-    *, content_type: ContentType, progress: ProgressCallback | None = None
+    *, content_type: ContentType, progress: ProgressCallback | None = None, lock_entries: bool = True
 ) -> ChunkSyncResult:
     """Flag on: sync every entry of the type, in pk order, one transaction per batch.
     Flag off: delete all of the type's chunks.
 
-    Called inside content_type_update's transaction (a toggle), the batches simply join it,
-    so the pending chunks commit with the flag.
+    Each batch locks its entries (FOR UPDATE), so an entry edited meanwhile is synced from
+    its committed text, not a stale read. Called inside content_type_update's transaction
+    (a toggle), the batches join it, so the pending chunks commit with the flag; pass
+    `lock_entries=False` there: the type's row is already locked FOR UPDATE, an edit waiting
+    on it re-syncs after the toggle, and locking its entry too could deadlock with it.
     """
     with transaction.atomic():
         info = _content_type_lock_share(content_type.pk)
@@ -415,11 +418,10 @@ def chunks_sync_for_content_type(
             info = _content_type_lock_share(content_type.pk)
             if info is None:
                 break
-            entries = list(
-                Entry.objects.filter(content_type_id=info.id, pk__gt=last_pk)
-                .order_by("pk")
-                .select_for_update()[:SYNC_BATCH_SIZE]
-            )
+            batch = Entry.objects.filter(content_type_id=info.id, pk__gt=last_pk).order_by("pk")
+            if lock_entries:
+                batch = batch.select_for_update()
+            entries = list(batch[:SYNC_BATCH_SIZE])
             if not entries:
                 break
             result.add(_entries_sync(entries, info))

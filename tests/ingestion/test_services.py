@@ -541,3 +541,24 @@ def test_edit_committed_by_another_transaction_mid_batch_discards_the_old_vector
     services.chunks_embed_pending()
     body.refresh_from_db()
     assert list(body.embedding) == pytest.approx(FakeEmbeddingBackend()._vector(body.text), abs=1e-6)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_toggle_does_not_wait_on_an_entry_being_edited(workspace):
+    """An edit holds its entry's row lock and then waits on the type's row; a toggle holds the
+    type's row, so it must not wait on the entry (that would be a deadlock)."""
+    import psycopg
+
+    article_type = ContentTypeFactory(workspace=workspace, api_id="article")
+    entry = entry_make(article_type, title="Being edited")
+    with psycopg.connect(**connection.get_connection_params()) as editor:
+        editor.execute("SELECT id FROM cms_entry WHERE id = %s FOR UPDATE", [entry.pk])
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '3s'")
+        try:
+            cms_services.content_type_update(content_type=article_type, semantic_search_enabled=True)
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("SET lock_timeout = 0")
+            editor.rollback()
+    assert Chunk.objects.filter(entry=entry).exists()
