@@ -552,7 +552,8 @@ def test_toggle_does_not_wait_on_an_entry_being_edited(workspace):
     article_type = ContentTypeFactory(workspace=workspace, api_id="article")
     entry = entry_make(article_type, title="Being edited")
     with psycopg.connect(**connection.get_connection_params()) as editor:
-        editor.execute("SELECT id FROM cms_entry WHERE id = %s FOR UPDATE", [entry.pk])
+        # What entry_update's save does first: a non-key UPDATE (FOR NO KEY UPDATE row lock).
+        editor.execute("UPDATE cms_entry SET status = status WHERE id = %s", [entry.pk])
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '3s'")
         try:
