@@ -339,7 +339,8 @@ def chunks_sync_for_entry(*, entry: Entry, created: bool = False) -> ChunkSyncRe
     was inserted in this transaction, so it has no chunks yet) skips reading them.
     """
     info = _content_type_lock_share(entry.content_type_id)
-    if info is None:
+    if info is None or not info.semantic_search_enabled:
+        # Nothing to delete: turning the flag off deleted the type's chunks under this lock.
         return ChunkSyncResult()
     return _entries_sync([entry], info, created=created)
 

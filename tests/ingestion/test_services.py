@@ -77,6 +77,12 @@ def test_opted_out_entry_gets_no_chunks(article_type):
     assert not Chunk.objects.filter(entry=entry).exists()
 
 
+def test_saving_an_opted_out_entry_costs_one_query(article_type, django_assert_num_queries):
+    entry = entry_make(article_type, title="Refund policy")
+    with django_assert_num_queries(1):  # the type's flag, read under its share lock
+        services.chunks_sync_for_entry(entry=entry)
+
+
 def test_chunk_metadata_carries_type_status_source_and_scalar_fields(semantic_type):
     entry = entry_make(semantic_type, status="draft", title="Refund policy", body="<p>Body</p>", version=3,
                        published_on="2026-01-02", featured=True)
