@@ -124,6 +124,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
         "store_processed": False,
+        # Broadcasts (worker remote control); kombu's default is ./control in the working directory.
+        "control_folder": str(BROKER_DIR / "control"),
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
@@ -136,6 +138,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(BASE_DIR / "var" / "celerybeat-schedule")
 # How often beat re-enqueues pending chunks whose task was lost.
 INGESTION_SWEEP_SECONDS = env.float("INGESTION_SWEEP_SECONDS", default=60.0)
+# How long a worker's claim on a batch of chunks lasts. A worker killed mid-batch delays its
+# chunks by at most this long; it must exceed the time one batch takes to embed.
+INGESTION_LEASE_SECONDS = env.float("INGESTION_LEASE_SECONDS", default=300.0)
+CELERY_BEAT_SCHEDULE = {
+    "ingestion-sweep": {"task": "ingestion.chunks_sweep", "schedule": INGESTION_SWEEP_SECONDS},
+}
 
 # --- Embeddings -------------------------------------------------------------------------
 # EMBEDDING_PROVIDER: "local" (offline multilingual model, the default without a Voyage key),

@@ -1,0 +1,121 @@
+"""Reads of the chunk table: the ingestion status report and the sweep's stalled work."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from django.db.models import Count, Max, Min, Q
+from django.utils import timezone
+
+from cms.models import Workspace
+from ingestion.models import Chunk, ChunkStatus
+from search.embeddings import EmbeddingNotConfigured, get_embedding_backend
+
+
+def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:
+    """Workspaces with a pending chunk that no worker holds and that has waited too long.
+
+    A workspace where some chunk has a live lease is left out: a worker is working through
+    it and claims until nothing is left, so another task would only queue up behind it.
+    """
+    now = timezone.now()
+    cutoff = now - datetime.timedelta(seconds=older_than_seconds)
+    busy = Chunk.objects.pending().filter(leased_until__gte=now).values("workspace_id")
+    return list(
+        Chunk.objects.pending()
+        .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now), updated_at__lte=cutoff)
+        .exclude(workspace_id__in=busy)
+        .order_by("workspace_id")
+        .values_list("workspace_id", flat=True)
+        .distinct()
+    )
+
+
+@dataclass
+class ModelCounts:
+    model: str
+    pending: int = 0
+    embedded: int = 0
+    failed: int = 0
+
+
+@dataclass
+class WorkspaceStatus:
+    workspace: str
+    models: list[ModelCounts] = field(default_factory=list)
+    pending: int = 0
+    embedded: int = 0
+    failed: int = 0
+    leased: int = 0
+    oldest_pending_seconds: float | None = None
+    last_error: str = ""
+    last_error_at: str | None = None
+
+
+def ingestion_status(*, workspace: Workspace | None = None) -> dict[str, Any]:
+    """Counts per workspace and model, the oldest pending age, the last error, and the provider.
+
+    The provider is reported as {"configured": false, "code": "not_configured"} when chunks
+    cannot be embedded at all: then pending is expected to grow, not a fault of the workers.
+    """
+    now = timezone.now()
+    chunks = Chunk.objects.all() if workspace is None else Chunk.objects.for_workspace(workspace)
+    rows = (
+        chunks.values("workspace__slug", "embedding_model")
+        .annotate(
+            pending=Count("id", filter=Q(status=ChunkStatus.PENDING)),
+            embedded=Count("id", filter=Q(status=ChunkStatus.EMBEDDED)),
+            failed=Count("id", filter=Q(status=ChunkStatus.FAILED)),
+            leased=Count("id", filter=Q(status=ChunkStatus.PENDING, leased_until__gt=now)),
+            oldest_pending=Min("updated_at", filter=Q(status=ChunkStatus.PENDING)),
+        )
+        .order_by("workspace__slug", "embedding_model")
+    )
+    by_workspace: dict[str, WorkspaceStatus] = {}
+    oldest: dict[str, datetime.datetime] = {}
+    for row in rows:
+        slug = row["workspace__slug"]
+        status = by_workspace.setdefault(slug, WorkspaceStatus(workspace=slug))
+        status.models.append(
+            ModelCounts(model=row["embedding_model"] or "", pending=row["pending"], embedded=row["embedded"],
+                        failed=row["failed"])
+        )
+        status.pending += row["pending"]
+        status.embedded += row["embedded"]
+        status.failed += row["failed"]
+        status.leased += row["leased"]
+        if row["oldest_pending"] and (slug not in oldest or row["oldest_pending"] < oldest[slug]):
+            oldest[slug] = row["oldest_pending"]
+    for slug, created in oldest.items():
+        by_workspace[slug].oldest_pending_seconds = round((now - created).total_seconds(), 1)
+    errors = (
+        chunks.exclude(last_error="")
+        .values("workspace__slug")
+        .annotate(at=Max("updated_at"))
+        .order_by()
+    )
+    for row in errors:
+        slug = row["workspace__slug"]
+        latest = chunks.filter(workspace__slug=slug).exclude(last_error="").order_by("-updated_at", "-id").first()
+        if latest is not None and slug in by_workspace:
+            by_workspace[slug].last_error = latest.last_error
+            by_workspace[slug].last_error_at = latest.updated_at.isoformat()
+    return {
+        "provider": _provider_status(),
+        "workspaces": [asdict(s) for s in by_workspace.values()],
+    }
+
+
+def _provider_status() -> dict[str, Any]:
+    from django.conf import settings
+
+    try:
+        backend = get_embedding_backend()
+    except EmbeddingNotConfigured as exc:
+        return {"configured": False, "code": "not_configured", "message": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - a broken provider setup is a status, not a crash
+        return {"configured": False, "code": "provider_error", "message": str(exc)}
+    return {"configured": True, "provider": settings.EMBEDDING_PROVIDER, "model": backend.model_name,
+            "dimensions": backend.dimensions}

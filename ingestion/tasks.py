@@ -1,0 +1,95 @@
+"""Thin Celery tasks for ingestion: ids in, one service call, safe to run twice.
+
+The chunk table, not the broker, is the record of pending work: a lost task only delays
+chunks until the beat sweep (`chunks_sweep_task`) enqueues them again.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.conf import settings
+
+from cms.models import ContentType
+from ingestion import selectors, services
+from search.embeddings import EmbeddingProviderError
+
+logger = logging.getLogger(__name__)
+
+# Chunks one task run embeds before handing over to a fresh task, so one run cannot hold a
+# worker for hours and the queue stays fair between workspaces.
+TASK_MAX_CHUNKS = 5000
+# Retries of a task whose provider failed transiently; the chunks' own attempts are capped by
+# EMBED_MAX_ATTEMPTS, and the sweep picks up whatever is still pending afterwards.
+TASK_MAX_RETRIES = 5
+RETRY_BACKOFF_MAX_SECONDS = 600
+
+
+def _retry_countdown(retries: int) -> int:
+    return min(RETRY_BACKOFF_MAX_SECONDS, 5 * 2**retries)
+
+
+@shared_task(name="ingestion.chunks_embed_pending", bind=True, max_retries=TASK_MAX_RETRIES, ignore_result=True)
+def chunks_embed_pending_task(self, workspace_id: int | None = None) -> dict:
+    """Embed pending chunks (of one workspace, or all) until none are left or TASK_MAX_CHUNKS."""
+    try:
+        report = services.chunks_embed_pending(workspace=workspace_id, limit=TASK_MAX_CHUNKS)
+    except EmbeddingProviderError as exc:
+        if exc.transient:
+            raise self.retry(exc=exc, countdown=_retry_countdown(self.request.retries)) from exc
+        logger.error("Embedding failed permanently (workspace %s): %s", workspace_id, exc)
+        return {"error": str(exc)}
+    if report.claimed >= TASK_MAX_CHUNKS:
+        chunks_embed_enqueue(workspace_id=workspace_id)
+    return {"claimed": report.claimed, "embedded": report.embedded, "not_configured": report.not_configured}
+
+
+@shared_task(name="ingestion.chunks_sweep", ignore_result=True)
+def chunks_sweep_task(older_than_seconds: float | None = None) -> dict:
+    """Periodic (beat): re-enqueue embedding for pending chunks whose task was lost.
+
+    A pending chunk with no live lease that has waited longer than `older_than_seconds`
+    (default INGESTION_SWEEP_SECONDS) had its task lost (broker down at save time) or its
+    worker killed (lease expired). One task per such workspace is enqueued.
+    """
+    if older_than_seconds is None:
+        older_than_seconds = settings.INGESTION_SWEEP_SECONDS
+    released = services.chunks_reclaim_expired_leases()
+    workspace_ids = selectors.chunk_stalled_workspace_ids(older_than_seconds=older_than_seconds)
+    for workspace_id in workspace_ids:
+        chunks_embed_enqueue(workspace_id=workspace_id)
+    if workspace_ids or released:
+        logger.info("Sweep: %d expired leases released; embedding enqueued for workspaces %s", released, workspace_ids)
+    return {"released": released, "workspaces": workspace_ids}
+
+
+@shared_task(name="ingestion.chunks_sync_content_type", ignore_result=True)
+def chunks_sync_content_type_task(content_type_id: int) -> dict:
+    """Re-sync a content type's chunks (all its entries, or none if opted out), then embed."""
+    content_type = ContentType.objects.filter(pk=content_type_id).first()
+    if content_type is None:
+        return {"missing": True}
+    result = services.chunks_sync_for_content_type(content_type=content_type)
+    if result.needs_embedding:
+        chunks_embed_enqueue(workspace_id=content_type.workspace_id)
+    return {"created": result.created, "changed": result.changed, "deleted": result.deleted}
+
+
+def chunks_embed_enqueue(*, workspace_id: int | None) -> bool:
+    """Enqueue an embedding task; never raise. A broker that is down must not fail a save:
+    the chunks are pending in the database and the sweep enqueues them later."""
+    try:
+        chunks_embed_pending_task.delay(workspace_id=workspace_id)
+    except Exception:  # noqa: BLE001 - any broker failure; logged, recovered by the sweep
+        logger.warning("Could not enqueue embedding for workspace %s; the sweep will retry.", workspace_id,
+                       exc_info=True)
+        return False
+    return True
+
+
+def chunks_embed_enqueue_on_commit(*, workspace_id: int | None) -> None:
+    """Enqueue embedding once the current transaction commits (at once outside one)."""
+    from django.db import transaction
+
+    transaction.on_commit(lambda: chunks_embed_enqueue(workspace_id=workspace_id))

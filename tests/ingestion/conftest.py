@@ -1,0 +1,87 @@
+"""Fixtures for ingestion tests: a chosen embedding backend, and a private Celery broker.
+
+Non-worker tests publish to an in-memory broker, so enqueued tasks go nowhere; worker tests
+point the app (and their worker processes) at Redis or a filesystem broker with a queue
+name unique to the test, because Redis is shared with other test runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from kombu import pools as kombu_pools
+
+from cms.celery import app as celery_app
+from search.embeddings import reset_embedding_backends
+from search.embeddings.fake import FakeEmbeddingBackend
+from tests.factories import ContentTypeFactory
+
+
+@contextlib.contextmanager
+def celery_broker(url: str, *, transport_options: dict | None = None, queue: str | None = None) -> Iterator[str]:
+    """Point this process's Celery app at `url` and `queue`; restore the previous setup after."""
+    conf = celery_app.conf
+    saved = (conf.broker_url, conf.broker_transport_options, conf.task_default_queue)
+    queue = queue or f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+    def reset_pools() -> None:
+        # Close and forget every pooled connection: kombu keeps pools in a global registry
+        # keyed by URL, and a closed pool left there would be handed out again.
+        kombu_pools.reset()
+        celery_app._pool = None
+        with contextlib.suppress(KeyError):
+            celery_app.__dict__["amqp"]._producer_pool = None
+
+    reset_pools()
+    conf.broker_url = url
+    conf.broker_transport_options = transport_options or {}
+    conf.task_default_queue = queue
+    try:
+        yield queue
+    finally:
+        reset_pools()
+        conf.broker_url, conf.broker_transport_options, conf.task_default_queue = saved
+
+
+@pytest.fixture(autouse=True)
+def _memory_broker():
+    with celery_broker("memory://") as queue:
+        yield queue
+
+
+def use_backend(settings, path: str, **options) -> None:
+    settings.SEARCH_EMBEDDING_BACKENDS = {
+        "default": {"BACKEND": path, "OPTIONS": options, "PRICE_PER_MILLION_TOKENS": 0.06}
+    }
+    reset_embedding_backends()
+
+
+@pytest.fixture
+def fake_backend(settings):
+    """The deterministic test provider, with its call log emptied."""
+    use_backend(settings, "search.embeddings.fake.FakeEmbeddingBackend")
+    FakeEmbeddingBackend.calls.clear()
+    yield FakeEmbeddingBackend
+    FakeEmbeddingBackend.calls.clear()
+    reset_embedding_backends()
+
+
+@pytest.fixture
+def no_backend(settings):
+    settings.SEARCH_EMBEDDING_BACKENDS = {"default": None}
+    reset_embedding_backends()
+    yield
+    reset_embedding_backends()
+
+
+@pytest.fixture
+def semantic_type(workspace):
+    return ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+
+
+def provider_calls() -> int:
+    return sum(1 for input_type, _ in FakeEmbeddingBackend.calls if input_type == "document")

@@ -1,0 +1,25 @@
+"""Embedding backends for tests that run a real worker process (named by dotted path in
+EMBEDDING_PROVIDER, so the worker imports them).
+
+SlowFakeBackend sleeps in every request, so a test can kill the worker mid-batch, and
+appends a line per request to $SLOW_BACKEND_MARKER so the test knows when that is.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from search.embeddings.fake import FakeEmbeddingBackend
+
+
+class SlowFakeBackend(FakeEmbeddingBackend):
+    max_batch_texts = 4
+
+    def _embed(self, texts: list[str], *, input_type: str) -> list[list[float]]:
+        marker = os.environ.get("SLOW_BACKEND_MARKER")
+        if marker:
+            with open(marker, "a", encoding="utf-8") as handle:
+                handle.write(f"{os.getpid()} {len(texts)}\n")
+        time.sleep(float(os.environ.get("SLOW_BACKEND_SECONDS", "1.0")))
+        return super()._embed(texts, input_type=input_type)
