@@ -132,8 +132,8 @@ class Entry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     # Derived from `data` by the database (SQL functions in migration 0003), for full-text
-    # search: the string and number values joined by U+001F, and a tsvector of each value's
-    # characters and character pairs. Read-only; every writer keeps them current.
+    # search: the string and number values lowercased and joined by U+001F, and a tsvector
+    # of each value's lowercased characters and character pairs. Read-only; every writer keeps them current.
     search_text = models.GeneratedField(
         expression=models.Func(models.F("data"), function="cms_entry_search_text", output_field=models.TextField()),
         output_field=models.TextField(),
@@ -152,7 +152,7 @@ class Entry(models.Model):
         indexes = [
             models.Index(fields=["workspace", "-created_at", "-id"], name="entry_ws_newest"),
             models.Index(fields=["content_type", "-created_at", "-id"], name="entry_type_newest"),
-            # Served queries must use exactly these expressions: `search_text ILIKE …` and
+            # Served queries must use exactly these expressions: `search_text LIKE …` and
             # `search_grams @@ cms_search_grams_query(…)` (search/fulltext.py).
             GinIndex(fields=["search_text"], opclasses=["gin_trgm_ops"], name="entry_search_text_trgm"),
             GinIndex(fields=["search_grams"], name="entry_search_grams"),

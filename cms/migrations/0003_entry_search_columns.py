@@ -3,9 +3,12 @@
 Both columns are derived from `data` by IMMUTABLE SQL functions, so every writer (the
 services, the admin, bulk COPY, a hand-written UPDATE) keeps them right without Python code.
 
-- `search_text`: the string and number values, joined by U+001F (a control character
-  queries may not contain, so no match spans two fields). Keys, quotes and escapes of the
-  JSON never appear in it. A trigram GIN index serves `search_text ILIKE '%…%'`.
+- `search_text`: the string and number values, lowercased with PostgreSQL's lower() and
+  joined by U+001F (a control character queries may not contain, so no match spans two
+  fields). Keys, quotes and escapes of the JSON never appear in it. Lowercasing once on
+  write lets queries use a byte-wise `search_text LIKE lower(…)`, several times cheaper
+  per row than ILIKE (which lowercases every row it tests) and the same match. A trigram
+  GIN index serves it.
 - `search_grams`: a tsvector whose lexemes are every character and every overlapping
   character pair of each lowercased value, taken as-is (no parser, no stemming). It serves
   1-2 character queries, which trigrams cannot, and any query without a run of three word
@@ -29,7 +32,7 @@ CREATE FUNCTION cms_entry_search_values(data jsonb) RETURNS text[]
 
 CREATE FUNCTION cms_entry_search_text(data jsonb) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN array_to_string(cms_entry_search_values(data), E'\x1F');
+    RETURN lower(array_to_string(cms_entry_search_values(data), E'\x1F'));
 
 -- Overlapping character pairs of lower(value), in order, repeats kept; with_singles adds
 -- each character. unnest(c, c[2:]) zips each character with the next (NULL after the last).
