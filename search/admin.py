@@ -21,7 +21,12 @@ class EntrySearchAdmin(EntryAdmin):
 
     search_fields = ["search_text"]  # shows the search box; get_search_results does the search
     search_help_text = "Finds entries whose values contain the text (case-insensitive, literal)."
-    list_filter = ["workspace", *EntryAdmin.list_filter]
+    # RelatedOnly: the choices come from the (workspace-scoped) rows, never other tenants' names.
+    list_filter = [
+        ("workspace", admin.RelatedOnlyFieldListFilter),
+        "status",
+        ("content_type", admin.RelatedOnlyFieldListFilter),
+    ]
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         if not search_term:

@@ -29,3 +29,18 @@ def test_admin_search_reports_bad_input(client, editor, workspace):
     client.force_login(editor)
     page = client.get("/admin/cms/entry/", {"q": "a" * 501}, follow=True).content.decode()
     assert "the limit is 500" in page
+
+
+def test_admin_workspace_filter_lists_only_the_editors_workspaces(client, editor, article_type, other_workspace):
+    entry_make(ContentTypeFactory(workspace=other_workspace, api_id="article"), title="Globex plan")
+    entry_make(article_type, title="Acme plan")
+    client.force_login(editor)
+    assert "Workspace globex" not in client.get("/admin/cms/entry/").content.decode()
+
+
+def test_admin_search_within_a_chosen_workspace(client, superuser, article_type, other_workspace):
+    entry_make(ContentTypeFactory(workspace=other_workspace, api_id="article"), title="Globex refund")
+    entry_make(article_type, title="Acme refund")
+    client.force_login(superuser)
+    page = client.get("/admin/cms/entry/", {"q": "refund", "workspace__id__exact": article_type.workspace_id})
+    assert ("Acme refund" in page.content.decode(), "Globex refund" in page.content.decode()) == (True, False)
