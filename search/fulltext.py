@@ -16,7 +16,8 @@ the code chooses the plan (measured by bench/fulltext.py):
    (queries with a run of 3+ word characters) or the gram GIN on `search_grams` (1-2
    character queries and anything trigrams cannot extract, like `%_\\`), with the substring
    test as the final check. The statement runs with index scans and sequential scans
-   disabled (`SET LOCAL`), which leaves exactly the bitmap plan over the GIN index.
+   disabled (`SET LOCAL`), which leaves bitmap plans: the GIN index alone for a rare
+   term, or ANDed with the workspace btree when the term is common in other workspaces.
 """
 
 from __future__ import annotations
@@ -39,15 +40,13 @@ MAX_LIMIT = 100
 MAX_OFFSET = 10_000
 # Rows the recent scan reads: enough to fill a page when a term is in a third of the rows
 # or more (3 rows per wanted hit), never fewer than RECENT_SCAN_MIN_ROWS, never more than
-# RECENT_SCAN_MAX_ROWS (~a few ms of ILIKE) for deep pages.
+# RECENT_SCAN_MAX_ROWS (a few ms of LIKE) for deep pages.
 RECENT_SCAN_ROWS_PER_HIT = 3
 RECENT_SCAN_MIN_ROWS = 64
 RECENT_SCAN_MAX_ROWS = 2_000
 # Characters of context kept before and after the first match in a snippet.
 SNIPPET_BEFORE = 40
 SNIPPET_AFTER = 80
-# Separates values in search_text (cms migration 0003); queries may not contain it.
-VALUE_SEPARATOR = "\x1f"
 ELLIPSIS = "…"
 _INTEGER = re.compile(r"-?[0-9]{1,9}")
 
@@ -108,6 +107,7 @@ def search_query_validate(query: object) -> str:
         raise SearchInputError(
             "query_too_long", f"The query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}."
         )
+    # Control characters include U+001F, which separates values in search_text.
     if any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in query):
         raise SearchInputError(
             "query_invalid_character", "The query must not contain control characters other than tab and newline."
@@ -226,21 +226,6 @@ def _has_trigram(query: str) -> bool:
     return False
 
 
-def _like_pattern(query: str) -> str:
-    escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def _has_trigram(query: str) -> bool:
-    """Whether pg_trgm can extract a trigram from `%query%`: it needs 3 word characters in a row."""
-    run = 0
-    for ch in query:
-        run = run + 1 if ch.isalnum() else 0
-        if run >= 3:
-            return True
-    return False
-
-
 # The hit columns for the entries of `source` (a subquery of cms_entry rows), newest first.
 _HITS_SQL = """
     SELECT e.id, ct.api_id, ct.fields, e.status, e.created_at, e.updated_at, e.data
@@ -291,8 +276,8 @@ def _search(*, filters: _Filters, query: str, limit: int, offset: int, explain: 
     """
     source_params = (*filters.params, *match_params, limit + 1, offset)
     with transaction.atomic(), connection.cursor() as cursor:
-        # Only the bitmap over the GIN index is left: no walk of entry_ws_newest (the
-        # recent scan just showed matches are sparse there) and no sequential scan.
+        # Only bitmap plans are left: no walk of entry_ws_newest (the recent scan just
+        # showed matches are sparse there) and no sequential scan.
         cursor.execute("SELECT set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true)")
         if explain:
             return plan, _explain(cursor, source, source_params)
