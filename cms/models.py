@@ -133,14 +133,17 @@ class Entry(models.Model):
     )
     # Derived from `data` by the database (SQL functions in migration 0003), for full-text
     # search: the string and number values lowercased and joined by U+001F, and a tsvector
-    # of each value's lowercased characters and character pairs. Read-only; every writer keeps them current.
+    # of each value's lowercased characters and character pairs plus a 'ws:<id>' lexeme.
+    # Read-only; every writer keeps them current.
     search_text = models.GeneratedField(
         expression=models.Func(models.F("data"), function="cms_entry_search_text", output_field=models.TextField()),
         output_field=models.TextField(),
         db_persist=True,
     )
     search_grams = models.GeneratedField(
-        expression=models.Func(models.F("data"), function="cms_entry_search_grams", output_field=SearchVectorField()),
+        expression=models.Func(
+            models.F("workspace"), models.F("data"), function="cms_entry_search_grams", output_field=SearchVectorField()
+        ),
         output_field=SearchVectorField(),
         db_persist=True,
     )

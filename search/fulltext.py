@@ -10,20 +10,25 @@ the code chooses the plan (measured by bench/fulltext.py):
 
 1. Recent scan: read the newest rows of the workspace through `entry_ws_newest`, up to a
    small budget, and test each one. If that yields the whole page (a common term), or
-   covers the whole workspace, the answer is exact and the index is never touched. A term
-   in half the rows costs ~40 rows here, against thousands of rows through a bitmap.
-2. Otherwise the term is rare enough for an index: the trigram GIN on `search_text`
-   (queries with a run of 3+ word characters) or the gram GIN on `search_grams` (1-2
-   character queries and anything trigrams cannot extract, like `%_\\`), with the substring
-   test as the final check. The statement runs with index scans and sequential scans
-   disabled (`SET LOCAL`), which leaves bitmap plans: the GIN index alone for a rare
-   term, or ANDed with the workspace btree when the term is common in other workspaces.
+   covers the whole workspace, the answer is exact and no GIN index is touched. A term in
+   half the rows costs ~40 rows here, against thousands of rows through a bitmap. When
+   the budget shows the term is fairly common (a third of a page found), one longer scan
+   sized from that rate is still cheaper than an index.
+2. Otherwise an index. A term absent from the recent rows, with a run of 3+ word
+   characters, goes to the trigram GIN on `search_text`: it is probably rare everywhere.
+   Anything else - 1-2 character queries, queries trigrams cannot extract (`%_\\`), and
+   terms the recent rows show are present in this workspace (so likely frequent in others
+   too) - goes to the gram GIN on `search_grams`, whose `ws:<id>` lexeme lets PostgreSQL
+   intersect the term with the workspace inside one index scan. Either way the substring
+   test is the final check, and the statement runs with index walks and sequential scans
+   disabled (`SET LOCAL`), leaving only bitmap plans.
 """
 
 from __future__ import annotations
 
 import enum
 import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -44,6 +49,10 @@ MAX_OFFSET = 10_000
 RECENT_SCAN_ROWS_PER_HIT = 3
 RECENT_SCAN_MIN_ROWS = 64
 RECENT_SCAN_MAX_ROWS = 2_000
+# A recent scan that found at least this share of the rows it wanted is extended once,
+# to 1.5x the rows its hit rate says a full page needs, instead of going to an index.
+RECENT_SCAN_EXTEND_MIN_SHARE = 1 / 3
+RECENT_SCAN_EXTEND_MARGIN = 1.5
 # Characters of context kept before and after the first match in a snippet.
 SNIPPET_BEFORE = 40
 SNIPPET_AFTER = 80
@@ -180,6 +189,7 @@ def search_entries_explain(
 
 @dataclass(frozen=True)
 class _Filters:
+    workspace_id: int
     sql: str
     params: tuple
 
@@ -208,7 +218,7 @@ def _inputs_validate(
             )
         sql.append("e.status = %s")
         params.append(status)
-    return query, limit, offset, _Filters(sql=" AND ".join(sql), params=tuple(params))
+    return query, limit, offset, _Filters(workspace_id=workspace.pk, sql=" AND ".join(sql), params=tuple(params))
 
 
 def _like_pattern(query: str) -> str:
@@ -246,29 +256,37 @@ def _search(*, filters: _Filters, query: str, limit: int, offset: int, explain: 
         FROM (SELECT e.id, e.created_at, e.search_text FROM cms_entry e
               WHERE {filters.sql} ORDER BY e.created_at DESC, e.id DESC LIMIT %s) AS r
     """
-    recent_params = (_like_pattern(query), *filters.params, budget)
     with connection.cursor() as cursor:
-        cursor.execute(recent_sql, recent_params)
-        scanned, recent_ids = cursor.fetchone()
-        if len(recent_ids) >= wanted or scanned < budget:
-            if explain:
-                return SearchPlan.RECENT_SCAN, _explain(cursor, recent_sql, recent_params)
-            page_ids = recent_ids[offset:wanted]
-            if not page_ids:
-                return SearchPlan.RECENT_SCAN, []
-            source = f"SELECT {_ENTRY_COLUMNS} FROM cms_entry e WHERE e.id = ANY(%s)"
-            cursor.execute(_HITS_SQL.format(source=source), (page_ids,))
-            return SearchPlan.RECENT_SCAN, cursor.fetchall()
+        while True:
+            recent_params = (_like_pattern(query), *filters.params, budget)
+            cursor.execute(recent_sql, recent_params)
+            scanned, recent_ids = cursor.fetchone()
+            if len(recent_ids) >= wanted or scanned < budget:
+                if explain:
+                    return SearchPlan.RECENT_SCAN, _explain(cursor, recent_sql, recent_params)
+                page_ids = recent_ids[offset:wanted]
+                if not page_ids:
+                    return SearchPlan.RECENT_SCAN, []
+                source = f"SELECT {_ENTRY_COLUMNS} FROM cms_entry e WHERE e.id = ANY(%s)"
+                cursor.execute(_HITS_SQL.format(source=source), (page_ids,))
+                return SearchPlan.RECENT_SCAN, cursor.fetchall()
+            extended = math.ceil(RECENT_SCAN_EXTEND_MARGIN * budget * wanted / max(len(recent_ids), 1))
+            if len(recent_ids) < RECENT_SCAN_EXTEND_MIN_SHARE * wanted or budget >= RECENT_SCAN_MAX_ROWS:
+                break
+            budget = min(extended, RECENT_SCAN_MAX_ROWS)
 
-    if _has_trigram(query):
+    if _has_trigram(query) and not recent_ids:
         plan = SearchPlan.TRIGRAM_INDEX
         match_sql, match_params = "e.search_text LIKE lower(%s)", (_like_pattern(query),)
     else:
         plan = SearchPlan.GRAM_INDEX
         # strpos, not LIKE, as the final check: LIKE would let the planner add the trigram
         # index, which for a pattern without trigrams scans the whole index.
-        match_sql = "e.search_grams @@ cms_search_grams_query(%s) AND strpos(e.search_text, lower(%s)) > 0"
-        match_params = (query, query)
+        match_sql = (
+            "e.search_grams @@ (cms_search_workspace_query(%s) && cms_search_grams_query(%s))"
+            " AND strpos(e.search_text, lower(%s)) > 0"
+        )
+        match_params = (filters.workspace_id, query, query)
     source = f"""
         SELECT {_ENTRY_COLUMNS} FROM cms_entry e
         WHERE {filters.sql} AND {match_sql}

@@ -225,6 +225,24 @@ def test_index_plan_pages_like_the_recent_scan(workspace, article_type, filler_e
     assert pages == [[rare[4].pk, rare[3].pk], [rare[2].pk, rare[1].pk], [rare[0].pk]]
 
 
+def test_term_present_but_sparse_in_recent_rows_uses_the_gram_index(workspace, article_type, filler_entries):
+    older = entry_make(article_type, title="warranty card")
+    Entry.objects.filter(pk=older.pk).update(created_at=timezone.now() - dt.timedelta(days=9))
+    newest = entry_make(article_type, title="warranty card")
+    result = search_entries(workspace=workspace, query="warranty")
+    assert (result.plan, [h.entry_id for h in result.hits]) == (SearchPlan.GRAM_INDEX, [newest.pk, older.pk])
+
+
+def test_fairly_common_term_is_answered_by_a_longer_recent_scan(workspace, article_type, django_assert_num_queries):
+    Entry.objects.bulk_create(
+        Entry(workspace=workspace, content_type=article_type, data={"title": "sale" if i % 5 == 0 else "other"})
+        for i in range(300)
+    )
+    with django_assert_num_queries(3):  # the budgeted scan, the longer scan, the page
+        result = search_entries(workspace=workspace, query="sale")
+    assert (result.plan, len(result.hits), result.has_more) == (SearchPlan.RECENT_SCAN, 20, True)
+
+
 def _uses_index(plan_text: str, index: str) -> bool:
     return f"Bitmap Index Scan on {index}" in plan_text
 
