@@ -34,7 +34,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import connection
 
 from cms.models import ContentType, EntryStatus, Workspace
 from search.errors import SearchInputError
@@ -236,13 +236,40 @@ def _has_trigram(query: str) -> bool:
     return False
 
 
-# The hit columns for the entries of `source` (a subquery of cms_entry rows), newest first.
-_HITS_SQL = """
-    SELECT e.id, ct.api_id, ct.fields, e.status, e.created_at, e.updated_at, e.data
-    FROM ({source}) AS e JOIN cms_contenttype ct ON ct.id = e.content_type_id
-    ORDER BY e.created_at DESC, e.id DESC
+_HIT_COLUMNS = "e.id, ct.api_id, ct.fields, e.status, e.created_at, e.updated_at, e.data"
+
+# The recent scan, in one statement: test the newest `budget` rows, count them and the hits,
+# and return the hits of the requested page (none when too few were found to settle it).
+_RECENT_SQL = """
+    WITH recent AS MATERIALIZED (
+        SELECT e.id, e.created_at, e.search_text LIKE lower(%s) AS hit FROM cms_entry e
+        WHERE {filters} ORDER BY e.created_at DESC, e.id DESC LIMIT %s
+    ), summary AS (
+        SELECT count(*) AS scanned, count(*) FILTER (WHERE hit) AS hits,
+               (array_agg(id ORDER BY created_at DESC, id DESC) FILTER (WHERE hit))[%s:%s] AS page
+        FROM recent
+    )
+    SELECT summary.scanned, summary.hits, hit.*
+    FROM summary LEFT JOIN LATERAL (
+        SELECT {columns} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id
+        WHERE e.id = ANY(summary.page)
+    ) AS hit ON true
+    ORDER BY hit.created_at DESC, hit.id DESC
 """
-_ENTRY_COLUMNS = "e.id, e.content_type_id, e.status, e.created_at, e.updated_at, e.data"
+
+# Sent with the index statement, in the same message (one round trip): leave the planner
+# only bitmap plans, then put back what was there. Saving through a custom setting makes
+# the restore right inside a caller's transaction too; in autocommit the implicit
+# transaction of a multi-statement message ends the SET LOCAL scope anyway.
+_BITMAP_ONLY = (
+    "SELECT set_config('search.saved_indexscan', current_setting('enable_indexscan'), true),"
+    " set_config('search.saved_seqscan', current_setting('enable_seqscan'), true),"
+    " set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true)"
+)
+_BITMAP_ONLY_RESTORE = (
+    "SELECT set_config('enable_indexscan', current_setting('search.saved_indexscan'), true),"
+    " set_config('enable_seqscan', current_setting('search.saved_seqscan'), true)"
+)
 
 
 def _search(*, filters: _Filters, query: str, limit: int, offset: int, explain: bool = False):
@@ -250,57 +277,49 @@ def _search(*, filters: _Filters, query: str, limit: int, offset: int, explain: 
     (plan, EXPLAIN lines of the statement that finds them) when `explain`."""
     wanted = offset + limit + 1
     budget = min(max(RECENT_SCAN_MIN_ROWS, RECENT_SCAN_ROWS_PER_HIT * wanted), RECENT_SCAN_MAX_ROWS)
-    recent_sql = f"""
-        SELECT count(*), coalesce(array_agg(r.id ORDER BY r.created_at DESC, r.id DESC)
-                                  FILTER (WHERE r.search_text LIKE lower(%s)), '{{}}')
-        FROM (SELECT e.id, e.created_at, e.search_text FROM cms_entry e
-              WHERE {filters.sql} ORDER BY e.created_at DESC, e.id DESC LIMIT %s) AS r
-    """
+    recent_sql = _RECENT_SQL.format(filters=filters.sql, columns=_HIT_COLUMNS)
     with connection.cursor() as cursor:
         while True:
-            recent_params = (_like_pattern(query), *filters.params, budget)
+            recent_params = (_like_pattern(query), *filters.params, budget, offset + 1, wanted)
             cursor.execute(recent_sql, recent_params)
-            scanned, recent_ids = cursor.fetchone()
-            if len(recent_ids) >= wanted or scanned < budget:
+            rows = cursor.fetchall()
+            scanned, hits = rows[0][0], rows[0][1]
+            if hits >= wanted or scanned < budget:
                 if explain:
                     return SearchPlan.RECENT_SCAN, _explain(cursor, recent_sql, recent_params)
-                page_ids = recent_ids[offset:wanted]
-                if not page_ids:
-                    return SearchPlan.RECENT_SCAN, []
-                source = f"SELECT {_ENTRY_COLUMNS} FROM cms_entry e WHERE e.id = ANY(%s)"
-                cursor.execute(_HITS_SQL.format(source=source), (page_ids,))
-                return SearchPlan.RECENT_SCAN, cursor.fetchall()
-            extended = math.ceil(RECENT_SCAN_EXTEND_MARGIN * budget * wanted / max(len(recent_ids), 1))
-            if len(recent_ids) < RECENT_SCAN_EXTEND_MIN_SHARE * wanted or budget >= RECENT_SCAN_MAX_ROWS:
+                return SearchPlan.RECENT_SCAN, [row[2:] for row in rows if row[2] is not None]
+            if hits < RECENT_SCAN_EXTEND_MIN_SHARE * wanted or budget >= RECENT_SCAN_MAX_ROWS:
                 break
-            budget = min(extended, RECENT_SCAN_MAX_ROWS)
+            budget = min(math.ceil(RECENT_SCAN_EXTEND_MARGIN * budget * wanted / hits), RECENT_SCAN_MAX_ROWS)
 
-    if _has_trigram(query) and not recent_ids:
-        plan = SearchPlan.TRIGRAM_INDEX
-        match_sql, match_params = "e.search_text LIKE lower(%s)", (_like_pattern(query),)
-    else:
-        plan = SearchPlan.GRAM_INDEX
-        # strpos, not LIKE, as the final check: LIKE would let the planner add the trigram
-        # index, which for a pattern without trigrams scans the whole index.
-        match_sql = (
-            "e.search_grams @@ (cms_search_workspace_query(%s) && cms_search_grams_query(%s))"
-            " AND strpos(e.search_text, lower(%s)) > 0"
-        )
-        match_params = (filters.workspace_id, query, query)
-    source = f"""
-        SELECT {_ENTRY_COLUMNS} FROM cms_entry e
-        WHERE {filters.sql} AND {match_sql}
-        ORDER BY e.created_at DESC, e.id DESC LIMIT %s OFFSET %s
-    """
-    source_params = (*filters.params, *match_params, limit + 1, offset)
-    with transaction.atomic(), connection.cursor() as cursor:
-        # Only bitmap plans are left: no walk of entry_ws_newest (the recent scan just
-        # showed matches are sparse there) and no sequential scan.
-        cursor.execute("SELECT set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true)")
+        if _has_trigram(query) and hits == 0:
+            plan = SearchPlan.TRIGRAM_INDEX
+            match_sql, match_params = "e.search_text LIKE lower(%s)", (_like_pattern(query),)
+        else:
+            plan = SearchPlan.GRAM_INDEX
+            # strpos, not LIKE, as the final check: LIKE would let the planner add the trigram
+            # index, which for a pattern without trigrams scans the whole index.
+            match_sql = (
+                "e.search_grams @@ (cms_search_workspace_query(%s) && cms_search_grams_query(%s))"
+                " AND strpos(e.search_text, lower(%s)) > 0"
+            )
+            match_params = (filters.workspace_id, query, query)
+        index_sql = f"""
+            SELECT {_HIT_COLUMNS} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id
+            WHERE {filters.sql} AND {match_sql}
+            ORDER BY e.created_at DESC, e.id DESC LIMIT %s OFFSET %s
+        """
+        index_params = (*filters.params, *match_params, limit + 1, offset)
         if explain:
-            return plan, _explain(cursor, source, source_params)
-        cursor.execute(_HITS_SQL.format(source=source), source_params)
-        return plan, cursor.fetchall()
+            index_sql = f"EXPLAIN {index_sql}"
+        # Only bitmap plans: no walk of entry_ws_newest (the recent scan just showed
+        # matches are sparse there) and no sequential scan.
+        cursor.execute(f"{_BITMAP_ONLY}; {index_sql}; {_BITMAP_ONLY_RESTORE}", index_params)
+        cursor.nextset()
+        rows = cursor.fetchall()
+        if explain:
+            return plan, [row[0] for row in rows]
+        return plan, rows
 
 
 def _explain(cursor, sql: str, params: tuple) -> list[str]:
