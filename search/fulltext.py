@@ -153,8 +153,9 @@ def search_entries(
     """Entries of `workspace` with a field value containing `query` (case-insensitive), newest first.
 
     `content_type` is an api_id and `status` an EntryStatus value; both optional filters.
-    Raises SearchInputError for input the caller can fix. Two statements when the recent
-    scan answers, three (in a transaction, for SET LOCAL) when an index is needed.
+    Raises SearchInputError for input the caller can fix. Cost: one statement when the
+    recent scan answers (two when it is extended), two round trips when an index is
+    needed, plus one to resolve `content_type`.
     """
     query, limit, offset, filters = _inputs_validate(
         workspace=workspace, query=query, content_type=content_type, status=status, limit=limit, offset=offset
@@ -257,8 +258,9 @@ _RECENT_SQL = """
     ORDER BY hit.created_at DESC, hit.id DESC
 """
 
-# Sent with the index statement, in the same message (one round trip): leave the planner
-# only bitmap plans, then put back what was there. Saving through a custom setting makes
+# Sent with the index statement, in the same message (one round trip; this needs Django's
+# default client-side parameter binding with psycopg 3, which allows several statements
+# in one execute): leave the planner only bitmap plans, then put back what was there. Saving through a custom setting makes
 # the restore right inside a caller's transaction too; in autocommit the implicit
 # transaction of a multi-statement message ends the SET LOCAL scope anyway.
 _BITMAP_ONLY = (
@@ -272,7 +274,9 @@ _BITMAP_ONLY_RESTORE = (
 )
 
 
-def _search(*, filters: _Filters, query: str, limit: int, offset: int, explain: bool = False):
+def _search(
+    *, filters: _Filters, query: str, limit: int, offset: int, explain: bool = False
+) -> tuple[SearchPlan, list]:
     """(plan, hit rows for offset..offset+limit, plus one more if there is one), or
     (plan, EXPLAIN lines of the statement that finds them) when `explain`."""
     wanted = offset + limit + 1
