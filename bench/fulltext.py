@@ -174,6 +174,7 @@ def main() -> None:
           f"(generated and ready in {time.perf_counter() - started:.0f} s, database {args.database})")
 
     truth = GroundTruth(corpus)
+    load_before = os.getloadavg()[0]
     rng = random.Random(args.seed + 1)
     from search.fulltext import search_entries
 
@@ -205,6 +206,8 @@ def main() -> None:
     wrong += seq_wrong
     seq_p50 = statistics.median(seq_timings)
     report(results, seq_timings, seq_p50, wrong, args)
+    print(f"load average (1 min) on this {os.cpu_count()}-core machine: {load_before:.1f} before the "
+          f"measurements, {os.getloadavg()[0]:.1f} after (other processes share the CPUs)")
 
 
 def corpus_load(connection, corpus: list[dict], workspace_count: int, fingerprint: str):
