@@ -49,10 +49,13 @@ MAX_OFFSET = 10_000
 RECENT_SCAN_ROWS_PER_HIT = 3
 RECENT_SCAN_MIN_ROWS = 64
 RECENT_SCAN_MAX_ROWS = 2_000
-# A recent scan that found at least this share of the rows it wanted is extended once,
-# to 1.5x the rows its hit rate says a full page needs, instead of going to an index.
-RECENT_SCAN_EXTEND_MIN_SHARE = 1 / 3
-RECENT_SCAN_EXTEND_MARGIN = 1.5
+# A recent scan whose hit rate is at least this goes on (stopping at the page) for up to
+# MARGIN times the rows that rate says a page needs, at most EXTEND_MAX_ROWS. Reaching k
+# hits by walking costs ~k/rate rows; a bitmap costs every match in the workspace
+# (rate x size). At 4,000 rows a workspace and a page of 21 they cross near 7%.
+RECENT_SCAN_EXTEND_MIN_RATE = 0.06
+RECENT_SCAN_EXTEND_MARGIN = 2.0
+RECENT_SCAN_EXTEND_MAX_ROWS = 1_000
 # Characters of context kept before and after the first match in a snippet.
 SNIPPET_BEFORE = 40
 SNIPPET_AFTER = 80
@@ -258,11 +261,27 @@ _RECENT_SQL = """
     ORDER BY hit.created_at DESC, hit.id DESC
 """
 
+# The longer recent scan: walk up to `budget` newest rows but stop at the `wanted`-th hit,
+# and return the page's rows. Fewer than `wanted` rows back means "not settled".
+_RECENT_UNTIL_SQL = """
+    WITH hits AS (
+        SELECT r.id, r.created_at FROM (
+            SELECT e.id, e.created_at, e.search_text FROM cms_entry e
+            WHERE {filters} ORDER BY e.created_at DESC, e.id DESC LIMIT %s
+        ) AS r
+        WHERE r.search_text LIKE lower(%s) LIMIT %s
+    )
+    SELECT (SELECT count(*) FROM hits), {columns}
+    FROM (SELECT id FROM hits ORDER BY created_at DESC, id DESC OFFSET %s) AS page
+    JOIN cms_entry e ON e.id = page.id JOIN cms_contenttype ct ON ct.id = e.content_type_id
+    ORDER BY e.created_at DESC, e.id DESC
+"""
+
 # Sent with the index statement, in the same message (one round trip; this needs Django's
 # default client-side parameter binding with psycopg 3, which allows several statements
-# in one execute): leave the planner only bitmap plans, then put back what was there. Saving through a custom setting makes
-# the restore right inside a caller's transaction too; in autocommit the implicit
-# transaction of a multi-statement message ends the SET LOCAL scope anyway.
+# in one execute): leave the planner only bitmap plans, then put back what was there.
+# Saving through a custom setting makes the restore right inside a caller's transaction
+# too; in autocommit the implicit transaction of the message ends the SET LOCAL scope.
 _BITMAP_ONLY = (
     "SELECT set_config('search.saved_indexscan', current_setting('enable_indexscan'), true),"
     " set_config('search.saved_seqscan', current_setting('enable_seqscan'), true),"
@@ -283,18 +302,24 @@ def _search(
     budget = min(max(RECENT_SCAN_MIN_ROWS, RECENT_SCAN_ROWS_PER_HIT * wanted), RECENT_SCAN_MAX_ROWS)
     recent_sql = _RECENT_SQL.format(filters=filters.sql, columns=_HIT_COLUMNS)
     with connection.cursor() as cursor:
-        while True:
-            recent_params = (_like_pattern(query), *filters.params, budget, offset + 1, wanted)
-            cursor.execute(recent_sql, recent_params)
+        recent_params = (_like_pattern(query), *filters.params, budget, offset + 1, wanted)
+        cursor.execute(recent_sql, recent_params)
+        rows = cursor.fetchall()
+        scanned, hits = rows[0][0], rows[0][1]
+        if hits >= wanted or scanned < budget:
+            if explain:
+                return SearchPlan.RECENT_SCAN, _explain(cursor, recent_sql, recent_params)
+            return SearchPlan.RECENT_SCAN, [row[2:] for row in rows if row[2] is not None]
+        if hits >= RECENT_SCAN_EXTEND_MIN_RATE * scanned:
+            until_sql = _RECENT_UNTIL_SQL.format(filters=filters.sql, columns=_HIT_COLUMNS)
+            longer = min(math.ceil(RECENT_SCAN_EXTEND_MARGIN * scanned * wanted / hits), RECENT_SCAN_EXTEND_MAX_ROWS)
+            until_params = (*filters.params, max(longer, budget), _like_pattern(query), wanted, offset)
+            cursor.execute(until_sql, until_params)
             rows = cursor.fetchall()
-            scanned, hits = rows[0][0], rows[0][1]
-            if hits >= wanted or scanned < budget:
+            if rows and rows[0][0] >= wanted:
                 if explain:
-                    return SearchPlan.RECENT_SCAN, _explain(cursor, recent_sql, recent_params)
-                return SearchPlan.RECENT_SCAN, [row[2:] for row in rows if row[2] is not None]
-            if hits < RECENT_SCAN_EXTEND_MIN_SHARE * wanted or budget >= RECENT_SCAN_MAX_ROWS:
-                break
-            budget = min(math.ceil(RECENT_SCAN_EXTEND_MARGIN * budget * wanted / hits), RECENT_SCAN_MAX_ROWS)
+                    return SearchPlan.RECENT_SCAN, _explain(cursor, until_sql, until_params)
+                return SearchPlan.RECENT_SCAN, [row[1:] for row in rows]
 
         if _has_trigram(query) and hits == 0:
             plan = SearchPlan.TRIGRAM_INDEX
