@@ -178,10 +178,11 @@ def main() -> None:
     rng = random.Random(args.seed + 1)
     from search.fulltext import search_entries
 
-    for _ in range(3):  # warm the cache and the code paths
+    # Warm the code paths and the caches: every term once in every workspace.
+    for workspace in workspaces:
         for _, terms in QUERY_CLASSES:
             for term in terms:
-                search_entries(workspace=workspaces[0], query=term, limit=PAGE)
+                search_entries(workspace=workspace, query=term, limit=PAGE)
 
     results = []
     wrong: list[str] = []

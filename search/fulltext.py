@@ -56,6 +56,10 @@ RECENT_SCAN_MAX_ROWS = 2_000
 RECENT_SCAN_EXTEND_MIN_RATE = 0.06
 RECENT_SCAN_EXTEND_MARGIN = 2.0
 RECENT_SCAN_EXTEND_MAX_ROWS = 1_000
+# Character pairs of a 3+ character query put in a gram-index tsquery (see _gram_sample).
+GRAM_QUERY_PAIRS = 3
+# The most frequent letters of English text.
+_COMMON_LETTERS = frozenset("etaoinshrdlu")
 # Characters of context kept before and after the first match in a snippet.
 SNIPPET_BEFORE = 40
 SNIPPET_AFTER = 80
@@ -240,6 +244,28 @@ def _has_trigram(query: str) -> bool:
     return False
 
 
+def _gram_sample(query: str) -> list[str]:
+    """The query itself if 1-2 characters, else up to GRAM_QUERY_PAIRS of its character
+    pairs, likeliest rare first: every pair of a long query in the tsquery makes the GIN
+    scan read the posting lists of common pairs ("an", "の") for no gain, since the
+    substring test is the final check anyway."""
+    if len(query) <= 2:
+        return [query]
+    pairs = list(dict.fromkeys(query[i : i + 2] for i in range(len(query) - 1)))
+    ranked = sorted(pairs, key=lambda pair: sum(_char_commonness(ch) for ch in pair))
+    return ranked[:GRAM_QUERY_PAIRS]
+
+
+def _char_commonness(ch: str) -> int:
+    if ch.isspace():
+        return 3
+    if ch.lower() in _COMMON_LETTERS or "\u3040" <= ch <= "\u309f":  # hiragana
+        return 2
+    if ch.isascii() and ch.isalpha():
+        return 1
+    return 0  # digits, punctuation, kanji, katakana, other scripts
+
+
 _HIT_COLUMNS = "e.id, ct.api_id, ct.fields, e.status, e.created_at, e.updated_at, e.data"
 
 # The recent scan, in one statement: test the newest `budget` rows, count them and the hits,
@@ -328,11 +354,13 @@ def _search(
             plan = SearchPlan.GRAM_INDEX
             # strpos, not LIKE, as the final check: LIKE would let the planner add the trigram
             # index, which for a pattern without trigrams scans the whole index.
+            pairs = _gram_sample(query)
+            grams_sql = " && ".join(["cms_search_grams_query(%s)"] * len(pairs))
             match_sql = (
-                "e.search_grams @@ (cms_search_workspace_query(%s) && cms_search_grams_query(%s))"
+                f"e.search_grams @@ (cms_search_workspace_query(%s) && {grams_sql})"
                 " AND strpos(e.search_text, lower(%s)) > 0"
             )
-            match_params = (filters.workspace_id, query, query)
+            match_params = (filters.workspace_id, *pairs, query)
         index_sql = f"""
             SELECT {_HIT_COLUMNS} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id
             WHERE {filters.sql} AND {match_sql}
