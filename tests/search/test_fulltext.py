@@ -233,6 +233,14 @@ def test_term_present_but_sparse_in_recent_rows_uses_the_gram_index(workspace, a
     assert (result.plan, [h.entry_id for h in result.hits]) == (SearchPlan.GRAM_INDEX, [newest.pk, older.pk])
 
 
+def test_gram_index_plan_checks_the_whole_query_not_just_its_pairs(workspace, article_type, filler_entries):
+    decoy = entry_make(article_type, title="wa ty ca: every pair, never the phrase")
+    Entry.objects.filter(pk=decoy.pk).update(created_at=timezone.now() - dt.timedelta(days=9))
+    match = entry_make(article_type, title="warranty card")
+    result = search_entries(workspace=workspace, query="warranty card")
+    assert (result.plan, [h.entry_id for h in result.hits]) == (SearchPlan.GRAM_INDEX, [match.pk])
+
+
 def test_fairly_common_term_is_answered_by_a_longer_recent_scan(workspace, article_type, django_assert_num_queries):
     Entry.objects.bulk_create(
         Entry(workspace=workspace, content_type=article_type, data={"title": "sale" if i % 5 == 0 else "other"})
