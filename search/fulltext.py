@@ -269,7 +269,8 @@ def _char_commonness(ch: str) -> int:
 _HIT_COLUMNS = "e.id, ct.api_id, ct.fields, e.status, e.created_at, e.updated_at, e.data"
 
 # The recent scan, in one statement: test the newest `budget` rows, count them and the hits,
-# and return the hits of the requested page (none when too few were found to settle it).
+# and return the hits of the requested page if that settles the answer (enough hits, or
+# the whole workspace read).
 _RECENT_SQL = """
     WITH recent AS MATERIALIZED (
         SELECT e.id, e.created_at, e.search_text LIKE lower(%s) AS hit FROM cms_entry e
@@ -282,7 +283,7 @@ _RECENT_SQL = """
     SELECT summary.scanned, summary.hits, hit.*
     FROM summary LEFT JOIN LATERAL (
         SELECT {columns} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id
-        WHERE e.id = ANY(summary.page)
+        WHERE e.id = ANY(summary.page) AND (summary.hits >= %s OR summary.scanned < %s)
     ) AS hit ON true
     ORDER BY hit.created_at DESC, hit.id DESC
 """
@@ -336,7 +337,7 @@ def _search(
     budget = min(max(RECENT_SCAN_MIN_ROWS, RECENT_SCAN_ROWS_PER_HIT * wanted), RECENT_SCAN_MAX_ROWS)
     recent_sql = _RECENT_SQL.format(filters=filters.sql, columns=_HIT_COLUMNS)
     with connection.cursor() as cursor:
-        recent_params = (_like_pattern(query), *filters.params, budget, offset + 1, wanted)
+        recent_params = (_like_pattern(query), *filters.params, budget, offset + 1, wanted, wanted, budget)
         cursor.execute(recent_sql, recent_params)
         rows = cursor.fetchall()
         scanned, hits = rows[0][0], rows[0][1]
@@ -370,9 +371,11 @@ def _search(
             )
             match_params = (filters.workspace_id, *pairs, query)
         index_sql = f"""
-            SELECT {_HIT_COLUMNS} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id
-            WHERE {filters.sql} AND {match_sql}
-            ORDER BY e.created_at DESC, e.id DESC LIMIT %s OFFSET %s
+            SELECT {_HIT_COLUMNS} FROM (
+                SELECT e.* FROM cms_entry e WHERE {filters.sql} AND {match_sql}
+                ORDER BY e.created_at DESC, e.id DESC LIMIT %s OFFSET %s
+            ) AS e JOIN cms_contenttype ct ON ct.id = e.content_type_id
+            ORDER BY e.created_at DESC, e.id DESC
         """
         index_params = (*filters.params, *match_params, limit + 1, offset)
         if explain:
