@@ -372,7 +372,8 @@ def _search(
             match_params = (filters.workspace_id, *pairs, query)
         index_sql = f"""
             SELECT {_HIT_COLUMNS} FROM (
-                SELECT e.* FROM cms_entry e WHERE {filters.sql} AND {match_sql}
+                SELECT e.id, e.content_type_id, e.status, e.created_at, e.updated_at, e.data
+                FROM cms_entry e WHERE {filters.sql} AND {match_sql}
                 ORDER BY e.created_at DESC, e.id DESC LIMIT %s OFFSET %s
             ) AS e JOIN cms_contenttype ct ON ct.id = e.content_type_id
             ORDER BY e.created_at DESC, e.id DESC
