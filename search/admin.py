@@ -1,0 +1,66 @@
+"""Admin search box for entries: the changelist search runs search_entries in each visible workspace."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from cms.admin import EntryAdmin
+from cms.models import ContentType, Entry
+from cms.selectors import workspace_list_for_user
+from search.errors import SearchInputError
+from search.fulltext import MAX_LIMIT, search_entries
+
+# The admin searches each workspace it shows; beyond this many, it asks for a workspace filter.
+ADMIN_SEARCH_MAX_WORKSPACES = 20
+
+
+class EntrySearchAdmin(EntryAdmin):
+    """EntryAdmin whose search box is the full-text search (newest MAX_LIMIT hits per workspace)."""
+
+    search_fields = ["search_text"]  # shows the search box; get_search_results does the search
+    search_help_text = "Finds entries whose values contain the text (case-insensitive, literal)."
+    # RelatedOnly: the choices come from the (workspace-scoped) rows, never other tenants' names.
+    list_filter = [
+        ("workspace", admin.RelatedOnlyFieldListFilter),
+        "status",
+        ("content_type", admin.RelatedOnlyFieldListFilter),
+    ]
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
+        if not search_term:
+            return queryset, False
+        workspaces = workspace_list_for_user(user=request.user)
+        if workspace_id := request.GET.get("workspace__id__exact"):
+            workspaces = workspaces.filter(pk=workspace_id)
+        workspaces = list(workspaces[: ADMIN_SEARCH_MAX_WORKSPACES + 1])
+        if len(workspaces) > ADMIN_SEARCH_MAX_WORKSPACES:
+            messages.warning(request, "Choose a workspace in the filter to search: you can see too many to search all.")
+            return queryset.none(), False
+        content_type = None
+        if content_type_id := request.GET.get("content_type__id__exact"):
+            content_type = ContentType.objects.filter(pk=content_type_id).first()
+        ids: list[int] = []
+        for workspace in workspaces:
+            if content_type is not None and content_type.workspace_id != workspace.pk:
+                continue
+            try:
+                result = search_entries(
+                    workspace=workspace,
+                    query=search_term,
+                    content_type=content_type.api_id if content_type else None,
+                    status=request.GET.get("status__exact") or None,
+                    limit=MAX_LIMIT,
+                )
+            except SearchInputError as exc:
+                messages.error(request, exc.message)
+                return queryset.none(), False
+            ids.extend(hit.entry_id for hit in result.hits)
+            if result.has_more:
+                messages.info(request, f"Showing the newest {MAX_LIMIT} matches in {workspace.name}.")
+        return queryset.filter(pk__in=ids), False
+
+
+admin.site.unregister(Entry)
+admin.site.register(Entry, EntrySearchAdmin)

@@ -1,0 +1,109 @@
+"""`manage.py search_entries <workspace> "<query>"`: the full-text search over entries, from a shell."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from cms.models import Workspace
+from search.errors import SearchInputError
+from search.fulltext import (
+    DEFAULT_LIMIT,
+    MAX_LIMIT,
+    MAX_OFFSET,
+    EntrySearchResult,
+    search_entries,
+    search_entries_explain,
+    search_int_param,
+)
+
+
+class Command(BaseCommand):
+    help = "Search a workspace's entries for a literal, case-insensitive substring of their values, newest first."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("workspace", help="workspace slug")
+        parser.add_argument("query", help="text to find (literal: % and _ are ordinary characters)")
+        parser.add_argument("--content-type", dest="content_type", help="only entries of this content type (api_id)")
+        parser.add_argument("--status", help="only entries with this status (draft or published)")
+        parser.add_argument("--limit", default=str(DEFAULT_LIMIT), help=f"hits to show, 1-{MAX_LIMIT}")
+        parser.add_argument("--offset", default="0", help=f"hits to skip, 0-{MAX_OFFSET}")
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+        parser.add_argument("--explain", action="store_true", help="print the chosen plan and its EXPLAIN instead")
+
+    def handle(self, *args, **options) -> None:
+        workspace = Workspace.objects.filter(slug=options["workspace"]).first()
+        if workspace is None:
+            raise CommandError(f"No workspace with slug {options['workspace']!r}.")
+        try:
+            params = {
+                "workspace": workspace,
+                "query": options["query"],
+                "content_type": options["content_type"],
+                "status": options["status"],
+                "limit": search_int_param(
+                    name="limit", raw=options["limit"], default=DEFAULT_LIMIT, minimum=1, maximum=MAX_LIMIT
+                ),
+                "offset": search_int_param(name="offset", raw=options["offset"], default=0, minimum=0, maximum=MAX_OFFSET),
+            }
+            if options["explain"]:
+                plan, explain = search_entries_explain(**params)
+                self.stdout.write(f"plan: {plan.value}\n{explain}")
+                return
+            result = search_entries(**params)
+        except SearchInputError as exc:
+            raise CommandError(f"{exc.message} ({exc.code})") from exc
+        self.stdout.write(_as_json(result) if options["json"] else _as_table(result))
+
+
+def _as_json(result: EntrySearchResult) -> str:
+    return json.dumps(
+        {
+            "query": result.query,
+            "limit": result.limit,
+            "offset": result.offset,
+            "has_more": result.has_more,
+            "plan": result.plan.value,
+            "results": [
+                {
+                    "id": hit.entry_id,
+                    "content_type": hit.content_type,
+                    "status": hit.status,
+                    "created_at": hit.created_at.isoformat(),
+                    "updated_at": hit.updated_at.isoformat(),
+                    "matched_fields": list(hit.matched_fields),
+                    "snippet": None
+                    if hit.snippet is None
+                    else {"field": hit.snippet.field, "text": hit.snippet.text,
+                          "highlights": [list(h) for h in hit.snippet.highlights]},
+                }
+                for hit in result.hits
+            ],
+        },
+        ensure_ascii=False,
+        indent=2,
+    )
+
+
+def _as_table(result: EntrySearchResult) -> str:
+    if not result.hits:
+        return f"No entries contain {result.query!r}."
+    header = ("id", "type", "status", "updated", "fields", "snippet")
+    rows = [
+        (
+            str(hit.entry_id),
+            hit.content_type,
+            hit.status,
+            hit.updated_at.strftime("%Y-%m-%d %H:%M"),
+            ",".join(hit.matched_fields),
+            " ".join((hit.snippet.text if hit.snippet else "").split())[:70],
+        )
+        for hit in result.hits
+    ]
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header) - 1)]
+    lines = ["  ".join([*(cell.ljust(width) for cell, width in zip(row[:-1], widths)), row[-1]]) for row in (header, *rows)]
+    first, last = result.offset + 1, result.offset + len(result.hits)
+    more = " (more: use --offset)" if result.has_more else ""
+    lines.append(f"{first}-{last} of the matches, newest first{more}.")
+    return "\n".join(lines)
