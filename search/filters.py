@@ -256,7 +256,7 @@ class _Compiler:
             return
         if isinstance(value, str):
             if "\x00" in value:
-                raise FilterError("invalid_characters", f"{path} contains a NUL character.", path=path)
+                raise FilterError("filter_invalid_character", f"{path} contains a NUL character.", path=path)
             if len(value) > MAX_STRING_LENGTH:
                 raise FilterError("invalid_filter", f"{path} is longer than {MAX_STRING_LENGTH} characters.", path=path)
             return

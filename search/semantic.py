@@ -9,8 +9,10 @@ How a query runs (the SQL is built in `_vector_candidates`):
         WHERE c.workspace_id = %s AND c.embedding_model = %s AND c.status = 'embedded'
           AND <content type> AND (<compiled metadata filter>)
         ORDER BY (c.embedding::vector(N)) <=> %s::vector(N)
-        LIMIT top_k)
-    SELECT * FROM candidates WHERE distance <= <1 - min_score> ORDER BY distance
+        LIMIT top_k),
+    exact AS MATERIALIZED (<the same rows, ranked without the index, only if candidates is short>)
+    SELECT * FROM <candidates, or exact if candidates is short>
+    WHERE distance <= <1 - min_score> ORDER BY distance, id
 
 - The inner ORDER BY is exactly the expression of the per-model partial HNSW index
   (ingestion/migrations/0002) and the model predicate matches the index's WHERE, so the
@@ -21,6 +23,9 @@ How a query runs (the SQL is built in `_vector_candidates`):
   keeps scanning until LIMIT rows pass the filter (bounded by `hnsw.max_scan_tuples`).
   relaxed_order may return rows slightly out of order; the outer ORDER BY over the few
   materialised rows restores the exact order.
+- If the index walk comes back with fewer than top_k rows, the same statement ranks the
+  matching rows exactly instead (a gated second CTE; see `vector_candidates_sql`), so a
+  graph that lost paths to live rows never shortens an answer.
 - `min_score` is applied on the materialised top_k, so it can only drop rows and never
   changes the inner ORDER BY the index serves.
 
@@ -51,8 +56,11 @@ MAX_EF_SEARCH = 1000
 # recall@10 against exact search at 100k chunks; see its output in the issue notes.
 DEFAULT_EF_SEARCH = 100
 # How many index tuples an iterative scan may visit before it gives up (pgvector's default
-# is 20,000). Higher keeps very selective filters from coming back short, at some latency.
+# is 20,000), and how many times work_mem its candidate lists may use (default 1; 512-dim
+# elements fill 4 MB after ~2,000 visits). Higher keeps selective filters from ending the
+# walk early, at some latency; a walk that still ends short falls back to exact ranking.
 MAX_SCAN_TUPLES = 50_000
+SCAN_MEM_MULTIPLIER = 4
 
 
 class SemanticSearchError(Exception):
@@ -81,6 +89,8 @@ class ChunkHit:
     asset_id: int | None
     metadata: dict
     vector: list[float] | None = None
+    # Ranked by the exact fallback rather than the HNSW walk (see vector_candidates_sql).
+    exact: bool = False
 
     def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
         metadata: dict[str, Any] = {"workspace": workspace_slug}
@@ -140,6 +150,7 @@ class SearchResult:
             "ef_search": self.ef_search,
             "returned": len(self.hits),
             "pending": self.pending,
+            "exact_fallback": any(hit.exact for hit in self.hits),
             **self.extra_meta,
         }
         return body
@@ -164,12 +175,11 @@ def semantic_search(
     (503) when no embedding can be made; never answers an empty result to hide a failure.
     """
     query = _validate_query(query)
-    top_k = _validate_int(top_k, name="top_k", low=1, high=MAX_TOP_K, code="invalid_top_k")
+    top_k = _validate_int(top_k, name="top_k", low=1, high=MAX_TOP_K)
     if ef_search is None:
         ef_search = max(DEFAULT_EF_SEARCH, top_k)
     else:
-        ef_search = _validate_int(ef_search, name="ef_search", low=MIN_EF_SEARCH, high=MAX_EF_SEARCH,
-                                  code="invalid_ef_search")
+        ef_search = _validate_int(ef_search, name="ef_search", low=MIN_EF_SEARCH, high=MAX_EF_SEARCH)
     max_distance = None if min_score is None else 1.0 - _validate_min_score(min_score)
     compiled = _compile_filter(filter, content_type=_validate_content_type(workspace, content_type))
 
@@ -202,12 +212,12 @@ def semantic_search(
 
 def _validate_query(query: Any) -> str:
     if not isinstance(query, str):
-        raise SemanticSearchError("invalid_query", "query must be a string.")
+        raise SemanticSearchError("query_invalid", "query must be a string.")
     if "\x00" in query:
-        raise SemanticSearchError("invalid_characters", "query contains a NUL character.")
+        raise SemanticSearchError("query_invalid_character", "query contains a NUL character.")
     query = query.strip()
     if not query:
-        raise SemanticSearchError("empty_query", "query is empty: say what to search for.")
+        raise SemanticSearchError("query_empty", "query is empty: say what to search for.")
     if len(query) > MAX_QUERY_CHARS:
         raise SemanticSearchError(
             "query_too_long", f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}."
@@ -215,17 +225,20 @@ def _validate_query(query: Any) -> str:
     return query
 
 
-def _validate_int(value: Any, *, name: str, low: int, high: int, code: str) -> int:
+# Codes follow search.fulltext's: <param>_invalid for a wrong type, <param>_out_of_range.
+def _validate_int(value: Any, *, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SemanticSearchError(code, f"{name} must be a whole number from {low} to {high}.")
+        raise SemanticSearchError(f"{name}_invalid", f"{name} must be a whole number from {low} to {high}.")
     if not low <= value <= high:
-        raise SemanticSearchError(code, f"{name} is {value}; it must be from {low} to {high}.")
+        raise SemanticSearchError(f"{name}_out_of_range", f"{name} must be between {low} and {high}, not {value}.")
     return value
 
 
 def _validate_min_score(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not -1.0 <= value <= 1.0:
-        raise SemanticSearchError("invalid_min_score", "min_score must be a number from -1 to 1 (cosine similarity).")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise SemanticSearchError("min_score_invalid", "min_score must be a number (cosine similarity, -1 to 1).")
+    if not -1.0 <= value <= 1.0:
+        raise SemanticSearchError("min_score_out_of_range", f"min_score must be between -1 and 1, not {value}.")
     return float(value)
 
 
@@ -256,20 +269,34 @@ def _vector_literal(vector: list[float]) -> str:
 
 
 def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool) -> str:
-    """The SQL of one vector search (see the module docstring); `dimensions` is trusted config."""
+    """The SQL of one vector search (see the module docstring); `dimensions` is trusted config.
+
+    Two ranked lists, of which exactly one is read:
+    - `candidates`: the HNSW walk (ORDER BY the index expression), normally the answer;
+    - `exact`: every matching row's distance, top-N sorted (`+ 0` keeps the index out of it).
+      Its gate `(SELECT count(*) FROM candidates) < LIMIT` is a one-time filter, so it is
+      never scanned unless the index came back short. An HNSW graph can miss live rows
+      (iterative scans stop at hnsw.max_scan_tuples; deleted and vacuumed elements can cut
+      paths between live ones), and the promise is top_k rows whenever that many match.
+    """
     dims = int(dimensions)
     distance = f"(c.embedding::vector({dims})) <=> %s::vector({dims})"
-    vector_column = ", c.embedding::real[] AS vector" if include_vectors else ""
-    return (
-        "WITH candidates AS MATERIALIZED ("
-        " SELECT c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
-        f" {distance} AS distance{vector_column}"
+    columns = (
+        "c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
+        f" {distance} AS distance" + (", c.embedding::real[] AS vector" if include_vectors else "")
+    )
+    matching = (
         " FROM ingestion_chunk c"
         " WHERE c.workspace_id = %s AND c.embedding_model = %s AND c.status = %s"
         f" AND {where_sql}"
-        f" ORDER BY {distance}"
-        " LIMIT %s)"
-        " SELECT * FROM candidates"
+    )
+    return (
+        f"WITH candidates AS MATERIALIZED (SELECT {columns}{matching} ORDER BY {distance} LIMIT %s),"
+        f" exact AS MATERIALIZED (SELECT {columns}{matching}"
+        f" AND (SELECT count(*) FROM candidates) < %s ORDER BY ({distance}) + 0 LIMIT %s),"
+        " ranked AS (SELECT *, false AS exact FROM candidates WHERE (SELECT count(*) FROM candidates) >= %s"
+        " UNION ALL SELECT *, true AS exact FROM exact)"
+        " SELECT * FROM ranked"
         + (" WHERE distance <= %s" if bounded else "")
         + " ORDER BY distance, id"
     )
@@ -277,7 +304,13 @@ def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: b
 
 def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
                              limit: int, max_distance: float | None) -> list[Any]:
-    params: list[Any] = [vector_text, workspace_id, model_name, ChunkStatus.EMBEDDED, *where.params, vector_text, limit]
+    """Parameters for vector_candidates_sql, in placeholder order."""
+    matching = [workspace_id, model_name, ChunkStatus.EMBEDDED, *where.params]
+    params: list[Any] = [
+        vector_text, *matching, vector_text, limit,  # candidates
+        vector_text, *matching, limit, vector_text, limit,  # exact
+        limit,  # ranked
+    ]
     if max_distance is not None:
         params.append(max_distance)
     return params
@@ -288,8 +321,13 @@ def search_settings_sql() -> str:
     return (
         "SELECT set_config('hnsw.ef_search', %s, true),"
         " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-        " set_config('hnsw.max_scan_tuples', %s, true)"
+        " set_config('hnsw.max_scan_tuples', %s, true),"
+        " set_config('hnsw.scan_mem_multiplier', %s, true)"
     )
+
+
+def search_settings_params(ef_search: int) -> list[str]:
+    return [str(int(ef_search)), str(MAX_SCAN_TUPLES), str(SCAN_MEM_MULTIPLIER)]
 
 
 def _vector_candidates(
@@ -311,7 +349,7 @@ def _vector_candidates(
     params = vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
                                       where=where, limit=limit, max_distance=max_distance)
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(search_settings_sql(), [str(ef_search), str(MAX_SCAN_TUPLES)])
+        cursor.execute(search_settings_sql(), search_settings_params(ef_search))
         cursor.execute(sql, params)
         columns = [col.name for col in cursor.description]
         rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
@@ -328,6 +366,7 @@ def _vector_candidates(
             asset_id=row["asset_id"],
             metadata=_as_dict(row["metadata"]),
             vector=[float(x) for x in row["vector"]] if include_vectors and row.get("vector") is not None else None,
+            exact=bool(row["exact"]),
         )
         for row in rows
     ]

@@ -77,6 +77,6 @@ class SemanticSearchView(WorkspaceAPIView):
         serializer = SemanticSearchRequestSerializer(data=body)
         if not serializer.is_valid():
             name, problems = next(iter(serializer.errors.items()))
-            code = "empty_query" if name == "query" else "invalid_request"
+            code = "query_empty" if name == "query" else "invalid_request"
             raise ApiError(code, f"{name}: {' '.join(str(p) for p in problems)}", details=serializer.errors)
         return dict(serializer.validated_data)

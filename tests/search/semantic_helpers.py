@@ -45,10 +45,24 @@ def local_model():
     return backend
 
 
+def hnsw_index_rebuild() -> None:
+    """Rebuild the chunk HNSW index from the rows alive now.
+
+    An index is not rolled back: every earlier test's chunks stay in the graph as dead
+    elements until VACUUM. Thousands of them (with the many identical test vectors) make
+    the walk's answers depend on which tests ran before; each test starts from a clean graph.
+    """
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("REINDEX INDEX chunk_hnsw_use_multilingual_v3")
+
+
 @pytest.fixture
-def local_embeddings(settings, local_model):
+def local_embeddings(settings, local_model, db):
     """Semantic search in this test embeds with the local model (same instance every test)."""
     settings.SEARCH_EMBEDDING_BACKENDS = {"default": LOCAL_BACKEND}
+    hnsw_index_rebuild()
     yield local_model
 
 

@@ -227,7 +227,7 @@ def test_unknown_key_names_the_path():
         ({"version": [1, 2]}, "filter_type_mismatch"),
         ({"version": {"$gt": 1, "plain": 2}}, "invalid_filter"),
         ({"version": {"$not": 3}}, "invalid_filter"),
-        ({"tag": "a\x00b"}, "invalid_characters"),
+        ({"tag": "a\x00b"}, "filter_invalid_character"),
         ({"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {}}}}}}}}}},
          "invalid_filter"),
     ],

@@ -266,22 +266,52 @@ def test_filtered_query_still_returns_top_k(local_embeddings, workspace, article
 
     assert len(result.hits) == 15
     assert all(hit.metadata["fields"]["tag"] == "rare" for hit in result.hits)
+    assert not any(hit.exact for hit in result.hits)  # the index scan itself delivered them
+
+
+def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspace, article, monkeypatch):
+    entry = entry_for(article)
+    texts = [f"Policy note {i}: refunds, returns and exchanges, case {i}." for i in range(120)]
+    embed(texts)
+    for i, text in enumerate(texts):
+        chunk_make(entry, text, fields={"tag": "rare" if i % 10 == 0 else "common"})
+    # ef_search 10 without the iterative scan: the walk yields 10 candidates, about one of
+    # them rare, so the index path alone comes back short (as a walk cut off by
+    # hnsw.max_scan_tuples or by dead elements would).
+    monkeypatch.setattr(
+        "search.semantic.search_settings_sql",
+        lambda: "SELECT set_config('hnsw.ef_search', %s, true), %s, %s",
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_sort = off")
+
+    result = semantic_search(workspace=workspace, query="refund", top_k=10, ef_search=10, filter={"tag": "rare"})
+
+    assert all(hit.exact for hit in result.hits)
+    rare = [texts[i] for i in range(0, 120, 10)]
+    query_vector = np.array(local_embeddings.embed_query("refund"))
+    scores = sorted((float(np.dot(query_vector, np.array(embed([t])[0]))) for t in rare), reverse=True)
+    # Exactly the ten best of the twelve rare chunks (compared by score: some nearly tie).
+    assert [hit.score for hit in result.hits] == pytest.approx(scores[:10], abs=1e-5)
+    assert all(hit.exact for hit in result.hits)
+    assert result.as_dict()["meta"]["exact_fallback"] is True
 
 
 @pytest.mark.parametrize(
     ("kwargs", "code"),
     [
-        ({"query": ""}, "empty_query"),
-        ({"query": "   \n"}, "empty_query"),
+        ({"query": ""}, "query_empty"),
+        ({"query": "   \n"}, "query_empty"),
         ({"query": "x" * 2001}, "query_too_long"),
-        ({"query": "refund\x00"}, "invalid_characters"),
-        ({"query": 42}, "invalid_query"),
-        ({"query": "refund", "top_k": 0}, "invalid_top_k"),
-        ({"query": "refund", "top_k": 101}, "invalid_top_k"),
-        ({"query": "refund", "top_k": True}, "invalid_top_k"),
-        ({"query": "refund", "min_score": 1.5}, "invalid_min_score"),
-        ({"query": "refund", "ef_search": 5}, "invalid_ef_search"),
-        ({"query": "refund", "ef_search": 5000}, "invalid_ef_search"),
+        ({"query": "refund\x00"}, "query_invalid_character"),
+        ({"query": 42}, "query_invalid"),
+        ({"query": "refund", "top_k": 0}, "top_k_out_of_range"),
+        ({"query": "refund", "top_k": 101}, "top_k_out_of_range"),
+        ({"query": "refund", "top_k": True}, "top_k_invalid"),
+        ({"query": "refund", "min_score": 1.5}, "min_score_out_of_range"),
+        ({"query": "refund", "ef_search": 5}, "ef_search_out_of_range"),
+        ({"query": "refund", "ef_search": 5000}, "ef_search_out_of_range"),
         ({"query": "refund", "filter": ["status"]}, "invalid_filter"),
         ({"query": "refund", "filter": {"status": {"$regex": "^pub"}}}, "unknown_operator"),
         ({"query": "refund", "filter": {"author name": "x"}}, "unknown_filter_key"),

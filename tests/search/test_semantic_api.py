@@ -132,7 +132,7 @@ def test_missing_query_is_400(api):
     response = post(api, {"top_k": 3})
 
     assert response.status_code == 400
-    assert response.json()["code"] == "empty_query"
+    assert response.json()["code"] == "query_empty"
 
 
 def test_wrong_type_for_a_flag_is_400(api):
@@ -146,14 +146,14 @@ def test_wrong_type_for_a_flag_is_400(api):
 @pytest.mark.parametrize(
     ("body", "code"),
     [
-        ({"query": ""}, "empty_query"),
+        ({"query": ""}, "query_empty"),
         ({"query": "x" * 2001}, "query_too_long"),
-        ({"query": "refund\u0000"}, "invalid_characters"),
-        ({"query": "refund", "top_k": 0}, "invalid_top_k"),
-        ({"query": "refund", "top_k": 101}, "invalid_top_k"),
-        ({"query": "refund", "top_k": "ten"}, "invalid_top_k"),
-        ({"query": "refund", "min_score": 2}, "invalid_min_score"),
-        ({"query": "refund", "ef_search": 1}, "invalid_ef_search"),
+        ({"query": "refund\u0000"}, "query_invalid_character"),
+        ({"query": "refund", "top_k": 0}, "top_k_out_of_range"),
+        ({"query": "refund", "top_k": 101}, "top_k_out_of_range"),
+        ({"query": "refund", "top_k": "ten"}, "top_k_invalid"),
+        ({"query": "refund", "min_score": 2}, "min_score_out_of_range"),
+        ({"query": "refund", "ef_search": 1}, "ef_search_out_of_range"),
         ({"query": "refund", "content_type": "nope"}, "unknown_content_type"),
         ({"query": "refund", "filter": "status = 'draft'"}, "invalid_filter"),
         ({"query": "refund", "filter": {"status": {"$where": "1"}}}, "unknown_operator"),

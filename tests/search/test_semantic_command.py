@@ -77,12 +77,12 @@ def test_unknown_workspace_is_a_command_error(db):
 
 
 def test_empty_query_is_a_command_error(chunks):
-    with pytest.raises(CommandError, match=r"\[empty_query\]"):
+    with pytest.raises(CommandError, match=r"\[query_empty\]"):
         run("acme", "  ")
 
 
 def test_top_k_out_of_range_is_a_command_error(chunks):
-    with pytest.raises(CommandError, match=r"\[invalid_top_k\]"):
+    with pytest.raises(CommandError, match=r"\[top_k_out_of_range\]"):
         run("acme", "refund", "--top-k", "500")
 
 
