@@ -4,8 +4,10 @@ from django.urls import path
 
 from search.api import views
 from search.api.entries import EntrySearchView
+from search.api.semantic import SemanticSearchView
 
 urlpatterns = [
     path("health", views.health, name="health"),
     path("v1/workspaces/<slug:slug>/search/entries", EntrySearchView.as_view(), name="search-entries"),
+    path("v1/workspaces/<slug:slug>/search/semantic", SemanticSearchView.as_view(), name="search-semantic"),
 ]

@@ -1,0 +1,262 @@
+#!/usr/bin/env python
+"""Search quality on judged data: nDCG@10 and Recall@10 of semantic and full-text search.
+
+Run from the repo root:  .venv/bin/python bench/eval.py [--sets scifact,stackfaq-en,jsquad-ja] [--max-queries 300]
+
+Each set in ../shared/eval/ becomes a workspace (`eval-<set>`) in a dedicated database
+(cms_bench_eval): one content type with a `title` (text) and a `body` (rich text) field,
+semantic search on, one published entry per document. Ingestion is the real pipeline:
+entries are created through cms.services (whose signal makes ingestion.services sync their
+chunks), then `ingestion.services.chunks_embed_pending` embeds them with the local model.
+A loaded workspace is reused on the next run (--rebuild reloads it).
+
+Methods, each over the same queries:
+
+- semantic: `search.semantic.semantic_search(top_k=50)`; chunks map to their entry (and so
+  to the document) through `metadata.entry_id`; each document keeps its best chunk's score,
+  and the top 10 documents are the ranking.
+- full-text: `search.fulltext.search_entries` is a literal substring search, so a whole
+  sentence would almost never match. A query becomes words: lowercase runs of letters and
+  digits of 3+ characters that are not English stopwords, and for Japanese, each run of
+  kanji/katakana of 2-4 characters (longer runs are cut into overlapping 4-character
+  windows, step 2); hiragana (mostly particles and endings) is dropped. Each word is one
+  `search_entries` call (up to 100 hits, newest first); entries are ranked by how many of
+  the query's words they contain, ties newest first. This is what a user typing words into
+  the box gets; it is the baseline a later hybrid search must beat.
+
+Metrics come from ir-measures (not hand-rolled). Times are wall-clock seconds per method.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(REPO_ROOT / "bench"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+
+from evalsets import SETS, EvalSet, load_set  # noqa: E402
+
+EVAL_DB = os.environ.get("BENCH_EVAL_DB", "cms_bench_eval")
+SEMANTIC_TOP_K = 50
+FULLTEXT_LIMIT = 100
+FIELDS = [
+    {"id": "title", "label": "Title", "type": "text"},
+    {"id": "body", "label": "Body", "type": "richtext"},
+]
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having he
+    her here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not
+    now of off on once only or other our ours ourselves out over own same she should so some such than that the
+    their theirs them themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves one two use using
+    used get make way does how what which there many much""".split()
+)
+_LATIN_WORD = re.compile(r"[0-9a-z]+")
+_JA_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u30a0-\u30ffー々]+")
+
+
+def django_setup() -> None:
+    from django.conf import settings
+
+    settings.DATABASES["default"]["NAME"] = EVAL_DB
+    # Embedding runs in this process (below); tasks enqueued on commit go nowhere.
+    settings.CELERY_BROKER_URL = "memory://"
+    settings.SEARCH_EMBEDDING_BACKENDS = {
+        "default": {"BACKEND": "search.embeddings.local.LocalEmbeddingBackend",
+                    "OPTIONS": {"threads": int(os.environ.get("LOCAL_EMBEDDING_THREADS", "2"))}}
+    }
+    import django
+
+    django.setup()
+
+
+def pipeline() -> tuple[object | None, str]:
+    try:
+        from ingestion import services
+
+        services.chunks_sync_for_entry, services.chunks_embed_pending  # noqa: B018 - presence check
+        return services, ""
+    except (ImportError, AttributeError):
+        return None, ("ingestion.services (chunks_sync_for_entry, chunks_embed_pending) is not in this checkout: "
+                      "bench/eval.py ingests through the real pipeline and needs the ingestion work merged.")
+
+
+def fulltext() -> tuple[object | None, str]:
+    try:
+        from search.fulltext import search_entries
+
+        return search_entries, ""
+    except ImportError:
+        return None, "search.fulltext.search_entries is not in this checkout: full-text results are skipped."
+
+
+def query_words(text: str) -> list[str]:
+    """The words of a sentence that become separate full-text queries (see the module docstring)."""
+    words: list[str] = []
+    lowered = text.lower()
+    for word in _LATIN_WORD.findall(lowered):
+        if len(word) >= 3 and word not in STOPWORDS:
+            words.append(word)
+    for run in _JA_RUN.findall(text):
+        if len(run) < 2:
+            continue
+        if len(run) <= 4:
+            words.append(run)
+        else:
+            words.extend(run[i : i + 4] for i in range(0, len(run) - 2, 2))
+    return list(dict.fromkeys(words))
+
+
+# --- loading -------------------------------------------------------------------------------
+
+def workspace_load(data: EvalSet, services, rebuild: bool) -> tuple[object, dict[int, str]]:
+    """The set's workspace, loaded and embedded; and entry id -> document id."""
+    from cms import services as cms_services
+    from cms.models import Entry, EntryStatus, Workspace
+    from ingestion.models import Chunk
+
+    slug = f"eval-{data.name}"
+    workspace = Workspace.objects.filter(slug=slug).first()
+    if workspace is not None and not rebuild:
+        entry_ids = list(Entry.objects.filter(workspace=workspace).order_by("pk").values_list("pk", flat=True))
+        pending = Chunk.objects.filter(workspace=workspace).exclude(status="embedded").count()
+        if len(entry_ids) == len(data.corpus) and pending == 0:
+            print(f"  {slug}: reusing {len(entry_ids)} entries", flush=True)
+            return workspace, {pk: doc["_id"] for pk, doc in zip(entry_ids, data.corpus)}
+    if workspace is not None:
+        workspace.delete()
+    started = time.perf_counter()
+    workspace = cms_services.workspace_create(slug=slug, name=f"Eval {data.name}")
+    content_type = cms_services.content_type_create(workspace=workspace, api_id="doc", name="Document",
+                                                    fields=FIELDS, semantic_search_enabled=True)
+    mapping: dict[int, str] = {}
+    for doc in data.corpus:
+        entry = cms_services.entry_create(
+            content_type=content_type,
+            data={"title": (doc.get("title") or doc["_id"])[:500], "body": doc.get("text") or ""},
+            status=EntryStatus.PUBLISHED,
+        )
+        mapping[entry.pk] = doc["_id"]
+    if not Chunk.objects.filter(workspace=workspace).exists():
+        # The signal receivers are not wired in this checkout: sync each entry directly.
+        for entry in Entry.objects.filter(workspace=workspace).select_related("content_type").order_by("pk"):
+            services.chunks_sync_for_entry(entry=entry)
+    chunks = Chunk.objects.filter(workspace=workspace).count()
+    print(f"  {slug}: {len(mapping)} entries, {chunks} chunks synced in {time.perf_counter() - started:.0f} s; "
+          "embedding...", flush=True)
+    started = time.perf_counter()
+    done = [0]
+
+    def progress(count: int) -> None:
+        done[0] += count
+        if done[0] % 2048 < count:
+            print(f"    {done[0]}/{chunks} embedded ({time.perf_counter() - started:.0f} s)", flush=True)
+
+    report = services.chunks_embed_pending(workspace=workspace, progress=progress)
+    left = Chunk.objects.filter(workspace=workspace).exclude(status="embedded").count()
+    print(f"  {slug}: embedded {getattr(report, 'embedded', '?')} chunks in {time.perf_counter() - started:.0f} s"
+          f"{f'; {left} NOT embedded' if left else ''}", flush=True)
+    return workspace, mapping
+
+
+# --- running ---------------------------------------------------------------------------------
+
+def run_semantic(workspace, queries: list[dict], entry_to_doc: dict[int, str]) -> dict[str, dict[str, float]]:
+    from search.semantic import semantic_search
+
+    run: dict[str, dict[str, float]] = {}
+    for query in queries:
+        result = semantic_search(workspace=workspace, query=query["text"][:2000], top_k=SEMANTIC_TOP_K)
+        best: dict[str, float] = {}
+        for hit in result.hits:
+            doc = entry_to_doc.get(hit.entry_id)
+            if doc is not None and doc not in best:  # hits are best first: the first is the doc's best chunk
+                best[doc] = hit.score
+        run[query["_id"]] = dict(list(best.items())[:10])
+    return run
+
+
+def run_fulltext(search_entries, workspace, queries: list[dict], entry_to_doc: dict[int, str]
+                 ) -> dict[str, dict[str, float]]:
+    newest = max(entry_to_doc) + 1
+    run: dict[str, dict[str, float]] = {}
+    for query in queries:
+        matched: dict[int, int] = {}
+        for word in query_words(query["text"]):
+            for hit in search_entries(workspace=workspace, query=word, limit=FULLTEXT_LIMIT).hits:
+                matched[hit.entry_id] = matched.get(hit.entry_id, 0) + 1
+        # More words matched first; ties newest first (a higher id is a newer entry).
+        ranked = sorted(matched.items(), key=lambda item: (-item[1], -item[0]))[:10]
+        run[query["_id"]] = {entry_to_doc[pk]: count + pk / newest / 2 for pk, count in ranked if pk in entry_to_doc}
+    return run
+
+
+def evaluate(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]) -> dict[str, float]:
+    import ir_measures
+    from ir_measures import R, nDCG
+
+    # Queries with no results still count (as zeros): ir-measures fills them in from qrels.
+    scores = ir_measures.calc_aggregate([nDCG @ 10, R @ 10], qrels, run)
+    return {"nDCG@10": scores[nDCG @ 10], "Recall@10": scores[R @ 10]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--max-queries", type=int, default=300, help="queries per set (first N with judgements)")
+    parser.add_argument("--rebuild", action="store_true", help="reload and re-embed the workspaces")
+    args = parser.parse_args()
+    names = [n.strip() for n in args.sets.split(",") if n.strip()]
+    unknown = [n for n in names if n not in SETS]
+    if unknown:
+        raise SystemExit(f"Unknown set(s): {', '.join(unknown)}; choose from {', '.join(SETS)}.")
+
+    django_setup()
+    services, why = pipeline()
+    if services is None:
+        raise SystemExit(why)
+    search_entries, why_not_fulltext = fulltext()
+    if search_entries is None:
+        print(why_not_fulltext, flush=True)
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+    rows = []
+    for name in names:
+        data = load_set(name)
+        print(f"{name}: {len(data.corpus)} documents, {len(data.queries)} judged queries", flush=True)
+        workspace, entry_to_doc = workspace_load(data, services, args.rebuild)
+        queries = data.queries[: args.max_queries]
+        qrels = {q["_id"]: data.qrels[q["_id"]] for q in queries}
+        methods = [("semantic", lambda: run_semantic(workspace, queries, entry_to_doc))]
+        if search_entries is not None:
+            methods.append(("full-text", lambda: run_fulltext(search_entries, workspace, queries, entry_to_doc)))
+        for method, runner in methods:
+            started = time.perf_counter()
+            run = runner()
+            seconds = time.perf_counter() - started
+            scores = evaluate(qrels, run)
+            rows.append((name, method, len(queries), scores["nDCG@10"], scores["Recall@10"], seconds))
+            print(f"  {method:<10} nDCG@10 {scores['nDCG@10']:.3f}  Recall@10 {scores['Recall@10']:.3f}  "
+                  f"{seconds:.1f} s", flush=True)
+
+    print()
+    header = f"{'set':<12} {'method':<10} {'queries':>7} {'nDCG@10':>8} {'Recall@10':>9} {'seconds':>8} {'ms/query':>8}"
+    print(header)
+    print("-" * len(header))
+    for name, method, count, ndcg, recall, seconds in rows:
+        print(f"{name:<12} {method:<10} {count:>7} {ndcg:>8.3f} {recall:>9.3f} {seconds:>8.1f} "
+              f"{seconds / max(1, count) * 1000:>8.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,345 @@
+#!/usr/bin/env python
+"""Speed and recall of semantic search at 100,000 chunks of real embeddings.
+
+Run from the repo root:  .venv/bin/python bench/semantic.py [--chunks N] [--queries Q] [--ef 40,100,200,400]
+
+What it does:
+
+1. Vectors. The eval corpora (../shared/eval: SciFact, StackFAQ, JSQuAD) are cut into
+   ~500-character chunks and embedded with the local model (use-multilingual-v3, 512
+   dims), ~19k real chunks. The rest up to --chunks are sampled from their distribution:
+   a random real vector plus Gaussian noise (sigma 0.035 per dimension, i.e. cosine ~0.8 to
+   its source), re-normalised: near-duplicates and paraphrase-like neighbours, as real
+   chunk sets have, rather than uniform random vectors (a worst case no corpus has).
+   Queries are real queries from the same sets. Everything is cached in var/bench/*.npy.
+2. Load. A dedicated database (cms_bench_semantic on the same server) is migrated, the
+   chunks go in by binary COPY, then the per-model HNSW index is built with the exact
+   definition of ingestion/migrations/0002 and the table is analysed.
+3. Measure. Each query runs through search.semantic._vector_candidates, the SQL the API
+   runs (set_config for ef_search and iterative scan, ORDER BY the distance operator,
+   LIMIT 10), timed end to end from Python (the query's embedding is not included; its
+   cost is printed separately). Recall@10 is measured against exact search: the same SQL
+   with index scans disabled, which computes every distance.
+   Scenarios: the big workspace (99% of rows: effectively unfiltered), a small workspace
+   holding 1% of rows, and the big workspace with a metadata filter keeping 1% of its rows
+   (`{"bucket": 7}`, which only the HNSW iterative scan can serve). `short` counts queries
+   that came back with fewer than top_k rows although enough rows matched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(REPO_ROOT / "bench"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+
+from evalsets import SETS, load_set, split_text  # noqa: E402
+
+BENCH_DB = os.environ.get("BENCH_SEMANTIC_DB", "cms_bench_semantic")
+CACHE_DIR = REPO_ROOT / "var" / "bench"
+MODEL = "use-multilingual-v3"
+DIMENSIONS = 512
+NOISE_SIGMA = 0.035
+TOP_K = 10
+FILTER_BUCKETS = 100
+
+
+def django_setup() -> None:
+    from django.conf import settings
+
+    # A dedicated database: the bench truncates and bulk-loads the chunk table.
+    settings.DATABASES["default"]["NAME"] = BENCH_DB
+    import django
+
+    django.setup()
+
+
+# --- vectors ------------------------------------------------------------------------------
+
+def real_chunk_texts() -> list[str]:
+    texts: list[str] = []
+    for name in SETS:
+        for doc in load_set(name).corpus:
+            body = f"{doc.get('title') or ''}. {doc.get('text') or ''}".strip(". ")
+            texts.extend(split_text(body, 500))
+    return texts
+
+
+def query_texts(count: int) -> list[str]:
+    rng = np.random.default_rng(11)
+    per_set = max(1, count // len(SETS))
+    texts: list[str] = []
+    for name in SETS:
+        queries = load_set(name).queries
+        picks = rng.choice(len(queries), size=min(per_set, len(queries)), replace=False)
+        texts.extend(queries[i]["text"] for i in sorted(picks))
+    return texts[:count]
+
+
+def embed_cached(name: str, texts: list[str]) -> np.ndarray:
+    from search.embeddings.local import LocalEmbeddingBackend
+
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    path = CACHE_DIR / f"{name}-{len(texts)}.npy"
+    if path.exists():
+        return np.load(path)
+    backend = LocalEmbeddingBackend(threads=2)
+    out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+    started = time.perf_counter()
+    step = 256
+    for i in range(0, len(texts), step):
+        out[i : i + step] = np.asarray(backend.embed_documents(texts[i : i + step]), dtype=np.float32)
+        if (i // step) % 10 == 0:
+            print(f"  embedded {min(i + step, len(texts))}/{len(texts)} {name} "
+                  f"({time.perf_counter() - started:.0f} s)", flush=True)
+    np.save(path, out)
+    return out
+
+
+def sampled_vectors(real: np.ndarray, count: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """`count` vectors near real ones (real + Gaussian noise, re-normalised), and their sources."""
+    sources = rng.integers(0, len(real), size=count)
+    vectors = real[sources] + rng.normal(0.0, NOISE_SIGMA, size=(count, real.shape[1])).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors.astype(np.float32), sources
+
+
+# --- loading ------------------------------------------------------------------------------
+
+def load_chunks(vectors: np.ndarray, texts: list[str], workspace_of: np.ndarray, ws_ids: dict[str, int],
+                entry_ids: dict[str, int]) -> None:
+    import importlib
+
+    from django.db import connection
+    from pgvector.psycopg import register_vector
+    from psycopg.types.json import Jsonb
+
+    indexes = importlib.import_module("ingestion.migrations.0002_chunk_search_indexes")
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE ingestion_chunk")
+        # Building the index once after the load is much faster than growing it row by row.
+        for model, _ in indexes.CHUNK_VECTOR_INDEXES:
+            cursor.execute(f"DROP INDEX IF EXISTS {indexes._index_name(model)}")
+        cursor.execute("DROP INDEX IF EXISTS chunk_text_trgm")
+    raw = connection.connection
+    register_vector(raw)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    columns = ("workspace_id", "source_kind", "entry_id", "field", "ordinal", "text", "content_hash",
+               "token_estimate", "title", "metadata", "status", "attempts", "last_error", "embedding",
+               "embedding_model", "embedding_dimensions", "created_at", "updated_at")
+    types = ["bigint", "text", "bigint", "text", "integer", "text", "text", "integer", "text", "jsonb", "text",
+             "smallint", "text", "vector", "text", "integer", "timestamptz", "timestamptz"]
+    started = time.perf_counter()
+    with raw.cursor() as cursor:
+        with cursor.copy(f"COPY ingestion_chunk ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(types)
+            for i in range(len(vectors)):
+                ws = "small" if workspace_of[i] else "big"
+                metadata = {"content_type": "article", "status": "published", "source_kind": "entry",
+                            "fields": {"bucket": i % FILTER_BUCKETS}}
+                copy.write_row((ws_ids[ws], "entry", entry_ids[ws], "body", i, texts[i], f"{i:064x}",
+                                len(texts[i]) // 3, f"Chunk {i}", Jsonb(metadata), "embedded", 1, "",
+                                vectors[i], MODEL, DIMENSIONS, now, now))
+    raw.commit() if not raw.autocommit else None
+    print(f"  COPY {len(vectors)} chunks: {time.perf_counter() - started:.1f} s", flush=True)
+    started = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute("SET maintenance_work_mem = '2GB'")
+        cursor.execute("SET max_parallel_maintenance_workers = 1")
+        for operation in indexes._vector_index_operations():
+            cursor.execute(operation.sql)
+        cursor.execute("ANALYZE ingestion_chunk")
+    print(f"  HNSW index build (m=16, ef_construction=64): {time.perf_counter() - started:.1f} s", flush=True)
+
+
+def ensure_dataset(total: int, rebuild: bool) -> tuple[dict[str, int], np.ndarray]:
+    """Load `total` chunks unless the bench database already holds exactly this data set."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from cms.models import ContentType, Entry, Workspace
+    from ingestion.models import Chunk
+
+    call_command("migrate", verbosity=0)
+    ws_ids = {}
+    entry_ids = {}
+    for name in ("big", "small"):
+        ws, _ = Workspace.objects.get_or_create(slug=f"bench-{name}", defaults={"name": f"Bench {name}"})
+        ct, _ = ContentType.objects.get_or_create(
+            workspace=ws, api_id="article",
+            defaults={"name": "Article", "fields": [{"id": "title", "label": "Title", "type": "text"},
+                                                   {"id": "body", "label": "Body", "type": "richtext"},
+                                                   {"id": "bucket", "label": "Bucket", "type": "number"}]})
+        entry = Entry.objects.filter(workspace=ws).first() or Entry.objects.create(
+            workspace=ws, content_type=ct, data={"title": f"Bench {name}"}, status="published")
+        ws_ids[name], entry_ids[name] = ws.pk, entry.pk
+
+    rng = np.random.default_rng(20260101)
+    texts = real_chunk_texts()
+    real = embed_cached("chunks", texts)
+    if total <= len(real):
+        vectors, all_texts = real[:total], texts[:total]
+    else:
+        extra, sources = sampled_vectors(real, total - len(real), rng)
+        vectors = np.vstack([real, extra])
+        all_texts = texts + [f"{texts[s][:300]} [generated variant {k}]" for k, s in enumerate(sources)]
+    order = rng.permutation(total)
+    vectors = vectors[order]
+    all_texts = [all_texts[i] for i in order]
+    workspace_of = np.zeros(total, dtype=bool)
+    workspace_of[rng.choice(total, size=total // 100, replace=False)] = True  # 1% in the small workspace
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass('chunk_hnsw_use_multilingual_v3') IS NOT NULL")
+        has_index = cursor.fetchone()[0]
+    if rebuild or Chunk.objects.count() != total or not has_index:
+        print(f"Loading {total} chunks ({len(real)} real, {max(0, total - len(real))} sampled) into {BENCH_DB}...",
+              flush=True)
+        load_chunks(vectors, all_texts, workspace_of, ws_ids, entry_ids)
+    else:
+        print(f"Reusing the {total} chunks already in {BENCH_DB} (--rebuild to reload).", flush=True)
+    return ws_ids, workspace_of
+
+
+# --- measuring ----------------------------------------------------------------------------
+
+def run_exact(sql: str, params: list) -> list[int]:
+    from django.db import connection, transaction
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        # No index scan: every candidate row's distance is computed, so the top 10 is exact.
+        cursor.execute("SET LOCAL enable_indexscan = off")
+        cursor.execute(sql, params)
+        return [row[0] for row in cursor.fetchall()]
+
+
+def plan_of(sql: str, params: list, ef_search: int) -> str:
+    from django.db import connection, transaction
+
+    from search.semantic import search_settings_params, search_settings_sql
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+        cursor.execute("EXPLAIN " + sql, params)
+        lines = [row[0] for row in cursor.fetchall()]
+    for line in lines:
+        if "Index Scan using chunk_hnsw" in line:
+            return "hnsw"
+    for line in lines:
+        if "Index" in line or "Bitmap" in line:
+            return "btree+sort"
+    return "seqscan+sort"
+
+
+def measure(args: argparse.Namespace) -> None:
+    from search.filters import CompiledFilter, filter_compile
+    from search.semantic import _vector_candidates, _vector_literal, vector_candidates_params, vector_candidates_sql
+
+    total = args.chunks
+    ws_ids, workspace_of = ensure_dataset(total, args.rebuild)
+
+    qtexts = query_texts(args.queries)
+    qvectors = embed_cached("queries", qtexts)
+
+    # The query's own embedding cost (not part of the SQL timings below).
+    from search.embeddings.local import LocalEmbeddingBackend
+
+    backend = LocalEmbeddingBackend(threads=1)
+    backend.embed_query("warm up")
+    embed_times = []
+    for text in qtexts[:30]:
+        started = time.perf_counter()
+        backend.embed_query(text)
+        embed_times.append((time.perf_counter() - started) * 1000)
+
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('shared_buffers'), pg_size_pretty(pg_relation_size(%s)),"
+                       " pg_relation_size(%s) > pg_size_bytes(current_setting('shared_buffers'))",
+                       ["chunk_hnsw_use_multilingual_v3"] * 2)
+        shared_buffers, index_size, index_too_big = cursor.fetchone()
+        try:
+            cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+            cursor.execute("SELECT pg_prewarm('chunk_hnsw_use_multilingual_v3'), pg_prewarm('ingestion_chunk')")
+        except Exception:  # noqa: BLE001 - optional: the warm-up queries below still run
+            pass
+    server_note = f"shared_buffers {shared_buffers}, HNSW index {index_size}"
+    if index_too_big:
+        server_note += (" -- the index does not fit in shared_buffers, so queries copy its pages from the OS"
+                        " cache; a server sized for it (ALTER SYSTEM SET shared_buffers = '1GB', restart) is faster")
+
+    big_rows = int((~workspace_of).sum())
+    scenarios = [
+        ("unfiltered (ws 99%)", ws_ids["big"], CompiledFilter("TRUE", []), big_rows),
+        ("workspace 1%", ws_ids["small"], CompiledFilter("TRUE", []), int(workspace_of.sum())),
+        ("ws 99% + filter 1%", ws_ids["big"], filter_compile({"bucket": 7}, column="c.metadata"),
+         int(sum(1 for i in range(total) if not workspace_of[i] and i % FILTER_BUCKETS == 7))),
+    ]
+    efs = [int(x) for x in args.ef.split(",")]
+    print(f"\n{total} chunks, {len(qvectors)} real queries (SciFact, StackFAQ, JSQuAD), top_k={TOP_K}, "
+          f"model {MODEL}; query embedding p50 {statistics.median(embed_times):.1f} ms (not included below)")
+    load1, load5, _ = os.getloadavg()
+    print(f"{server_note}; load average {load1:.1f}/{load5:.1f} on {os.cpu_count()} CPUs (timings include any"
+          " contention)\n")
+    header = f"{'scenario':<22} {'rows':>7} {'plan':<12} {'ef_search':>9} {'p50 ms':>8} {'p95 ms':>8} " \
+             f"{'recall@10':>9} {'short':>6}"
+    print(header)
+    print("-" * len(header))
+    for label, ws_id, where, rows in scenarios:
+        exact: list[set[int]] = []
+        sql = vector_candidates_sql(dimensions=DIMENSIONS, where_sql=where.sql, include_vectors=False, bounded=False)
+        for q in qvectors:
+            params = vector_candidates_params(vector_text=_vector_literal(q.tolist()), workspace_id=ws_id,
+                                              model_name=MODEL, where=where, limit=TOP_K, max_distance=None)
+            exact.append(set(run_exact(sql, params)))
+        params0 = vector_candidates_params(vector_text=_vector_literal(qvectors[0].tolist()), workspace_id=ws_id,
+                                           model_name=MODEL, where=where, limit=TOP_K, max_distance=None)
+        for ef in efs:
+            plan = plan_of(sql, params0, ef)
+            for q in qvectors[:20]:  # warm the index pages for this setting
+                _vector_candidates(workspace_id=ws_id, model_name=MODEL, dimensions=DIMENSIONS,
+                                   query_vector=q.tolist(), limit=TOP_K, where=where, ef_search=ef)
+            latencies, recalls, short = [], [], 0
+            for q, truth in zip(qvectors, exact):
+                started = time.perf_counter()
+                hits = _vector_candidates(workspace_id=ws_id, model_name=MODEL, dimensions=DIMENSIONS,
+                                          query_vector=q.tolist(), limit=TOP_K, where=where, ef_search=ef)
+                latencies.append((time.perf_counter() - started) * 1000)
+                found = {hit.id for hit in hits}
+                recalls.append(len(found & truth) / max(1, len(truth)))
+                if len(hits) < min(TOP_K, rows):
+                    short += 1
+            latencies.sort()
+            p95 = latencies[min(len(latencies) - 1, int(round(0.95 * len(latencies))) - 1)]
+            print(f"{label:<22} {rows:>7} {plan:<12} {ef:>9} {statistics.median(latencies):>8.2f} {p95:>8.2f} "
+                  f"{statistics.mean(recalls):>9.3f} {short:>6}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--ef", default="40,100,200,400", help="comma-separated ef_search values")
+    parser.add_argument("--rebuild", action="store_true", help="reload the chunks even if already loaded")
+    parser.add_argument("--load-only", action="store_true", help="load the chunks and build the index, then stop")
+    args = parser.parse_args()
+    django_setup()
+    if args.load_only:
+        ensure_dataset(args.chunks, args.rebuild)
+        return
+    measure(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""POST /api/v1/workspaces/<slug>/search/semantic: the semantic search, as JSON in and out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.exceptions import ParseError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from cms.api_errors import ApiError
+from search.api.base import WorkspaceAPIView
+from search.semantic import DEFAULT_TOP_K, SemanticSearchError, semantic_search
+
+
+class AnyJSONField(serializers.Field):
+    """Passes a JSON value through untouched: the search function validates it with precise codes."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        return data
+
+
+class StrictBooleanField(serializers.BooleanField):
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class SemanticSearchRequestSerializer(serializers.Serializer):
+    # Types are checked here; ranges, the query text and the filter by semantic_search, so
+    # every interface reports them with the same codes.
+    query = AnyJSONField()
+    top_k = AnyJSONField(required=False, default=DEFAULT_TOP_K)
+    min_score = AnyJSONField(required=False, allow_null=True, default=None)
+    content_type = AnyJSONField(required=False, allow_null=True, default=None)
+    filter = AnyJSONField(required=False, allow_null=True, default=None)
+    ef_search = AnyJSONField(required=False, allow_null=True, default=None)
+    include_vectors = StrictBooleanField(required=False, default=False)
+    include_sources = StrictBooleanField(required=False, default=True)
+
+
+class SemanticSearchView(WorkspaceAPIView):
+    def post(self, request: Request, slug: str) -> Response:
+        workspace = self.get_workspace()
+        params = self._params(request)
+        try:
+            result = semantic_search(
+                workspace=workspace,
+                query=params["query"],
+                top_k=params["top_k"],
+                min_score=params["min_score"],
+                content_type=params["content_type"],
+                filter=params["filter"],
+                ef_search=params["ef_search"],
+                include_vectors=params["include_vectors"],
+            )
+        except SemanticSearchError as exc:
+            raise ApiError(exc.code, exc.message, status_code=exc.status,
+                           details={"path": exc.path} if exc.path else None) from exc
+        return Response(result.as_dict(include_sources=params["include_sources"],
+                                       include_vectors=params["include_vectors"]))
+
+    def _params(self, request: Request) -> dict[str, Any]:
+        try:
+            body = request.data
+        except ParseError as exc:
+            raise ApiError("malformed_json", f"The request body is not valid JSON: {exc.detail}") from exc
+        if not isinstance(body, dict):
+            raise ApiError("invalid_request", "The request body must be a JSON object with at least \"query\".")
+        allowed = set(SemanticSearchRequestSerializer().fields)
+        unknown = sorted(set(body) - allowed)
+        if unknown:
+            raise ApiError("unknown_parameter",
+                           f"Unknown parameter(s): {', '.join(unknown)}. Accepted: {', '.join(sorted(allowed))}.")
+        serializer = SemanticSearchRequestSerializer(data=body)
+        if not serializer.is_valid():
+            name, problems = next(iter(serializer.errors.items()))
+            code = "query_empty" if name == "query" else "invalid_request"
+            raise ApiError(code, f"{name}: {' '.join(str(p) for p in problems)}", details=serializer.errors)
+        return dict(serializer.validated_data)

@@ -1,0 +1,298 @@
+"""The metadata filter language (MongoDB-style operators) compiled to a parameterised SQL fragment.
+
+A filter is a JSON object over chunk metadata (`ingestion_chunk.metadata`):
+
+    {"status": "published"}                                  implicit $eq
+    {"version": {"$gte": 2, "$lt": 4}}                        several operators: all must hold
+    {"$or": [{"content_type": "faq"}, {"fields.featured": true}]}
+    {"published_on": {"$not": {"$lt": "2024-01-01"}}}
+
+Keys (a whitelist; anything else is `unknown_filter_key`):
+
+- `content_type`, `status`, `source_kind`: the chunk's content type api id, its entry's
+  status (draft/published) and whether it came from an entry or an asset;
+- `fields.<field_id>`: an entry field value, e.g. `fields.version`;
+- a bare `<field_id>` (e.g. `version`) is shorthand for `fields.<field_id>`. The three
+  names above win over a field of the same name: write `fields.status` for that field.
+
+Field ids match ^[a-z][a-z0-9_]{0,63}$ (the schema's rule), so a key can never carry quotes
+or SQL; even so, keys are bound as parameters, like every value.
+
+Operators: $eq $ne $gt $gte $lt $lte $in $nin $exists (on a key) and $and $or $not ($not
+also on a key, negating that key's operators). Semantics follow MongoDB: a missing key
+equals null, so `$ne`/`$nin`/`$not` match chunks that lack the key. `$gt`-style operators
+take a number, or an ISO date/datetime string (compared as text, which orders ISO dates
+correctly), and match only values of that JSON type.
+
+The compiled fragment only narrows: callers AND it with their own workspace predicate, and
+nothing a filter says can add an OR outside its own parentheses.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+FIELD_ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+# Top-level metadata keys a filter may name (see ingestion.models.Chunk.metadata).
+RESERVED_KEYS = frozenset({"content_type", "status", "source_kind"})
+FIELD_PREFIX = "fields."
+
+COMPARISON_OPERATORS = frozenset({"$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists", "$not"})
+LOGICAL_OPERATORS = frozenset({"$and", "$or", "$not"})
+OPERATORS = COMPARISON_OPERATORS | LOGICAL_OPERATORS
+
+_RANGE_SQL = {"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
+
+MAX_DEPTH = 8
+MAX_CONDITIONS = 100
+MAX_IN_VALUES = 500
+MAX_STRING_LENGTH = 1000
+
+
+class FilterError(ValueError):
+    """A filter the caller must fix. `code` is machine-readable; `path` names the bad part."""
+
+    def __init__(self, code: str, message: str, *, path: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.path = path
+
+
+@dataclass(frozen=True)
+class CompiledFilter:
+    """A boolean SQL expression over `<alias>.metadata` with `%s` placeholders, and its params."""
+
+    sql: str
+    params: list[Any] = field(default_factory=list)
+
+
+def filter_compile(spec: Any, *, column: str = "metadata", path: str = "filter") -> CompiledFilter:
+    """Validate `spec` and compile it; raise FilterError naming the path to the first bad part.
+
+    `column` is the metadata column expression (trusted, from the caller's code, never from
+    input). An empty filter (None or {}) compiles to TRUE.
+    """
+    if spec is None:
+        return CompiledFilter("TRUE", [])
+    compiler = _Compiler(column)
+    sql = compiler.document(spec, path, depth=0)
+    return CompiledFilter(sql, compiler.params)
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}"
+
+
+class _Compiler:
+    def __init__(self, column: str):
+        self.column = column
+        self.params: list[Any] = []
+        self.conditions = 0
+
+    # --- documents: {key: condition, "$and": [...], ...} -------------------------------
+    def document(self, spec: Any, path: str, *, depth: int) -> str:
+        if depth > MAX_DEPTH:
+            raise FilterError("invalid_filter", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
+        if not isinstance(spec, dict):
+            raise FilterError(
+                "invalid_filter", f"{path} must be an object such as {{\"status\": \"published\"}}.", path=path
+            )
+        parts: list[str] = []
+        for key, value in spec.items():
+            if not isinstance(key, str):  # only reachable from Python callers
+                raise FilterError("invalid_filter", f"{path}: keys must be strings.", path=path)
+            key_path = _join(path, key)
+            if key.startswith("$"):
+                parts.append(self.logical(key, value, key_path, depth=depth))
+            else:
+                parts.append(self.key_condition(key, value, key_path, depth=depth))
+        if not parts:
+            return "TRUE"
+        return parts[0] if len(parts) == 1 else "(" + " AND ".join(parts) + ")"
+
+    def logical(self, operator: str, value: Any, path: str, *, depth: int) -> str:
+        if operator not in LOGICAL_OPERATORS:
+            hint = " It applies to a key, e.g. {\"version\": {\"%s\": ...}}." % operator if operator in OPERATORS else ""
+            known = ", ".join(sorted(LOGICAL_OPERATORS))
+            code = "invalid_filter" if operator in OPERATORS else "unknown_operator"
+            raise FilterError(code, f"{path}: {operator} is not allowed here; use one of {known}.{hint}", path=path)
+        if operator == "$not":
+            return f"(NOT {self.document(value, path, depth=depth + 1)})"
+        if not isinstance(value, list) or not value:
+            raise FilterError("invalid_filter", f"{path} must be a non-empty list of filters.", path=path)
+        joiner = " AND " if operator == "$and" else " OR "
+        parts = [self.document(item, f"{path}[{i}]", depth=depth + 1) for i, item in enumerate(value)]
+        return "(" + joiner.join(parts) + ")"
+
+    # --- one key ------------------------------------------------------------------------
+    def key_ref(self, key: str, path: str) -> tuple[str, str]:
+        """Validate `key`; return the jsonb expression for it (one `%s` placeholder) and the
+        placeholder's value. The expression is SQL NULL when the key is missing."""
+        if key in RESERVED_KEYS:
+            return f"({self.column} -> %s)", key
+        field_id = key[len(FIELD_PREFIX):] if key.startswith(FIELD_PREFIX) else key
+        if not FIELD_ID_PATTERN.match(field_id):
+            raise FilterError(
+                "unknown_filter_key",
+                f"{path}: unknown key {key[:80]!r}. Filter on content_type, status, source_kind, or an "
+                f"entry field as fields.<field_id> (field ids are lowercase letters, digits and _).",
+                path=path,
+            )
+        return f"({self.column} -> 'fields' -> %s)", field_id
+
+    def expr(self, ref: tuple[str, str]) -> str:
+        """Emit the key's expression, binding its placeholder (call once per use, in SQL order)."""
+        self.params.append(ref[1])
+        return ref[0]
+
+    def key_condition(self, key: str, value: Any, path: str, *, depth: int) -> str:
+        self.key_ref(key, path)  # the key is checked before its value: errors name the first bad part
+        if isinstance(value, dict) and any(isinstance(k, str) and k.startswith("$") for k in value):
+            if not all(isinstance(k, str) and k.startswith("$") for k in value):
+                raise FilterError(
+                    "invalid_filter", f"{path}: mix of operators and plain keys; use operators only.", path=path
+                )
+            if not value:
+                raise FilterError("invalid_filter", f"{path} has no operator.", path=path)
+            parts = [self.operator(key, op, operand, _join(path, op), depth=depth) for op, operand in value.items()]
+            return parts[0] if len(parts) == 1 else "(" + " AND ".join(parts) + ")"
+        if isinstance(value, dict):
+            raise FilterError(
+                "filter_type_mismatch",
+                f"{path}: expected a value or an operator object such as {{\"$eq\": ...}}, not a plain object.",
+                path=path,
+            )
+        return self.operator(key, "$eq", value, path, depth=depth)
+
+    def operator(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
+        self.conditions += 1
+        if self.conditions > MAX_CONDITIONS:
+            raise FilterError("invalid_filter", f"{path}: a filter may hold at most {MAX_CONDITIONS} conditions.", path=path)
+        if operator not in COMPARISON_OPERATORS:
+            raise FilterError(
+                "unknown_operator" if operator not in OPERATORS else "invalid_filter",
+                f"{path}: {operator} is not a supported operator on a key; use one of "
+                f"{', '.join(sorted(COMPARISON_OPERATORS))}.",
+                path=path,
+            )
+        if operator == "$not":
+            if not isinstance(operand, dict) or not operand or not all(
+                isinstance(k, str) and k.startswith("$") for k in operand
+            ):
+                raise FilterError(
+                    "invalid_filter", f"{path} must be an operator object such as {{\"$gt\": 2}}.", path=path
+                )
+            if depth + 1 > MAX_DEPTH:
+                raise FilterError("invalid_filter", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
+            inner = [self.operator(key, op, v, _join(path, op), depth=depth + 1) for op, v in operand.items()]
+            return "(NOT " + (inner[0] if len(inner) == 1 else "(" + " AND ".join(inner) + ")") + ")"
+        if operator == "$exists":
+            if not isinstance(operand, bool):
+                raise FilterError("filter_type_mismatch", f"{path} takes true or false.", path=path)
+            return f"({self.expr(self.key_ref(key, path))} IS {'NOT ' if operand else ''}NULL)"
+        if operator in ("$eq", "$ne"):
+            self._check_scalar(operand, path)
+            expr = self.expr(self.key_ref(key, path))
+            self.params.append(_jsonb(operand))
+            sign = "=" if operator == "$eq" else "<>"
+            # A missing key compares as JSON null (MongoDB: {"x": null} matches docs without x).
+            return f"(COALESCE({expr}, 'null'::jsonb) {sign} %s::jsonb)"
+        if operator in ("$in", "$nin"):
+            if not isinstance(operand, list):
+                raise FilterError("filter_type_mismatch", f"{path} takes a list of values.", path=path)
+            if len(operand) > MAX_IN_VALUES:
+                raise FilterError("invalid_filter", f"{path} takes at most {MAX_IN_VALUES} values.", path=path)
+            for i, item in enumerate(operand):
+                self._check_scalar(item, f"{path}[{i}]")
+            expr = self.expr(self.key_ref(key, path))
+            self.params.append([_jsonb(item) for item in operand])
+            test = f"(COALESCE({expr}, 'null'::jsonb) = ANY(%s::jsonb[]))"
+            return test if operator == "$in" else f"(NOT {test})"
+        # $gt $gte $lt $lte
+        sign = _RANGE_SQL[operator]
+        if isinstance(operand, bool) or not isinstance(operand, (int, float, str)):
+            raise FilterError(
+                "filter_type_mismatch",
+                f"{path} takes a number or an ISO date such as \"2024-05-01\", not {_json_type(operand)}.",
+                path=path,
+            )
+        if isinstance(operand, str):
+            if not _is_iso_date(operand):
+                raise FilterError(
+                    "filter_type_mismatch",
+                    f"{path} takes a number or an ISO date such as \"2024-05-01\", not the string {operand[:40]!r}.",
+                    path=path,
+                )
+            ref = self.key_ref(key, path)
+            # CASE, not AND: PostgreSQL may evaluate AND's operands in any order.
+            sql = (
+                f"(CASE WHEN jsonb_typeof({self.expr(ref)}) = 'string' "
+                f"THEN ({self.expr(ref)} #>> '{{}}') COLLATE \"C\" {sign} %s ELSE FALSE END)"
+            )
+            self.params.append(operand)
+            return sql
+        if isinstance(operand, float) and not math.isfinite(operand):
+            raise FilterError("filter_type_mismatch", f"{path} takes a finite number.", path=path)
+        ref = self.key_ref(key, path)
+        sql = (
+            f"(CASE WHEN jsonb_typeof({self.expr(ref)}) = 'number' "
+            f"THEN ({self.expr(ref)})::numeric {sign} %s ELSE FALSE END)"
+        )
+        self.params.append(operand)
+        return sql
+
+    def _check_scalar(self, value: Any, path: str) -> None:
+        if value is None or isinstance(value, bool):
+            return
+        if isinstance(value, (int, float)):
+            if isinstance(value, float) and not math.isfinite(value):
+                raise FilterError("filter_type_mismatch", f"{path} takes a finite number.", path=path)
+            return
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise FilterError("filter_invalid_character", f"{path} contains a NUL character.", path=path)
+            if len(value) > MAX_STRING_LENGTH:
+                raise FilterError("invalid_filter", f"{path} is longer than {MAX_STRING_LENGTH} characters.", path=path)
+            return
+        raise FilterError(
+            "filter_type_mismatch",
+            f"{path} takes a string, number, boolean or null, not {_json_type(value)}.",
+            path=path,
+        )
+
+
+def _jsonb(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return type(value).__name__
+
+
+def _is_iso_date(text: str) -> bool:
+    if len(text) > 40:
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+        return True
+    except ValueError:
+        pass
+    try:
+        datetime.datetime.fromisoformat(text)
+        return True
+    except ValueError:
+        return False

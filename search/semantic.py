@@ -1,0 +1,390 @@
+"""The vector search over chunks: one function, `semantic_search`, behind the API, the CLI and agents.
+
+How a query runs (the SQL is built in `_vector_candidates`):
+
+    SELECT set_config('hnsw.ef_search', ..., true), set_config('hnsw.iterative_scan', 'relaxed_order', true), ...
+    WITH candidates AS MATERIALIZED (
+        SELECT c.id, ..., (c.embedding::vector(N)) <=> %s::vector(N) AS distance
+        FROM ingestion_chunk c
+        WHERE c.workspace_id = %s AND c.embedding_model = %s AND c.status = 'embedded'
+          AND <content type> AND (<compiled metadata filter>)
+        ORDER BY (c.embedding::vector(N)) <=> %s::vector(N)
+        LIMIT top_k),
+    exact AS MATERIALIZED (<the same rows, ranked without the index, only if candidates is short>)
+    SELECT * FROM <candidates, or exact if candidates is short>
+    WHERE distance <= <1 - min_score> ORDER BY distance, id
+
+- The inner ORDER BY is exactly the expression of the per-model partial HNSW index
+  (ingestion/migrations/0002) and the model predicate matches the index's WHERE, so the
+  planner can walk the index. Ordering by `1 - distance` (a score) would force a full sort.
+- With a filter (the workspace is always one), plain HNSW returns at most `ef_search`
+  candidates *before* filtering, so a selective filter used to come back short. pgvector
+  0.8's `hnsw.iterative_scan = relaxed_order`, set per transaction with set_config(..., true),
+  keeps scanning until LIMIT rows pass the filter (bounded by `hnsw.max_scan_tuples`).
+  relaxed_order may return rows slightly out of order; the outer ORDER BY over the few
+  materialised rows restores the exact order.
+- If the index walk comes back with fewer than top_k rows, the same statement ranks the
+  matching rows exactly instead (a gated second CTE; see `vector_candidates_sql`), so a
+  graph that lost paths to live rows never shortens an answer.
+- `min_score` is applied on the materialised top_k, so it can only drop rows and never
+  changes the inner ORDER BY the index serves.
+
+Later hybrid search adds a keyword candidate list beside `_vector_candidates` and fuses
+the two rankings (RRF) into the same `SearchResult`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection, transaction
+
+from cms.models import Workspace
+from cms.selectors import content_type_get
+from ingestion.models import ChunkStatus
+from search.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
+from search.filters import CompiledFilter, FilterError, filter_compile
+
+DEFAULT_TOP_K = 10
+MAX_TOP_K = 100
+MAX_QUERY_CHARS = 2000
+MIN_EF_SEARCH = 10
+MAX_EF_SEARCH = 1000
+# The HNSW candidate list size when the caller gives none. bench/semantic.py measured
+# recall@10 against exact search at 100k chunks; see its output in the issue notes.
+DEFAULT_EF_SEARCH = 100
+# How many index tuples an iterative scan may visit before it gives up (pgvector's default
+# is 20,000), and how many times work_mem its candidate lists may use (default 1; 512-dim
+# elements fill 4 MB after ~2,000 visits). Higher keeps selective filters from ending the
+# walk early, at some latency; a walk that still ends short falls back to exact ranking.
+MAX_SCAN_TUPLES = 50_000
+SCAN_MEM_MULTIPLIER = 4
+
+
+class SemanticSearchError(Exception):
+    """A search that cannot run as asked. `code` is machine-readable; `status` the HTTP status."""
+
+    def __init__(self, code: str, message: str, *, status: int = 400, path: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.path = path
+
+
+@dataclass(frozen=True)
+class ChunkHit:
+    """One ranked chunk. `score` is cosine similarity (1 = identical direction)."""
+
+    id: int
+    score: float
+    text: str
+    title: str
+    field: str
+    ordinal: int
+    source_kind: str
+    entry_id: int | None
+    asset_id: int | None
+    metadata: dict
+    vector: list[float] | None = None
+    # Ranked by the exact fallback rather than the HNSW walk (see vector_candidates_sql).
+    exact: bool = False
+
+    def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
+        metadata: dict[str, Any] = {"workspace": workspace_slug}
+        if self.entry_id is not None:
+            metadata["entry_id"] = self.entry_id
+        if self.asset_id is not None:
+            metadata["asset_id"] = self.asset_id
+        metadata.update(
+            {
+                "content_type": self.metadata.get("content_type"),
+                "title": self.title,
+                "field": self.field,
+                "ordinal": self.ordinal,
+                "status": self.metadata.get("status"),
+                "source_kind": self.source_kind,
+            }
+        )
+        source: dict[str, Any] = {"id": self.id, "score": round(self.score, 6), "document": self.text,
+                                  "metadata": metadata}
+        if include_vector:
+            source["vector"] = self.vector
+        return source
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search answers, whatever the interface: ranked hits and facts about the index."""
+
+    workspace: Workspace
+    hits: list[ChunkHit]
+    model: str
+    dimensions: int
+    top_k: int
+    ef_search: int
+    pending: int
+    extra_meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def relevant_context(self) -> str:
+        """The hits' text, best first, each under its title: ready to paste into an LLM prompt."""
+        blocks = []
+        for rank, hit in enumerate(self.hits, start=1):
+            heading = f"[{rank}] {hit.title}".rstrip() if hit.title else f"[{rank}]"
+            blocks.append(f"{heading}\n{hit.text}")
+        return "\n\n".join(blocks)
+
+    def as_dict(self, *, include_sources: bool = True, include_vectors: bool = False) -> dict[str, Any]:
+        body: dict[str, Any] = {"relevant_context": self.relevant_context}
+        if include_sources:
+            body["sources"] = [
+                hit.as_source(workspace_slug=self.workspace.slug, include_vector=include_vectors) for hit in self.hits
+            ]
+        body["meta"] = {
+            "model": self.model,
+            "dimensions": self.dimensions,
+            "top_k": self.top_k,
+            "ef_search": self.ef_search,
+            "returned": len(self.hits),
+            "pending": self.pending,
+            "exact_fallback": any(hit.exact for hit in self.hits),
+            **self.extra_meta,
+        }
+        return body
+
+
+def semantic_search(
+    *,
+    workspace: Workspace,
+    query: Any,
+    top_k: Any = DEFAULT_TOP_K,
+    min_score: Any = None,
+    content_type: Any = None,
+    filter: Any = None,  # noqa: A002 - the request parameter's public name
+    ef_search: Any = None,
+    include_vectors: bool = False,
+) -> SearchResult:
+    """The `top_k` chunks of `workspace` nearest in meaning to `query`, best first.
+
+    Only embedded chunks whose vectors were made by the configured model are searched; the
+    query is embedded by that same model (input_type=query). Raises SemanticSearchError with
+    a code for bad input (400) and `not_configured`/`provider_unavailable`/`provider_error`
+    (503) when no embedding can be made; never answers an empty result to hide a failure.
+    """
+    query = _validate_query(query)
+    top_k = _validate_int(top_k, name="top_k", low=1, high=MAX_TOP_K)
+    if ef_search is None:
+        ef_search = max(DEFAULT_EF_SEARCH, top_k)
+    else:
+        ef_search = _validate_int(ef_search, name="ef_search", low=MIN_EF_SEARCH, high=MAX_EF_SEARCH)
+    max_distance = None if min_score is None else 1.0 - _validate_min_score(min_score)
+    compiled = _compile_filter(filter, content_type=_validate_content_type(workspace, content_type))
+
+    try:
+        backend = get_embedding_backend()
+    except EmbeddingNotConfigured as exc:
+        raise SemanticSearchError("not_configured", str(exc), status=503) from exc
+    try:
+        query_vector = backend.embed_query(query)
+    except EmbeddingProviderError as exc:
+        code = "provider_unavailable" if exc.transient else "provider_error"
+        raise SemanticSearchError(code, f"The embedding provider could not embed the query: {exc}", status=503) from exc
+
+    hits = _vector_candidates(
+        workspace_id=workspace.pk,
+        model_name=backend.model_name,
+        dimensions=backend.dimensions,
+        query_vector=query_vector,
+        limit=top_k,
+        where=compiled,
+        ef_search=ef_search,
+        max_distance=max_distance,
+        include_vectors=include_vectors,
+    )
+    return SearchResult(workspace=workspace, hits=hits, model=backend.model_name, dimensions=backend.dimensions,
+                        top_k=top_k, ef_search=ef_search, pending=_pending_count(workspace_id=workspace.pk))
+
+
+# --- validation -----------------------------------------------------------------------------
+
+def _validate_query(query: Any) -> str:
+    if not isinstance(query, str):
+        raise SemanticSearchError("query_invalid", "query must be a string.")
+    if "\x00" in query:
+        raise SemanticSearchError("query_invalid_character", "query contains a NUL character.")
+    query = query.strip()
+    if not query:
+        raise SemanticSearchError("query_empty", "query is empty: say what to search for.")
+    if len(query) > MAX_QUERY_CHARS:
+        raise SemanticSearchError(
+            "query_too_long", f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}."
+        )
+    return query
+
+
+# Codes follow search.fulltext's: <param>_invalid for a wrong type, <param>_out_of_range.
+def _validate_int(value: Any, *, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SemanticSearchError(f"{name}_invalid", f"{name} must be a whole number from {low} to {high}.")
+    if not low <= value <= high:
+        raise SemanticSearchError(f"{name}_out_of_range", f"{name} must be between {low} and {high}, not {value}.")
+    return value
+
+
+def _validate_min_score(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise SemanticSearchError("min_score_invalid", "min_score must be a number (cosine similarity, -1 to 1).")
+    if not -1.0 <= value <= 1.0:
+        raise SemanticSearchError("min_score_out_of_range", f"min_score must be between -1 and 1, not {value}.")
+    return float(value)
+
+
+def _validate_content_type(workspace: Workspace, api_id: Any) -> str | None:
+    if api_id is None:
+        return None
+    if not isinstance(api_id, str) or content_type_get(workspace=workspace, api_id=api_id) is None:
+        raise SemanticSearchError(
+            "unknown_content_type", f"This workspace has no content type {str(api_id)[:80]!r}."
+        )
+    return api_id
+
+
+def _compile_filter(spec: Any, *, content_type: str | None) -> CompiledFilter:
+    try:
+        compiled = filter_compile(spec, column="c.metadata")
+    except FilterError as exc:
+        raise SemanticSearchError(exc.code, exc.message, path=exc.path) from exc
+    if content_type is None:
+        return compiled
+    return CompiledFilter(f"((c.metadata ->> 'content_type') = %s AND {compiled.sql})", [content_type, *compiled.params])
+
+
+# --- retrieval ------------------------------------------------------------------------------
+
+def _vector_literal(vector: list[float]) -> str:
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool) -> str:
+    """The SQL of one vector search (see the module docstring); `dimensions` is trusted config.
+
+    Two ranked lists, of which exactly one is read:
+    - `candidates`: the HNSW walk (ORDER BY the index expression), normally the answer;
+    - `exact`: every matching row's distance, top-N sorted (`+ 0` keeps the index out of it).
+      Its gate `(SELECT count(*) FROM candidates) < LIMIT` is a one-time filter, so it is
+      never scanned unless the index came back short. An HNSW graph can miss live rows
+      (iterative scans stop at hnsw.max_scan_tuples; deleted and vacuumed elements can cut
+      paths between live ones), and the promise is top_k rows whenever that many match.
+    """
+    dims = int(dimensions)
+    distance = f"(c.embedding::vector({dims})) <=> %s::vector({dims})"
+    columns = (
+        "c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
+        f" {distance} AS distance" + (", c.embedding::real[] AS vector" if include_vectors else "")
+    )
+    matching = (
+        " FROM ingestion_chunk c"
+        " WHERE c.workspace_id = %s AND c.embedding_model = %s AND c.status = %s"
+        f" AND {where_sql}"
+    )
+    return (
+        f"WITH candidates AS MATERIALIZED (SELECT {columns}{matching} ORDER BY {distance} LIMIT %s),"
+        f" exact AS MATERIALIZED (SELECT {columns}{matching}"
+        f" AND (SELECT count(*) FROM candidates) < %s ORDER BY ({distance}) + 0 LIMIT %s),"
+        " ranked AS (SELECT *, false AS exact FROM candidates WHERE (SELECT count(*) FROM candidates) >= %s"
+        " UNION ALL SELECT *, true AS exact FROM exact)"
+        " SELECT * FROM ranked"
+        + (" WHERE distance <= %s" if bounded else "")
+        + " ORDER BY distance, id"
+    )
+
+
+def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
+                             limit: int, max_distance: float | None) -> list[Any]:
+    """Parameters for vector_candidates_sql, in placeholder order."""
+    matching = [workspace_id, model_name, ChunkStatus.EMBEDDED, *where.params]
+    params: list[Any] = [
+        vector_text, *matching, vector_text, limit,  # candidates
+        vector_text, *matching, limit, vector_text, limit,  # exact
+        limit,  # ranked
+    ]
+    if max_distance is not None:
+        params.append(max_distance)
+    return params
+
+
+def search_settings_sql() -> str:
+    """Per-transaction HNSW settings (set_config(..., true) is SET LOCAL that takes parameters)."""
+    return (
+        "SELECT set_config('hnsw.ef_search', %s, true),"
+        " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+        " set_config('hnsw.max_scan_tuples', %s, true),"
+        " set_config('hnsw.scan_mem_multiplier', %s, true)"
+    )
+
+
+def search_settings_params(ef_search: int) -> list[str]:
+    return [str(int(ef_search)), str(MAX_SCAN_TUPLES), str(SCAN_MEM_MULTIPLIER)]
+
+
+def _vector_candidates(
+    *,
+    workspace_id: int,
+    model_name: str,
+    dimensions: int,
+    query_vector: list[float],
+    limit: int,
+    where: CompiledFilter,
+    ef_search: int,
+    max_distance: float | None = None,
+    include_vectors: bool = False,
+) -> list[ChunkHit]:
+    """The nearest embedded chunks of one workspace and model, ranked by cosine distance."""
+    vector_text = _vector_literal(query_vector)
+    sql = vector_candidates_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
+                                bounded=max_distance is not None)
+    params = vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
+                                      where=where, limit=limit, max_distance=max_distance)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+        cursor.execute(sql, params)
+        columns = [col.name for col in cursor.description]
+        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+    return [
+        ChunkHit(
+            id=row["id"],
+            score=1.0 - float(row["distance"]),
+            text=row["text"],
+            title=row["title"],
+            field=row["field"],
+            ordinal=row["ordinal"],
+            source_kind=row["source_kind"],
+            entry_id=row["entry_id"],
+            asset_id=row["asset_id"],
+            metadata=_as_dict(row["metadata"]),
+            vector=[float(x) for x in row["vector"]] if include_vectors and row.get("vector") is not None else None,
+            exact=bool(row["exact"]),
+        )
+        for row in rows
+    ]
+
+
+def _as_dict(value: Any) -> dict:
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str):
+        return json.loads(value)
+    return {}
+
+
+def _pending_count(*, workspace_id: int) -> int:
+    """Chunks of the workspace still waiting for a vector (served by chunk_ws_status_model)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM ingestion_chunk WHERE workspace_id = %s AND status = %s",
+            [workspace_id, ChunkStatus.PENDING],
+        )
+        return int(cursor.fetchone()[0])
