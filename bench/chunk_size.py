@@ -6,7 +6,7 @@ model, and a document scores as its best chunk (max-sim) for each test query. nD
 computed by ir_measures. Embeddings are cached in var/bench/ (keyed by text hash), so a
 second run only embeds what changed.
 
-    .venv/bin/python bench/chunk_size.py [--sizes 300,500,800,1200] [--threads 2]
+    .venv/bin/python bench/chunk_size.py [--sizes 300,400,500,600,800,1200] [--threads 2]
 
 The data is read from /work/shared/eval/scifact (SCIFACT_DIR) and never copied here.
 """
@@ -131,7 +131,7 @@ def evaluate(size: int, overlap: int, corpus, query_ids, query_vectors, qrels, c
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="300,500,800,1200", help="comma-separated chunk sizes")
+    parser.add_argument("--sizes", default="300,400,500,600,800,1200", help="comma-separated chunk sizes")
     parser.add_argument("--overlap", type=int, default=DEFAULT_CHUNK_OVERLAP)
     parser.add_argument("--no-whole", action="store_true", help="skip the whole-document row")
     parser.add_argument("--threads", type=int, default=2)
