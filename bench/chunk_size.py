@@ -107,7 +107,8 @@ def evaluate(size: int, overlap: int, corpus, query_ids, query_vectors, qrels, c
     starts: list[int] = []
     for _, title, text in corpus:
         starts.append(len(texts))
-        texts.extend(d.text for d in chunk_text(document_markdown(title, text), fmt="markdown", size=size, overlap=overlap))
+        drafts = chunk_text(document_markdown(title, text), fmt="markdown", size=size, overlap=overlap)
+        texts.extend(draft.text for draft in drafts)
     label = "whole" if size == WHOLE else str(size)
     chunk_vectors = cache.embed(texts, label)
     similarities = query_vectors @ chunk_vectors.T  # (queries, chunks), vectors are L2-normalised
