@@ -6,7 +6,7 @@ model, and a document scores as its best chunk (max-sim) for each test query. nD
 computed by ir_measures. Embeddings are cached in var/bench/ (keyed by text hash), so a
 second run only embeds what changed.
 
-    .venv/bin/python bench/chunk_size.py [--sizes 300,500,800,1200] [--threads 2]
+    .venv/bin/python bench/chunk_size.py [--sizes 300,400,500,600,800,1200] [--threads 2]
 
 The data is read from /work/shared/eval/scifact (SCIFACT_DIR) and never copied here.
 """
@@ -107,7 +107,8 @@ def evaluate(size: int, overlap: int, corpus, query_ids, query_vectors, qrels, c
     starts: list[int] = []
     for _, title, text in corpus:
         starts.append(len(texts))
-        texts.extend(d.text for d in chunk_text(document_markdown(title, text), fmt="markdown", size=size, overlap=overlap))
+        drafts = chunk_text(document_markdown(title, text), fmt="markdown", size=size, overlap=overlap)
+        texts.extend(draft.text for draft in drafts)
     label = "whole" if size == WHOLE else str(size)
     chunk_vectors = cache.embed(texts, label)
     similarities = query_vectors @ chunk_vectors.T  # (queries, chunks), vectors are L2-normalised
@@ -131,7 +132,7 @@ def evaluate(size: int, overlap: int, corpus, query_ids, query_vectors, qrels, c
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="300,500,800,1200", help="comma-separated chunk sizes")
+    parser.add_argument("--sizes", default="300,400,500,600,800,1200", help="comma-separated chunk sizes")
     parser.add_argument("--overlap", type=int, default=DEFAULT_CHUNK_OVERLAP)
     parser.add_argument("--no-whole", action="store_true", help="skip the whole-document row")
     parser.add_argument("--threads", type=int, default=2)
