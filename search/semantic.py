@@ -322,7 +322,10 @@ def search_settings_sql() -> str:
         "SELECT set_config('hnsw.ef_search', %s, true),"
         " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
         " set_config('hnsw.max_scan_tuples', %s, true),"
-        " set_config('hnsw.scan_mem_multiplier', %s, true)"
+        " set_config('hnsw.scan_mem_multiplier', %s, true),"
+        # The gated exact CTE would otherwise be planned as a parallel Gather, and the
+        # workers are launched (~10 ms) even when its one-time filter is false.
+        " set_config('max_parallel_workers_per_gather', '0', true)"
     )
 
 
