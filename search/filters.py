@@ -37,6 +37,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from search.errors import SearchInputError
+
 FIELD_ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 # Top-level metadata keys a filter may name (see ingestion.models.Chunk.metadata).
 RESERVED_KEYS = frozenset({"content_type", "status", "source_kind"})
@@ -54,14 +56,11 @@ MAX_IN_VALUES = 500
 MAX_STRING_LENGTH = 1000
 
 
-class FilterError(ValueError):
-    """A filter the caller must fix. `code` is machine-readable; `path` names the bad part."""
+class FilterError(SearchInputError):
+    """A filter the caller must fix. `path` names the bad part, e.g. `filter.$and[1].version.$gt`."""
 
     def __init__(self, code: str, message: str, *, path: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.path = path
+        super().__init__(code, message, path=path)
 
 
 @dataclass(frozen=True)

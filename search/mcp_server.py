@@ -21,9 +21,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from cms.models import Workspace
 from cms.selectors import workspace_get_for_user, workspace_list_for_user
-from search.errors import SearchInputError
+from search.errors import SearchError
 from search.fulltext import DEFAULT_LIMIT, search_entries
-from search.semantic import DEFAULT_TOP_K, SemanticSearchError, semantic_search
+from search.semantic import DEFAULT_TOP_K, semantic_search
 
 INSTRUCTIONS = (
     "Search a headless CMS instead of reading every entry. Use search_entries for exact words, "
@@ -50,7 +50,7 @@ def _tool_errors(fn: _Tool) -> _Tool:
             return fn(*args, **kwargs)
         except Http404 as exc:
             raise ToolError(json.dumps({"code": "not_found", "message": "No such workspace."})) from exc
-        except (SearchInputError, SemanticSearchError) as exc:
+        except SearchError as exc:
             raise ToolError(json.dumps({"code": exc.code, "message": exc.message}, ensure_ascii=False)) from exc
         finally:
             connection.close()

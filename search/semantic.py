@@ -45,6 +45,7 @@ from cms.models import Workspace
 from cms.selectors import content_type_get
 from ingestion.models import ChunkStatus
 from search.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
+from search.errors import SearchError
 from search.filters import CompiledFilter, FilterError, filter_compile
 
 DEFAULT_TOP_K = 10
@@ -64,15 +65,8 @@ MAX_SCAN_TUPLES = 50_000
 SCAN_MEM_MULTIPLIER = 4
 
 
-class SemanticSearchError(Exception):
-    """A search that cannot run as asked. `code` is machine-readable; `status` the HTTP status."""
-
-    def __init__(self, code: str, message: str, *, status: int = 400, path: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.path = path
+class SemanticSearchError(SearchError):
+    """A semantic search that cannot run as asked: bad input (400) or no usable provider (503)."""
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory
+
+
+# The fake Voyage server (werkzeug) logs every request from its own thread, sometimes after
+# pytest has closed the capture stream; its access log says nothing the tests assert.
+logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
 
 @pytest.fixture(autouse=True)

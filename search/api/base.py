@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from rest_framework.views import APIView
 
+from cms.api_errors import ApiError
 from cms.models import Workspace
 from cms.selectors import workspace_get_for_user
+from search.errors import SearchError
+
+
+def api_error_from(error: SearchError) -> ApiError:
+    """The API's answer to a search error: its status, code and message (and the bad path)."""
+    return ApiError(error.code, error.message, status_code=error.status,
+                    details={"path": error.path} if error.path else None)
 
 
 class WorkspaceAPIView(APIView):

@@ -8,8 +8,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from cms.api_errors import ApiError
-from search.api.base import WorkspaceAPIView
+from search.api.base import WorkspaceAPIView, api_error_from
 from search.errors import SearchInputError
 from search.fulltext import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, search_entries, search_int_param
 
@@ -67,5 +66,5 @@ class EntrySearchView(WorkspaceAPIView):
                 offset=search_int_param(name="offset", raw=params.get("offset"), default=0, minimum=0, maximum=MAX_OFFSET),
             )
         except SearchInputError as exc:
-            raise ApiError(exc.code, exc.message) from exc
+            raise api_error_from(exc) from exc
         return Response(EntrySearchResultSerializer(result).data)

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cms.api_errors import ApiError
-from search.api.base import WorkspaceAPIView
+from search.api.base import WorkspaceAPIView, api_error_from
 from search.semantic import DEFAULT_TOP_K, SemanticSearchError, semantic_search
 
 
@@ -57,8 +57,7 @@ class SemanticSearchView(WorkspaceAPIView):
                 include_vectors=params["include_vectors"],
             )
         except SemanticSearchError as exc:
-            raise ApiError(exc.code, exc.message, status_code=exc.status,
-                           details={"path": exc.path} if exc.path else None) from exc
+            raise api_error_from(exc) from exc
         return Response(result.as_dict(include_sources=params["include_sources"],
                                        include_vectors=params["include_vectors"]))
 
