@@ -74,6 +74,9 @@ else:
             "ENGINE": "cms.embedded_postgres",
             "NAME": "cms",
             "PGDATA": str(EMBEDDED_PGDATA),
+            # The HNSW index must fit in shared buffers for semantic search to stay fast: at
+            # 100k chunks of 512 dimensions it is ~260 MB, over PostgreSQL's 128 MB default.
+            "SERVER_SETTINGS": {"shared_buffers": env("EMBEDDED_PG_SHARED_BUFFERS", default="1GB")},
         }
     }
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))

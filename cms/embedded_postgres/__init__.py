@@ -72,12 +72,16 @@ def _remove_stale_pidfile(pgdata: Path) -> None:
     pidfile.unlink(missing_ok=True)
 
 
-def ensure_server(pgdata: str | os.PathLike, *, attempts: int = 3) -> str:
+def ensure_server(
+    pgdata: str | os.PathLike, *, server_settings: dict[str, str] | None = None, attempts: int = 3
+) -> str:
     """Start (or find) the embedded server for `pgdata`; return its socket directory.
 
     Safe to call from many processes at once: pgserver serialises start-up with an
     inter-process lock. The server is left running when this process exits
     (`cleanup_mode=None`) so other processes keep using it; `stop_server` stops it.
+    `server_settings` (e.g. shared_buffers) are applied with ALTER SYSTEM, restarting the
+    server once if one of them needs it.
     """
     pgdata = Path(pgdata).resolve()
     pgdata.parent.mkdir(parents=True, exist_ok=True)
@@ -96,6 +100,10 @@ def ensure_server(pgdata: str | os.PathLike, *, attempts: int = 3) -> str:
             server = pgserver.get_server(pgdata, cleanup_mode=None)
             socket_dir = str(server.get_postmaster_info().socket_dir)
             if _can_connect(socket_dir):
+                if server_settings and _apply_settings(socket_dir, server_settings):
+                    _restart(pgdata)
+                    pgserver.PostgresServer._instances.pop(pgdata, None)
+                    continue
                 return socket_dir
             last_error = RuntimeError(f"server for {pgdata} started but refuses connections")
         except Exception as exc:  # noqa: BLE001 - retried, then re-raised with context
@@ -108,6 +116,60 @@ def ensure_server(pgdata: str | os.PathLike, *, attempts: int = 3) -> str:
     raise EmbeddedPostgresUnavailable(
         f"Could not start the embedded PostgreSQL in {pgdata}: {last_error}\nServer log tail:\n{tail}"
     )
+
+
+_applied_settings: set[tuple[str, str, str]] = set()
+
+
+def _apply_settings(socket_dir: str, wanted: dict[str, str]) -> bool:
+    """ALTER SYSTEM each setting not yet configured so; return whether a restart is needed.
+
+    Compared with what postgresql.auto.conf holds (as written), so a setting is altered, and
+    the server restarted for it, once in the cluster's life.
+    """
+    import psycopg
+    from psycopg import sql
+
+    todo = {k: v for k, v in wanted.items() if (socket_dir, k, v) not in _applied_settings}
+    if not todo:
+        return False
+    needs_restart = False
+    with psycopg.connect(host=socket_dir, user=SUPERUSER, dbname="postgres", autocommit=True) as conn:
+        for name, value in todo.items():
+            configured = conn.execute(
+                "SELECT setting FROM pg_file_settings WHERE name = %s ORDER BY seqno DESC LIMIT 1", [name]
+            ).fetchone()
+            if configured is None or configured[0] != value:
+                conn.execute(sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value)))
+                context = conn.execute("SELECT context FROM pg_settings WHERE name = %s", [name]).fetchone()
+                needs_restart = needs_restart or (context is not None and context[0] == "postmaster")
+            _applied_settings.add((socket_dir, name, value))
+        conn.execute("SELECT pg_reload_conf()")
+    return needs_restart
+
+
+def _restart(pgdata: Path) -> None:
+    import subprocess
+
+    pgserver = _import_pgserver()
+    user = _server_user()
+    try:
+        pgserver.pg_ctl(["-w", "-m", "fast", "restart"], pgdata=pgdata, user=user, timeout=60)
+    except subprocess.CalledProcessError as exc:
+        raise EmbeddedPostgresUnavailable(f"Could not restart the embedded PostgreSQL in {pgdata}: {exc}") from exc
+
+
+def _server_user() -> str | None:
+    """The system user the server runs as: pgserver creates `pgserver` when run as root."""
+    import pwd
+
+    if os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam("pgserver")
+    except KeyError:
+        return None
+    return "pgserver"
 
 
 _ensured_databases: set[tuple[str, str]] = set()
@@ -136,17 +198,10 @@ def stop_server(pgdata: str | os.PathLike) -> bool:
     pgdata = Path(pgdata).resolve()
     if not (pgdata / "postmaster.pid").exists():
         return False
-    import pwd
     import subprocess
 
-    user = "pgserver" if os.geteuid() == 0 else None
-    if user:
-        try:
-            pwd.getpwnam(user)
-        except KeyError:
-            user = None
     try:
-        pgserver.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user)
+        pgserver.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=_server_user())
     except subprocess.CalledProcessError:
         return False
     return True

@@ -51,3 +51,15 @@ def test_server_recovers_after_sigkill(pgdata):
     with psycopg.connect(host=socket_dir, user=SUPERUSER, dbname="postgres") as conn:
         assert conn.execute("SELECT 1").fetchone() == (1,)
     assert _postmaster_pid(pgdata) != postmaster.pid
+
+
+def test_server_settings_apply_with_one_restart(pgdata):
+    from cms import embedded_postgres
+
+    socket_dir = ensure_server(pgdata, server_settings={"shared_buffers": "64MB"})
+    with psycopg.connect(host=socket_dir, user=SUPERUSER, dbname="postgres") as conn:
+        assert conn.execute("SHOW shared_buffers").fetchone() == ("64MB",)
+    pid = _postmaster_pid(pgdata)
+    embedded_postgres._applied_settings.clear()  # as in a fresh process
+    ensure_server(pgdata, server_settings={"shared_buffers": "64MB"})
+    assert _postmaster_pid(pgdata) == pid

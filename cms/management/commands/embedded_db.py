@@ -24,12 +24,14 @@ class Command(BaseCommand):
                 )
             return
         pgdata = settings.EMBEDDED_PGDATA
+        server_settings = settings.DATABASES["default"].get("SERVER_SETTINGS")
         try:
             if action == "start":
-                self.stdout.write(f"Embedded PostgreSQL ready in {pgdata} (socket {ensure_server(pgdata)}).")
+                socket_dir = ensure_server(pgdata, server_settings=server_settings)
+                self.stdout.write(f"Embedded PostgreSQL ready in {pgdata} (socket {socket_dir}).")
             elif action == "url":
-                self.stdout.write(f"postgresql://{SUPERUSER}@/{settings.DATABASES['default']['NAME']}"
-                                  f"?host={ensure_server(pgdata)}")
+                socket_dir = ensure_server(pgdata, server_settings=server_settings)
+                self.stdout.write(f"postgresql://{SUPERUSER}@/{settings.DATABASES['default']['NAME']}?host={socket_dir}")
             else:
                 self.stdout.write("stopped" if stop_server(pgdata) else "not running")
         except EmbeddedPostgresUnavailable as exc:
