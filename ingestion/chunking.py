@@ -43,8 +43,12 @@ def chunk_text(
     fmt: TextFormat = "plain",
     size: int = DEFAULT_CHUNK_SIZE,
     overlap: int = DEFAULT_CHUNK_OVERLAP,
+    title: str = "",
 ) -> list[ChunkDraft]:
     """Split `text` into drafts of at most `size` characters, numbered from 0.
+
+    `title` (the document's title) heads every heading path, so each chunk carries it:
+    a chunk is embedded with the context of what it is part of.
 
     `fmt` selects how headings are found: "markdown" (ATX and setext headings, fenced code
     kept whole where it fits), "html" (richtext markup stripped, h1-h6 as headings) or
@@ -65,6 +69,9 @@ def chunk_text(
         blocks = _plain_blocks(_normalise_newlines(text))
     else:
         raise ValueError(f"unknown text format {fmt!r}")
+    if title.strip() and blocks:
+        # Level 0: above every real heading, so no section pops it off the path.
+        blocks = [_Block("heading", " ".join(title.split()), 0), *blocks]
 
     drafts: list[ChunkDraft] = []
     for heading, body in _sections(blocks):

@@ -334,3 +334,15 @@ def test_lead_in_sentence_ending_with_colon_stays_with_the_list():
     lead_in = [d for d in drafts if "Some items have their own rules:" in d.text]
     assert len(lead_in) == 1
     assert "- Mattresses can be returned" in lead_in[0].text
+
+
+def test_title_heads_every_chunk():
+    text = " ".join(f"Sentence number {i} about refunds." for i in range(40))
+    drafts = chunk_text(text, fmt="plain", size=200, overlap=0, title="Refund policy")
+    assert len(drafts) > 1
+    assert all(d.text.startswith("Refund policy\n") and len(d.text) <= 200 for d in drafts)
+
+
+def test_title_stays_above_document_headings():
+    drafts = chunk_text("# Timing\n\nRefunds take five days.", fmt="markdown", title="Refund policy")
+    assert [d.heading for d in drafts] == ["Refund policy > Timing"]

@@ -47,12 +47,14 @@ def _small_chunks(settings):
 # --- sync ------------------------------------------------------------------------------------
 
 
-def test_opted_in_entry_gets_pending_chunks_for_each_text_field(semantic_type, fake_backend):
+def test_opted_in_entry_gets_pending_chunks_headed_by_its_title(semantic_type, fake_backend):
     entry = entry_make(semantic_type, title="Refund policy", body=body_html(PARAGRAPHS), version=3)
     chunks = list(Chunk.objects.filter(entry=entry).order_by("field", "ordinal"))
-    expected = len(drafts(body_html(PARAGRAPHS), "html")) + len(drafts("Refund policy", "plain"))
-    assert len(chunks) == expected
-    assert {c.field for c in chunks} == {"title", "body"}
+    expected = chunk_text(body_html(PARAGRAPHS), fmt="html", size=django_settings.CHUNK_SIZE_CHARS,
+                          overlap=django_settings.CHUNK_OVERLAP_CHARS, title="Refund policy")
+    assert [c.text for c in chunks] == [d.text for d in expected]
+    assert {c.field for c in chunks} == {"body"}
+    assert all(c.text.startswith("Refund policy\n") for c in chunks)
     assert all(c.status == ChunkStatus.PENDING and c.embedding is None for c in chunks)
     assert all(c.content_hash == drafts(c.text, "plain")[0].content_hash or len(c.content_hash) == 64 for c in chunks)
     assert all(c.workspace_id == entry.workspace_id and c.source_kind == "entry" for c in chunks)
@@ -63,13 +65,19 @@ def test_richtext_is_chunked_as_html_and_text_as_plain(semantic_type, monkeypatc
     formats = []
     real = services.chunk_text
 
-    def spy(text, *, fmt, size, overlap):
+    def spy(text, *, fmt, size, overlap, title):
         formats.append(fmt)
-        return real(text, fmt=fmt, size=size, overlap=overlap)
+        return real(text, fmt=fmt, size=size, overlap=overlap, title=title)
 
     monkeypatch.setattr(services, "chunk_text", spy)
     entry_make(semantic_type, title="T", body="<p>Body</p>")
-    assert formats == ["plain", "html"]
+    entry_make(semantic_type, title="Only a title")
+    assert formats == ["html", "plain"]
+
+
+def test_entry_with_only_a_title_gets_one_title_chunk(semantic_type):
+    entry = entry_make(semantic_type, title="Refund policy")
+    assert list(Chunk.objects.filter(entry=entry).values_list("field", "text")) == [("title", "Refund policy")]
 
 
 def test_opted_out_entry_gets_no_chunks(article_type):
@@ -496,7 +504,8 @@ def test_requeue_puts_failed_and_other_model_chunks_back_to_pending(semantic_typ
 
 def test_reindex_estimate_counts_what_would_be_embedded_and_writes_nothing(semantic_type, fake_backend):
     entry_make(semantic_type, title="Refund policy", body=body_html(PARAGRAPHS))
-    entry_make(semantic_type, title="Refund policy")  # same title: one text
+    entry_make(semantic_type, title="Returns")
+    entry_make(semantic_type, title="Returns")  # same text as the one before: embedded once
     rows = list(Chunk.objects.order_by("id").values())
     estimate = services.chunks_reindex_estimate(content_types=[semantic_type], include_assets=True)
     assert estimate.chunks == len(rows)
