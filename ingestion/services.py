@@ -755,6 +755,20 @@ def _claim_size() -> int:
     return max(1, int(settings.EMBED_BATCH_MAX_CHUNKS))
 
 
+def _backend_for(report: EmbedReport, backend: BaseEmbeddingBackend | None) -> BaseEmbeddingBackend | None:
+    """The backend to embed with (the configured one by default), noted on `report`; None,
+    with `report.not_configured` set, when there is no provider."""
+    if backend is None:
+        try:
+            backend = get_embedding_backend()
+        except EmbeddingNotConfigured as exc:
+            report.not_configured = True
+            report.error = str(exc)
+            return None
+    report.model = backend.model_name
+    return backend
+
+
 def chunks_embed_pending(
     *,
     workspace: Workspace | int | None = None,
@@ -775,14 +789,9 @@ def chunks_embed_pending(
     Idempotent: with nothing pending it makes no provider call and changes no row.
     """
     report = EmbedReport()
+    backend = _backend_for(report, backend)
     if backend is None:
-        try:
-            backend = get_embedding_backend()
-        except EmbeddingNotConfigured as exc:
-            report.not_configured = True
-            report.error = str(exc)
-            return report
-    report.model = backend.model_name
+        return report
     claim_size = _claim_size()
     items: dict[tuple[int, str], _WorkItem] = {}  # claimed, not yet stored
     exhausted = False
@@ -877,14 +886,9 @@ def chunks_embed_batch(*, chunk_ids: Sequence[int], backend: BaseEmbeddingBacken
     another worker holds them, embeds nothing twice.
     """
     report = EmbedReport()
+    backend = _backend_for(report, backend)
     if backend is None:
-        try:
-            backend = get_embedding_backend()
-        except EmbeddingNotConfigured as exc:
-            report.not_configured = True
-            report.error = str(exc)
-            return report
-    report.model = backend.model_name
+        return report
     lease = _lease_seconds_default()
     table = Chunk._meta.db_table
     with transaction.atomic(), connection.cursor() as cursor:
