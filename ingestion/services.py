@@ -22,6 +22,7 @@ import functools
 import json
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -586,6 +587,11 @@ class EmbedReport:
     not_configured: bool = False
     error: str = ""
 
+    def add_stored(self, other: EmbedReport) -> None:
+        """Add what another part of the run stored and sent (see _embed_items)."""
+        for name in ("embedded", "discarded", "requests", "texts", "tokens"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
 
 @dataclass
 class _WorkItem:
@@ -709,6 +715,15 @@ def _reported_usage(backend: BaseEmbeddingBackend) -> tuple[int, int] | None:
 def _embed_items(backend: BaseEmbeddingBackend, items: list[_WorkItem], report: EmbedReport) -> None:
     """One embed call for `items` (one request, unless the backend splits it); store the vectors;
     record usage. Raises provider errors."""
+    report.add_stored(_embed_call(backend, items)())
+
+
+def _embed_call(backend: BaseEmbeddingBackend, items: list[_WorkItem]) -> Callable[[], EmbedReport]:
+    """Embed `items` now; return the step that stores the vectors and records usage.
+
+    The two halves are apart so a worker can store one batch while the model embeds the next
+    (see _StoreBehind). Raises provider errors.
+    """
     texts = [item.text for item in items]
     if "last_call_stats" in vars(backend):
         backend.last_call_stats = None  # a plain attribute: forget the previous call's stats
@@ -721,12 +736,24 @@ def _embed_items(backend: BaseEmbeddingBackend, items: list[_WorkItem], report: 
     for item, vector in zip(items, vectors, strict=True):
         literal = _vector_literal(vector)
         rows.extend((chunk_id, item.content_hash, literal) for chunk_id in item.chunk_ids)
+    reported = _reported_usage(backend)
+    return functools.partial(_embed_record, backend, items, rows, reported)
+
+
+def _embed_record(
+    backend: BaseEmbeddingBackend,
+    items: list[_WorkItem],
+    rows: list[tuple[int, str, str]],
+    reported: tuple[int, int] | None,
+) -> EmbedReport:
+    """Store embedded rows (hash-checked) and record the call's usage; return what it did."""
+    report = EmbedReport()
     stored = _vectors_store(backend=backend, rows=rows)
     report.embedded += stored
     report.discarded += len(rows) - stored
     report.texts += len(items)
 
-    reported = _reported_usage(backend)
+    texts = [item.text for item in items]
     workspace_ids = {item.workspace_id for item in items}
     if reported is not None and len(workspace_ids) == 1:
         requests, total_tokens = reported
@@ -753,6 +780,55 @@ def _embed_items(backend: BaseEmbeddingBackend, items: list[_WorkItem], report: 
             tokens=tokens,
             cost=backend.cost_usd(tokens),
         )
+    return report
+
+
+class _StoreBehind:
+    """Runs store steps one batch behind the model: batch N is stored while N+1 is embedded.
+
+    Storing (the hash-checked UPDATE and its HNSW insert) waits on PostgreSQL, and the local
+    model computes in numpy; both release the GIL, so overlapping them hides most of the
+    store time (bench/ingest.py). One store is in flight at most, on one thread with its own
+    database connection, which is why this runs only outside a transaction: a transaction's
+    uncommitted chunks are invisible to another connection. Inside one, steps run inline.
+    """
+
+    def __init__(self, report: EmbedReport, progress: ProgressCallback | None):
+        self._report = report
+        self._progress = progress
+        self._executor = None if connection.in_atomic_block else ThreadPoolExecutor(1, "chunk-store")
+        self._inflight: tuple[Future, list[int]] | None = None
+
+    def submit(self, step: Callable[[], EmbedReport], chunk_ids: list[int]) -> None:
+        self.wait()
+        if self._executor is None:
+            self._done(step(), len(chunk_ids))
+        else:
+            self._inflight = (self._executor.submit(step), chunk_ids)
+
+    def wait(self) -> None:
+        """Wait for the store in flight; raise its error after releasing its chunks' leases."""
+        if self._inflight is None:
+            return
+        future, chunk_ids = self._inflight
+        self._inflight = None
+        try:
+            stored = future.result()
+        except BaseException:
+            _leases_release(chunk_ids)
+            raise
+        self._done(stored, len(chunk_ids))
+
+    def close(self) -> None:
+        if self._executor is not None:
+            # `connection` resolves per thread: this closes the store thread's own connection.
+            self._executor.submit(lambda: connection.close()).result()
+            self._executor.shutdown()
+
+    def _done(self, stored: EmbedReport, chunks: int) -> None:
+        self._report.add_stored(stored)
+        if self._progress:
+            self._progress(chunks)
 
 
 def _claim_size() -> int:
@@ -797,8 +873,9 @@ def chunks_embed_pending(
     if backend is None:
         return report
     claim_size = _claim_size()
-    items: dict[tuple[int, str], _WorkItem] = {}  # claimed, not yet stored
+    items: dict[tuple[int, str], _WorkItem] = {}  # claimed, not yet embedded
     exhausted = False
+    store = _StoreBehind(report, progress)
     try:
         while True:
             remaining = None if limit is None else limit - report.claimed
@@ -823,23 +900,27 @@ def chunks_embed_pending(
                 batches = batches[:-1]  # hold back the partial request; the next claim fills it
             for batch in batches:
                 batch_items = [work[i] for i in batch]
+                batch_ids = [cid for item in batch_items for cid in item.chunk_ids]
                 try:
-                    _embed_items(backend, batch_items, report)
+                    step = _embed_call(backend, batch_items)
                 except EmbeddingProviderError as exc:
-                    failed_ids = [cid for item in batch_items for cid in item.chunk_ids]
-                    report.failed += _chunks_mark_error(chunk_ids=failed_ids, error=exc)
+                    report.failed += _chunks_mark_error(chunk_ids=batch_ids, error=exc)
                     for item in batch_items:
                         items.pop((item.workspace_id, item.content_hash), None)
                     report.error = str(exc)
                     raise
                 for item in batch_items:
                     items.pop((item.workspace_id, item.content_hash), None)
-                if progress:
-                    progress(sum(len(item.chunk_ids) for item in batch_items))
+                store.submit(step, batch_ids)
+        store.wait()
     finally:
         # Whatever was claimed but not stored (an error, a crash in this code) is released
         # now instead of waiting for its lease to expire.
-        _leases_release(cid for item in items.values() for cid in item.chunk_ids)
+        try:
+            store.wait()
+        finally:
+            store.close()
+            _leases_release(cid for item in items.values() for cid in item.chunk_ids)
     return report
 
 
