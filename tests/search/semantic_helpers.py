@@ -24,6 +24,8 @@ LOCAL_BACKEND = {
     "PRICE_PER_MILLION_TOKENS": 0.0,
 }
 LOCAL_MODEL = "use-multilingual-v3"
+# An English refund text that Japanese queries (返品) must find.
+REFUND_EN = "Refund policy: you may return any item within 30 days of delivery for a full refund."
 LOCAL_DIMENSIONS = 512
 
 _vectors: dict[str, list[float]] = {}

@@ -7,13 +7,7 @@ import pytest
 from search.filters import FilterError, filter_compile
 from search.semantic import SemanticSearchError, semantic_search
 from tests.factories import ContentTypeFactory
-from tests.search.semantic_helpers import (  # noqa: F401 - fixtures
-    chunk_make,
-    entry_for,
-    local_embeddings,
-    local_model,
-    plain_type,
-)
+from tests.search.semantic_helpers import chunk_make, entry_for, plain_type
 
 pytestmark = pytest.mark.django_db
 

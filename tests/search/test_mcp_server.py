@@ -16,7 +16,7 @@ from cms.models import Role
 from ingestion.services import chunks_embed_pending
 from search.mcp_server import build_mcp_server
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory, entry_make
-from tests.search.semantic_helpers import LOCAL_BACKEND, local_model  # noqa: F401 - fixture
+from tests.search.semantic_helpers import LOCAL_BACKEND
 
 pytestmark = pytest.mark.django_db(transaction=True)
 REPO = Path(__file__).resolve().parents[2]
@@ -37,7 +37,7 @@ def error_of(result) -> dict:
 
 
 @pytest.fixture
-def agent(settings, local_model):  # noqa: F811 - fixture
+def agent(settings, local_model):
     from search.embeddings import reset_embedding_backends
 
     settings.SEARCH_EMBEDDING_BACKENDS = {"default": LOCAL_BACKEND}

@@ -9,21 +9,10 @@ from django.db import connection
 from ingestion.models import ChunkStatus
 from search.semantic import SemanticSearchError, semantic_search, vector_candidates_sql
 from tests.factories import ContentTypeFactory
-from tests.search.semantic_helpers import (  # noqa: F401 - fixtures
-    LOCAL_MODEL,
-    chunk_make,
-    chunks_make,
-    embed,
-    entry_for,
-    local_embeddings,
-    local_model,
-    no_embeddings,
-    plain_type,
-)
+from tests.search.semantic_helpers import LOCAL_MODEL, REFUND_EN, chunk_make, chunks_make, embed, entry_for, plain_type
 
 pytestmark = pytest.mark.django_db
 
-REFUND_EN = "Refund policy: you may return any item within 30 days of delivery for a full refund."
 REFUND_JA = "返品について：商品到着後30日以内であれば返品を受け付け、代金を全額返金いたします。"
 DISTRACTORS_EN = [
     "The office is closed on public holidays and weekends.",

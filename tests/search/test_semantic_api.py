@@ -9,19 +9,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.factories import MembershipFactory, UserFactory
-from tests.search.semantic_helpers import (  # noqa: F401 - fixtures
-    chunk_make,
-    entry_for,
-    local_embeddings,
-    local_model,
-    no_embeddings,
-    plain_type,
-)
+from tests.search.semantic_helpers import REFUND_EN, chunk_make, entry_for, plain_type
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/workspaces/{slug}/search/semantic"
-REFUND_EN = "Refund policy: you may return any item within 30 days of delivery for a full refund."
 
 
 @pytest.fixture

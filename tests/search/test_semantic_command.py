@@ -8,18 +8,10 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.search.semantic_helpers import (  # noqa: F401 - fixtures
-    chunk_make,
-    entry_for,
-    local_embeddings,
-    local_model,
-    no_embeddings,
-    plain_type,
-)
+from tests.search.semantic_helpers import REFUND_EN, chunk_make, entry_for, plain_type
 
 pytestmark = pytest.mark.django_db
 
-REFUND_EN = "Refund policy: you may return any item within 30 days of delivery for a full refund."
 
 
 @pytest.fixture
