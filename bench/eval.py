@@ -70,7 +70,7 @@ def django_setup() -> None:
     # Embedding runs in this process (below); tasks enqueued on commit go nowhere.
     settings.CELERY_BROKER_URL = "memory://"
     settings.SEARCH_EMBEDDING_BACKENDS = {
-        "default": {"BACKEND": "search.embeddings.local.LocalEmbeddingBackend",
+        "default": {"BACKEND": "ingestion.embeddings.local.LocalEmbeddingBackend",
                     "OPTIONS": {"threads": int(os.environ.get("LOCAL_EMBEDDING_THREADS", "2"))}}
     }
     import django

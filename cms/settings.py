@@ -153,11 +153,13 @@ CELERY_BEAT_SCHEDULE = {
 # "voyage" (the default with VOYAGE_API_KEY), or "none" (chunks stay pending and semantic
 # search answers not_configured). "fake" is a deterministic provider for plumbing tests.
 VOYAGE_API_KEY = env("VOYAGE_API_KEY", default="")
+# USD per million tokens, for usage records and reindex estimates (also with no provider).
+EMBEDDING_PRICE_PER_MTOK = env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06)
 EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="voyage" if VOYAGE_API_KEY else "local")
 _EMBEDDING_BACKEND_CLASSES = {
-    "local": "search.embeddings.local.LocalEmbeddingBackend",
-    "voyage": "search.embeddings.voyage.VoyageEmbeddingBackend",
-    "fake": "search.embeddings.fake.FakeEmbeddingBackend",
+    "local": "ingestion.embeddings.local.LocalEmbeddingBackend",
+    "voyage": "ingestion.embeddings.voyage.VoyageEmbeddingBackend",
+    "fake": "ingestion.embeddings.fake.FakeEmbeddingBackend",
 }
 SEARCH_EMBEDDING_BACKENDS = {
     "default": {
@@ -172,7 +174,7 @@ SEARCH_EMBEDDING_BACKENDS = {
             "retry_base_delay": env.float("VOYAGE_RETRY_BASE_DELAY", default=1.0),
             "threads": env.int("LOCAL_EMBEDDING_THREADS", default=1),
         },
-        "PRICE_PER_MILLION_TOKENS": env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06),
+        "PRICE_PER_MILLION_TOKENS": EMBEDDING_PRICE_PER_MTOK,
     }
     if EMBEDDING_PROVIDER != "none"
     else None,

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from cms.models import Workspace
 from ingestion.models import Chunk, ChunkStatus
-from search.embeddings import EmbeddingNotConfigured, get_embedding_backend
+from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
 
 
 def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:

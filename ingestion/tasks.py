@@ -13,7 +13,7 @@ from django.conf import settings
 
 from cms.models import ContentType
 from ingestion import selectors, services
-from search.embeddings import EmbeddingProviderError
+from ingestion.embeddings import EmbeddingProviderError
 
 logger = logging.getLogger(__name__)
 

@@ -44,7 +44,7 @@ from django.db import connection, transaction
 from cms.models import Workspace
 from cms.selectors import content_type_get
 from ingestion.models import ChunkStatus
-from search.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
+from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
 from search.errors import SearchError
 from search.filters import CompiledFilter, FilterError, filter_compile
 

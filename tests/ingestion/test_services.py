@@ -10,11 +10,11 @@ from django.db import connection
 from django.utils import timezone
 
 from cms import services as cms_services
-from ingestion import services
+from ingestion import services, sources
 from ingestion.chunking import chunk_text
 from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage
-from search.embeddings import EmbeddingProviderError
-from search.embeddings.fake import FakeEmbeddingBackend
+from ingestion.embeddings import EmbeddingProviderError
+from ingestion.embeddings.fake import FakeEmbeddingBackend
 from tests.factories import ContentTypeFactory, WorkspaceFactory, entry_make
 from tests.ingestion.conftest import provider_calls, use_backend
 
@@ -63,13 +63,13 @@ def test_opted_in_entry_gets_pending_chunks_headed_by_its_title(semantic_type, f
 
 def test_richtext_is_chunked_as_html_and_text_as_plain(semantic_type, monkeypatch):
     formats = []
-    real = services.chunk_text
+    real = sources.chunk_text
 
     def spy(text, *, fmt, size, overlap, title):
         formats.append(fmt)
         return real(text, fmt=fmt, size=size, overlap=overlap, title=title)
 
-    monkeypatch.setattr(services, "chunk_text", spy)
+    monkeypatch.setattr(sources, "chunk_text", spy)
     entry_make(semantic_type, title="T", body="<p>Body</p>")
     entry_make(semantic_type, title="Only a title")
     assert formats == ["html", "plain"]
@@ -178,8 +178,8 @@ def test_deleting_an_entry_deletes_its_chunks(semantic_type):
 
 def test_markdown_asset_is_chunked_as_markdown_under_its_filename(workspace, monkeypatch):
     formats = []
-    real = services.chunk_text
-    monkeypatch.setattr(services, "chunk_text", lambda text, **kw: formats.append(kw["fmt"]) or real(text, **kw))
+    real = sources.chunk_text
+    monkeypatch.setattr(sources, "chunk_text", lambda text, **kw: formats.append(kw["fmt"]) or real(text, **kw))
     asset = cms_services.asset_upload(workspace=workspace, filename="faq.md", content="# 返品\n\n30日以内なら返品できます。".encode())
     chunks = list(Chunk.objects.filter(asset=asset))
     assert formats == ["markdown"]
@@ -189,8 +189,8 @@ def test_markdown_asset_is_chunked_as_markdown_under_its_filename(workspace, mon
 
 def test_plain_text_asset_is_chunked_as_plain(workspace, monkeypatch):
     formats = []
-    real = services.chunk_text
-    monkeypatch.setattr(services, "chunk_text", lambda text, **kw: formats.append(kw["fmt"]) or real(text, **kw))
+    real = sources.chunk_text
+    monkeypatch.setattr(sources, "chunk_text", lambda text, **kw: formats.append(kw["fmt"]) or real(text, **kw))
     cms_services.asset_upload(workspace=workspace, filename="notes.txt", content=b"Plain notes.")
     assert formats == ["plain"]
 
