@@ -8,7 +8,8 @@ One module per job; the public services are re-exported here, so callers write
 - `vectors`: store vectors (hash-checked) and find reusable ones;
 - `usage`: provider usage per workspace, model and day;
 - `embed`: the embed loop that ties claims, the provider, vectors and usage together;
-- `estimate`: the dry run of reindex (writes nothing).
+- `estimate`: the dry run of reindex (writes nothing);
+- `keyword`: the keyword index (BM25 postings) written with the chunks, and its statistics.
 """
 
 from ingestion.services.claims import (
@@ -20,6 +21,13 @@ from ingestion.services.claims import (
 )
 from ingestion.services.embed import EmbedReport, chunks_embed_batch, chunks_embed_pending
 from ingestion.services.estimate import EmbedEstimate, chunks_reindex_estimate
+from ingestion.services.keyword import (
+    keyword_index_chunks,
+    keyword_index_missing,
+    keyword_stats_compact,
+    keyword_stats_compact_all,
+    keyword_stats_compact_on_commit,
+)
 from ingestion.services.sync import (
     ChunkSyncResult,
     chunks_delete_for_asset,
@@ -48,4 +56,9 @@ __all__ = [
     "chunks_sync_for_assets",
     "chunks_sync_for_content_type",
     "chunks_sync_for_entry",
+    "keyword_index_chunks",
+    "keyword_index_missing",
+    "keyword_stats_compact",
+    "keyword_stats_compact_all",
+    "keyword_stats_compact_on_commit",
 ]
