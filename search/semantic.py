@@ -88,6 +88,8 @@ class ChunkHit:
     vector: list[float] | None = None
     # Ranked by the exact fallback rather than the HNSW walk (see vector_candidates_sql).
     exact: bool = False
+    # Hybrid search: each leg's score and rank for this chunk (search.hybrid); None elsewhere.
+    legs: dict[str, dict[str, Any]] | None = None
 
     def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
         metadata: dict[str, Any] = {"workspace": workspace_slug}
@@ -107,6 +109,8 @@ class ChunkHit:
         )
         source: dict[str, Any] = {"id": self.id, "score": round(self.score, 6), "document": self.text,
                                   "metadata": metadata}
+        if self.legs is not None:
+            source["legs"] = self.legs
         if include_vector:
             source["vector"] = self.vector
         return source
@@ -118,8 +122,8 @@ class SearchResult:
 
     workspace: Workspace
     hits: list[ChunkHit]
-    model: str
-    dimensions: int
+    model: str | None  # None: no vector leg ran (a hybrid search answered by keywords)
+    dimensions: int | None
     top_k: int
     ef_search: int
     pending: int
