@@ -1,4 +1,4 @@
-"""MCP tools for AI agents: the full-text and semantic searches, scoped to one CMS user.
+"""MCP tools for AI agents: the full-text, semantic and hybrid searches, scoped to one CMS user.
 
 An agent host starts `python manage.py mcp_serve --user <username>` and talks MCP over
 stdio. Every tool takes the workspace slug and answers only within the workspaces that user
@@ -22,14 +22,16 @@ from mcp.server.mcpserver.exceptions import ToolError
 from cms.access import WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
 from search.errors import SearchError
 from search.fulltext import DEFAULT_LIMIT, search_entries
+from search.hybrid import hybrid_search
 from search.semantic import DEFAULT_TOP_K, semantic_search
 
 INSTRUCTIONS = (
-    "Search a headless CMS instead of reading every entry. Use search_entries for exact words, "
-    "names, ids, slugs and product codes (case-insensitive substring over field values). Use "
-    "semantic_search for questions and meaning (multilingual: a Japanese query finds English "
-    "text); it returns relevant_context ready to quote, and sources with scores. Call "
-    "list_workspaces first to learn the workspace slugs you may search."
+    "Search a headless CMS instead of reading every entry. For questions and anything written "
+    "in words, call hybrid_search first: it ranks by keywords and meaning together and returns "
+    "relevant_context ready to quote, and sources with scores. Use search_entries for exact "
+    "strings (names, ids, slugs, product codes; case-insensitive substring over field values), "
+    "and semantic_search only for pure paraphrase or cross-language matching (a Japanese query "
+    "finding English text). Call list_workspaces first to learn the workspace slugs you may search."
 )
 
 _Tool = TypeVar("_Tool", bound=Callable[..., Any])
@@ -114,6 +116,36 @@ def build_mcp_server(*, user: AbstractBaseUser) -> MCPServer:
         result = semantic_search(
             access=access_for(workspace), query=query, top_k=top_k, min_score=min_score,
             content_type=content_type, filter=filter,
+        )
+        return result.as_dict()
+
+    @server.tool(name="hybrid_search")
+    @_tool_errors
+    def hybrid_search_tool(
+        workspace: str,
+        query: str,
+        top_k: int = DEFAULT_TOP_K,
+        min_score: float | None = None,
+        content_type: str | None = None,
+        filter: dict[str, Any] | None = None,  # noqa: A002 - the public parameter name
+        fusion: str | None = None,
+        keyword_weight: float | None = None,
+        semantic_weight: float | None = None,
+        rerank: bool = False,
+    ) -> dict[str, Any]:
+        """THE DEFAULT SEARCH for natural-language questions: keywords (BM25) and meaning fused.
+
+        Returns the best chunks, best first, with `relevant_context` to quote and `sources`
+        (each with its keyword and semantic scores and ranks). Exact words in the question
+        (names, error codes, 返品) count, and so does meaning. `filter` is the same
+        MongoDB-style metadata filter as semantic_search. Leave the weights unset (fitted
+        defaults); `fusion` "rrf" ranks by reciprocal ranks instead; `rerank` true reorders
+        with the reranker if one is configured. `meta.legs_used` says which legs answered.
+        """
+        result = hybrid_search(
+            access=access_for(workspace), query=query, top_k=top_k, min_score=min_score,
+            content_type=content_type, filter=filter, fusion=fusion, keyword_weight=keyword_weight,
+            semantic_weight=semantic_weight, rerank=rerank,
         )
         return result.as_dict()
 

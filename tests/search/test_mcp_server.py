@@ -77,8 +77,31 @@ def test_semantic_search_finds_english_refund_text_for_japanese_query(agent):
     assert "Refund policy" in result.structured_content["relevant_context"]
 
 
+def test_hybrid_search_answers_a_question_with_both_legs(agent):
+    result = call(agent, "hybrid_search", {"workspace": "acme", "query": "How long do refunds take?", "top_k": 1})
+    assert not result.is_error
+    body = result.structured_content
+    assert body["sources"][0]["metadata"]["title"] == "Refund policy"
+    assert body["meta"]["legs_used"] == ["keyword", "semantic"]
+    assert set(body["sources"][0]["legs"]) == {"keyword", "semantic", "fused"}
+
+
+def test_hybrid_search_tool_says_it_is_the_default_for_questions(agent):
+    async def run():
+        async with Client(agent) as client:
+            return await client.list_tools()
+
+    tool = next(t for t in asyncio.run(run()).tools if t.name == "hybrid_search")
+    assert "DEFAULT SEARCH for natural-language questions" in tool.description
+
+
+def test_hybrid_search_bad_fusion_is_a_coded_tool_error(agent):
+    result = call(agent, "hybrid_search", {"workspace": "acme", "query": "refund", "fusion": "max"})
+    assert error_of(result)["code"] == "fusion_invalid"
+
+
 def test_another_workspace_is_not_found(agent):
-    for tool in ("search_entries", "semantic_search"):
+    for tool in ("search_entries", "semantic_search", "hybrid_search"):
         result = call(agent, tool, {"workspace": "globex", "query": "refund"})
         assert error_of(result) == {"code": "not_found", "message": "No such workspace."}
 
@@ -106,4 +129,4 @@ def test_stdio_server_lists_the_tools(db):
             return await client.list_tools()
 
     names = {tool.name for tool in asyncio.run(run()).tools}
-    assert names == {"list_workspaces", "search_entries", "semantic_search"}
+    assert names == {"list_workspaces", "search_entries", "semantic_search", "hybrid_search"}
