@@ -22,7 +22,7 @@ How a query runs:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import connection
@@ -192,59 +192,10 @@ def hybrid_search(
                          spec=filter)
     depth = max(CANDIDATE_DEPTH, top_k)
 
-    legs_used: list[str] = []
-    degraded: dict[str, dict[str, str]] = {}
-    hits: dict[int, ChunkHit] = {}
-    candidates: dict[int, Candidate] = {}
-    leg_meta: dict[str, Any] = {}
-
-    prepared: KeywordQuery | None = None
-    if options.keyword_weight > 0:
-        prepared = keyword_query_prepare(workspace_id=workspace.pk, query=query)
-        keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
-        leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}
-        if plan.notes:
-            leg_meta[LEG_KEYWORD]["note"] = " ".join(plan.notes)
-        if prepared.query_terms:  # it searched (even if no chunk has the words: a real "nothing")
-            legs_used.append(LEG_KEYWORD)
-        for rank, hit in enumerate(keyword_hits, start=1):
-            hits[hit.id] = hit
-            candidates[hit.id] = Candidate(chunk_id=hit.id, keyword_score=hit.score, keyword_rank=rank)
-
-    model, dimensions, query_vector = None, None, None
-    if options.semantic_weight > 0:
-        semantic_hits, model, dimensions, query_vector, why = _semantic_leg(
-            workspace_id=workspace.pk, query=query, depth=depth, where=where.compiled, ef_search=ef_search,
-            include_vectors=include_vectors)
-        if why is not None:
-            if not legs_used:
-                raise why
-            degraded[LEG_SEMANTIC] = {"code": why.code, "message": why.message}
-        else:
-            legs_used.append(LEG_SEMANTIC)
-            leg_meta[LEG_SEMANTIC] = {"model": model, "returned": len(semantic_hits)}
-            for rank, hit in enumerate(semantic_hits, start=1):
-                hits.setdefault(hit.id, hit)
-                if include_vectors and hit.vector is not None:
-                    hits[hit.id] = replace(hits[hit.id], vector=hit.vector)
-                candidate = candidates.setdefault(hit.id, Candidate(chunk_id=hit.id))
-                candidate.semantic_score, candidate.semantic_rank = hit.score, rank
-    if not legs_used:
-        raise HybridSearchError(
-            "no_searchable_terms",
-            "The query has no searchable words (only stopwords or punctuation), and the semantic leg is off.")
-
-    # Score every candidate on both legs where it can be scored.
-    if LEG_KEYWORD in legs_used and prepared is not None:
-        missing = [cid for cid, c in candidates.items() if c.keyword_score is None]
-        found = keyword_scores(prepared, missing)
-        for cid in missing:  # no query word in the chunk: its BM25 score is 0
-            candidates[cid].keyword_score = found.get(cid, 0.0)
-    if LEG_SEMANTIC in legs_used and query_vector is not None:
-        missing = [cid for cid, c in candidates.items() if c.semantic_score is None]
-        for cid, score in _cosine_scores(missing, model=model, dimensions=dimensions, vector=query_vector).items():
-            candidates[cid].semantic_score = score
-
+    collected = hybrid_collect(workspace_id=workspace.pk, query=query, where=where, depth=depth,
+                               keyword_weight=options.keyword_weight, semantic_weight=options.semantic_weight,
+                               ef_search=ef_search, include_vectors=include_vectors)
+    legs_used, candidates, hits = collected.legs_used, collected.candidates, collected.hits
     ranked = fuse(list(candidates.values()), method=options.fusion,
                   keyword_weight=options.keyword_weight if LEG_KEYWORD in legs_used else 0.0,
                   semantic_weight=options.semantic_weight if LEG_SEMANTIC in legs_used else 0.0)
@@ -257,7 +208,7 @@ def hybrid_search(
         if threshold is not None and score < threshold:
             continue
         legs = {}
-        if candidate.keyword_score is not None or LEG_KEYWORD in legs_used:
+        if LEG_KEYWORD in legs_used:
             legs[LEG_KEYWORD] = {"score": _round(candidate.keyword_score), "rank": candidate.keyword_rank}
         if LEG_SEMANTIC in legs_used:
             legs[LEG_SEMANTIC] = {"score": _round(candidate.semantic_score), "rank": candidate.semantic_rank}
@@ -273,15 +224,84 @@ def hybrid_search(
         "weights": {"keyword": options.keyword_weight, "semantic": options.semantic_weight,
                     "source": options.weights_source},
         "candidates": len(candidates),
-        "legs": leg_meta,
+        "legs": collected.leg_meta,
     }
-    if degraded:
-        meta["degraded"] = degraded
+    if collected.degraded:
+        meta["degraded"] = collected.degraded
     if rerank_meta is not None:
         meta["rerank"] = rerank_meta
-    return SearchResult(workspace=workspace, hits=results, model=model, dimensions=dimensions, top_k=top_k,
-                        ef_search=ef_search, pending=semantic._pending_count(workspace_id=workspace.pk),
+    return SearchResult(workspace=workspace, hits=results, model=collected.model, dimensions=collected.dimensions,
+                        top_k=top_k, ef_search=ef_search, pending=semantic._pending_count(workspace_id=workspace.pk),
                         extra_meta=meta)
+
+
+@dataclass
+class Collected:
+    """Both legs' candidates for one query, each scored by every leg that ran."""
+
+    candidates: dict[int, Candidate]
+    hits: dict[int, ChunkHit]
+    legs_used: list[str]
+    degraded: dict[str, dict[str, str]] = field(default_factory=dict)
+    leg_meta: dict[str, Any] = field(default_factory=dict)
+    model: str | None = None
+    dimensions: int | None = None
+
+
+def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: int, keyword_weight: float,
+                   semantic_weight: float, ef_search: int, include_vectors: bool = False) -> Collected:
+    """Run the legs whose weight is above 0 (`depth` chunks each) and score every candidate on
+    every leg that ran. Raises the semantic leg's error when no leg can answer."""
+    collected = Collected(candidates={}, hits={}, legs_used=[])
+    candidates, hits = collected.candidates, collected.hits
+    prepared: KeywordQuery | None = None
+    if keyword_weight > 0:
+        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query)
+        keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
+        collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}
+        if plan.notes:
+            collected.leg_meta[LEG_KEYWORD]["note"] = " ".join(plan.notes)
+        if prepared.query_terms:  # it searched (even if no chunk has the words: a real "nothing")
+            collected.legs_used.append(LEG_KEYWORD)
+        for rank, hit in enumerate(keyword_hits, start=1):
+            hits[hit.id] = hit
+            candidates[hit.id] = Candidate(chunk_id=hit.id, keyword_score=hit.score, keyword_rank=rank)
+
+    query_vector = None
+    if semantic_weight > 0:
+        semantic_hits, collected.model, collected.dimensions, query_vector, why = _semantic_leg(
+            workspace_id=workspace_id, query=query, depth=depth, where=where.compiled, ef_search=ef_search,
+            include_vectors=include_vectors)
+        if why is not None:
+            if not collected.legs_used:
+                raise why
+            collected.degraded[LEG_SEMANTIC] = {"code": why.code, "message": why.message}
+            collected.model = collected.dimensions = None
+        else:
+            collected.legs_used.append(LEG_SEMANTIC)
+            collected.leg_meta[LEG_SEMANTIC] = {"model": collected.model, "returned": len(semantic_hits)}
+            for rank, hit in enumerate(semantic_hits, start=1):
+                if hit.id not in hits or (include_vectors and hit.vector is not None):
+                    hits[hit.id] = hit
+                candidate = candidates.setdefault(hit.id, Candidate(chunk_id=hit.id))
+                candidate.semantic_score, candidate.semantic_rank = hit.score, rank
+    if not collected.legs_used:
+        raise HybridSearchError(
+            "no_searchable_terms",
+            "The query has no searchable words (only stopwords or punctuation), and the semantic leg is off.")
+
+    # Score every candidate on both legs where it can be scored.
+    if LEG_KEYWORD in collected.legs_used and prepared is not None:
+        missing = [cid for cid, c in candidates.items() if c.keyword_score is None]
+        found = keyword_scores(prepared, missing)
+        for cid in missing:  # no query word in the chunk: its BM25 score is 0
+            candidates[cid].keyword_score = found.get(cid, 0.0)
+    if LEG_SEMANTIC in collected.legs_used and query_vector is not None:
+        missing = [cid for cid, c in candidates.items() if c.semantic_score is None]
+        scores = _cosine_scores(missing, model=collected.model, dimensions=collected.dimensions, vector=query_vector)
+        for cid, score in scores.items():
+            candidates[cid].semantic_score = score
+    return collected
 
 
 def _round(value: float | None) -> float | None:
