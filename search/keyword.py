@@ -14,9 +14,10 @@ The index (postings per chunk and term, statistics per workspace and term) is wr
      workspace. A chunk outside those lists that contains none of the rarer terms can
      only score the common terms' small IDFs;
    - the candidates are summed, filtered (content type, metadata filter, what the caller
-     may see), cut to the best RESCORE_DEPTH, and those are rescored exactly: every query
-     term's posting is looked up by primary key (chunk_id, term). So a candidate's final
-     score is its true BM25 score; only which chunks become candidates is bounded.
+     may see), cut to the best RESCORE_DEPTH, and those are rescored exactly: each looks up
+     its posting of every partly-read term it was not found in, by primary key
+     (chunk_id, term). So a candidate's final score is its true BM25 score; only which
+     chunks become candidates is bounded.
 
    `bench/hybrid.py` measures the candidate counts, latency, and the results' agreement
    with exact BM25 (every posting read); `bench/eval.py` the quality.
@@ -136,7 +137,12 @@ _CHUNK_COLUMNS = "c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.en
 
 def keyword_candidates_sql(*, where_sql: str | None, rescore: bool) -> str:
     """The ranking statement (see the module docstring). `where_sql` None: no chunk filter at all
-    (the caller sees every chunk and asked for no filter), so candidates never read chunk rows."""
+    (the caller sees every chunk and asked for no filter), so candidates never read chunk rows.
+
+    `rescore`: some terms were read only in part (`q.lim` set); each kept candidate then looks
+    up its posting of each such term it was not found in (primary key (chunk_id, term)), so
+    its score is exact; terms read in full are exact already.
+    """
     filtered = (
         " JOIN ingestion_chunk c ON c.id = pa.chunk_id WHERE c.workspace_id = %s AND " + where_sql
         if where_sql is not None else ""
@@ -144,17 +150,20 @@ def keyword_candidates_sql(*, where_sql: str | None, rescore: bool) -> str:
     sql = (
         "WITH q AS MATERIALIZED (SELECT * FROM unnest(%s::text[], %s::float8[], %s::int[]) AS q(term, weight, lim)),"
         " hits AS MATERIALIZED ("
-        f"  SELECT p.chunk_id, {_weight_sql('p')} AS part FROM q CROSS JOIN LATERAL ("
+        f"  SELECT p.chunk_id, q.term, {_weight_sql('p')} AS part FROM q CROSS JOIN LATERAL ("
         f"   SELECT chunk_id, tf, length FROM {POSTING_TABLE} p"
         "    WHERE p.workspace_id = %s AND p.term = q.term ORDER BY p.impact DESC LIMIT q.lim) p),"
-        " partial AS (SELECT chunk_id, sum(part) AS score FROM hits GROUP BY chunk_id),"
-        f" kept AS MATERIALIZED (SELECT pa.chunk_id, pa.score FROM partial pa{filtered}"
+        " partial AS (SELECT chunk_id, sum(part) AS score"
+        + (", array_agg(term) AS found" if rescore else "")
+        + " FROM hits GROUP BY chunk_id),"
+        f" kept AS MATERIALIZED (SELECT pa.* FROM partial pa{filtered}"
         "  ORDER BY pa.score DESC, pa.chunk_id LIMIT %s)"
     )
     if rescore:
         sql += (
-            f", ranked AS (SELECT k.chunk_id, sum({_weight_sql('p')}) AS score FROM kept k CROSS JOIN q"
-            f"  JOIN {POSTING_TABLE} p ON p.chunk_id = k.chunk_id AND p.term = q.term GROUP BY k.chunk_id)"
+            ", ranked AS (SELECT k.chunk_id, k.score + coalesce((SELECT sum(" + _weight_sql("p") + ")"
+            f"  FROM q JOIN {POSTING_TABLE} p ON p.chunk_id = k.chunk_id AND p.term = q.term"
+            "  WHERE q.lim IS NOT NULL AND q.term <> ALL(k.found)), 0) AS score FROM kept k)"
         )
     else:
         sql += ", ranked AS (SELECT chunk_id, score FROM kept)"
