@@ -240,3 +240,32 @@ def test_backfill_indexes_chunks_written_before_the_index(doc_type):
     assert indexed == Chunk.objects.filter(entry=entry).count()
     assert services.keyword_index_missing() == 0
     assert_statistics_match_recount()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_statistics_match_recount_after_concurrent_saves_in_one_workspace(workspace):
+    import threading
+
+    from django.db import connections
+
+    doc_type = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+    errors: list[BaseException] = []
+
+    def save_many(offset: int) -> None:
+        try:
+            for i in range(8):
+                entry = entry_make(doc_type, title=f"Doc {offset}-{i}", body=f"<p>{LONG_BODY} 返品{i} {offset}</p>")
+                cms_services.entry_update(entry=entry, data={**entry.data, "body": f"<p>Edited {i} 配送</p>"})
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=save_many, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert_statistics_match_recount()
