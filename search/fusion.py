@@ -69,6 +69,19 @@ def default_weights(query: str) -> tuple[float, float]:
     return DEFAULT_WEIGHTS_CJK if query_script(query) == "cjk" else DEFAULT_WEIGHTS_LATIN
 
 
+NORMALIZATIONS = ("minmax", "max")
+# Fitted with the weights (bench/fusion_fit.py).
+DEFAULT_NORMALIZATION = "minmax"
+
+
+def _max_scaled(values: Sequence[float | None]) -> list[float]:
+    """Scores over the best one, with 0 as the floor (BM25's own minimum; cosine below 0 is 0)."""
+    high = max((v for v in values if v is not None), default=0.0)
+    if high <= 0:
+        return [0.0] * len(values)
+    return [0.0 if v is None else max(0.0, v) / high for v in values]
+
+
 def _minmax(values: Sequence[float | None]) -> list[float]:
     present = [v for v in values if v is not None]
     if not present:
@@ -79,16 +92,17 @@ def _minmax(values: Sequence[float | None]) -> list[float]:
     return [0.0 if v is None else (v - low) / (high - low) for v in values]
 
 
-def fuse(candidates: list[Candidate], *, method: str, keyword_weight: float, semantic_weight: float
-         ) -> list[Candidate]:
+def fuse(candidates: list[Candidate], *, method: str, keyword_weight: float, semantic_weight: float,
+         normalization: str = DEFAULT_NORMALIZATION) -> list[Candidate]:
     """Set each candidate's `fused` score and return them best first (ties: lower chunk id)."""
     if method == FUSION_RRF:
         for c in candidates:
             c.fused = (keyword_weight / (RRF_K + c.keyword_rank) if c.keyword_rank else 0.0) + (
                 semantic_weight / (RRF_K + c.semantic_rank) if c.semantic_rank else 0.0)
     else:
-        keyword = _minmax([c.keyword_score for c in candidates])
-        semantic = _minmax([c.semantic_score for c in candidates])
+        scale = _max_scaled if normalization == "max" else _minmax
+        keyword = scale([c.keyword_score for c in candidates])
+        semantic = scale([c.semantic_score for c in candidates])
         for c, k, s in zip(candidates, keyword, semantic):
             c.fused = keyword_weight * k + semantic_weight * s
     return sorted(candidates, key=lambda c: (-c.fused, c.chunk_id))

@@ -22,6 +22,7 @@ How a query runs:
 from __future__ import annotations
 
 import math
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -254,6 +255,9 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
     every leg that ran. Raises the semantic leg's error when no leg can answer."""
     collected = Collected(candidates={}, hits={}, legs_used=[])
     candidates, hits = collected.candidates, collected.hits
+    # The query's embedding (a model call, or a provider's round trip) runs in a thread while
+    # the keyword leg's SQL runs here.
+    embedding = _query_embedding_start(workspace_id=workspace_id, query=query) if semantic_weight > 0 else None
     prepared: KeywordQuery | None = None
     if keyword_weight > 0:
         prepared = keyword_query_prepare(workspace_id=workspace_id, query=query)
@@ -267,17 +271,18 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
             hits[hit.id] = hit
             candidates[hit.id] = Candidate(chunk_id=hit.id, keyword_score=hit.score, keyword_rank=rank)
 
-    query_vector = None
-    if semantic_weight > 0:
-        semantic_hits, collected.model, collected.dimensions, query_vector, why = _semantic_leg(
-            workspace_id=workspace_id, query=query, depth=depth, where=where.compiled, ef_search=ef_search,
-            include_vectors=include_vectors)
-        if why is not None:
+    query_vector = embedding.vector() if embedding is not None else None
+    if embedding is not None:
+        if embedding.error is not None:
             if not collected.legs_used:
-                raise why
-            collected.degraded[LEG_SEMANTIC] = {"code": why.code, "message": why.message}
-            collected.model = collected.dimensions = None
+                raise embedding.error
+            collected.degraded[LEG_SEMANTIC] = {"code": embedding.error.code, "message": embedding.error.message}
         else:
+            collected.model, collected.dimensions = embedding.model, embedding.dimensions
+            semantic_hits = semantic._vector_candidates(
+                workspace_id=workspace_id, model_name=embedding.model, dimensions=embedding.dimensions,
+                query_vector=query_vector, limit=depth, where=where.compiled, ef_search=ef_search,
+                include_vectors=include_vectors)
             collected.legs_used.append(LEG_SEMANTIC)
             collected.leg_meta[LEG_SEMANTIC] = {"model": collected.model, "returned": len(semantic_hits)}
             for rank, hit in enumerate(semantic_hits, start=1):
@@ -308,28 +313,44 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
-def _semantic_leg(*, workspace_id: int, query: str, depth: int, where: CompiledFilter, ef_search: int,
-                  include_vectors: bool
-                  ) -> tuple[list[ChunkHit], str | None, int | None, list[float] | None, HybridSearchError | None]:
-    """The vector leg's hits, or why it cannot run (as the error semantic search would raise)."""
+@dataclass
+class _QueryEmbedding:
+    """The semantic leg's first half: the backend, and the query's vector being made in a thread."""
+
+    model: str | None = None
+    dimensions: int | None = None
+    future: Future | None = None
+    error: HybridSearchError | None = None
+
+    def vector(self) -> list[float] | None:
+        """The query vector (waits for it), or None with `error` set."""
+        if self.future is None:
+            return None
+        try:
+            return self.future.result()
+        except EmbeddingProviderError as exc:
+            code = "provider_unavailable" if exc.transient else "provider_error"
+            self.error = HybridSearchError(code, f"The embedding provider could not embed the query: {exc}",
+                                           status=503)
+            return None
+
+
+# One query embedding at a time per request, made while the keyword leg's SQL runs.
+_EMBEDDER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hybrid-query-embed")
+
+
+def _query_embedding_start(*, workspace_id: int, query: str) -> _QueryEmbedding:
+    """Start embedding the query, unless the semantic leg cannot run (the reason is in `error`)."""
     try:
         backend = get_embedding_backend()
     except EmbeddingNotConfigured as exc:
-        return [], None, None, None, HybridSearchError("not_configured", str(exc), status=503)
+        return _QueryEmbedding(error=HybridSearchError("not_configured", str(exc), status=503))
     if not _has_vectors(workspace_id=workspace_id, model_name=backend.model_name):
-        return [], backend.model_name, backend.dimensions, None, HybridSearchError(
+        return _QueryEmbedding(error=HybridSearchError(
             "vectors_pending",
-            f"No chunk of this workspace has a {backend.model_name} vector yet (embedding is pending).", status=503)
-    try:
-        vector = backend.embed_query(query)
-    except EmbeddingProviderError as exc:
-        code = "provider_unavailable" if exc.transient else "provider_error"
-        return [], backend.model_name, backend.dimensions, None, HybridSearchError(
-            code, f"The embedding provider could not embed the query: {exc}", status=503)
-    hits = semantic._vector_candidates(
-        workspace_id=workspace_id, model_name=backend.model_name, dimensions=backend.dimensions,
-        query_vector=vector, limit=depth, where=where, ef_search=ef_search, include_vectors=include_vectors)
-    return hits, backend.model_name, backend.dimensions, vector, None
+            f"No chunk of this workspace has a {backend.model_name} vector yet (embedding is pending).", status=503))
+    return _QueryEmbedding(model=backend.model_name, dimensions=backend.dimensions,
+                           future=_EMBEDDER.submit(backend.embed_query, query))
 
 
 def _has_vectors(*, workspace_id: int, model_name: str) -> bool:

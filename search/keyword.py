@@ -48,8 +48,8 @@ DELTA_TABLE = KeywordStatDelta._meta.db_table
 CANDIDATE_BUDGET = 4000
 # Postings read, best impact first, from each term beyond the budget.
 CHAMPIONS = 300
-# Candidates (after filtering) rescored exactly; at least twice what is asked for.
-RESCORE_DEPTH = 200
+# Candidates (after filtering) rescored exactly, at least what is asked for (hybrid asks 50).
+RESCORE_DEPTH = 100
 # Query terms used at most (the rarest); a pasted paragraph stays a bounded query.
 MAX_QUERY_TERMS = 64
 
@@ -167,9 +167,11 @@ def keyword_candidates_sql(*, where_sql: str | None, rescore: bool) -> str:
         )
     else:
         sql += ", ranked AS (SELECT chunk_id, score FROM kept)"
+    # Only the returned chunks' rows are read (the rescored ones are cut to `limit` first).
     return sql + (
+        ", best AS (SELECT chunk_id, score FROM ranked ORDER BY score DESC, chunk_id LIMIT %s)"
         f" SELECT {_CHUNK_COLUMNS}, r.score, (SELECT count(*) FROM partial) AS candidates"
-        " FROM ranked r JOIN ingestion_chunk c ON c.id = r.chunk_id ORDER BY r.score DESC, c.id LIMIT %s"
+        " FROM best r JOIN ingestion_chunk c ON c.id = r.chunk_id ORDER BY r.score DESC, c.id"
     )
 
 
@@ -242,15 +244,17 @@ def keyword_candidates(
     if not prepared.terms:
         return [], prepared.plan()
     rescore = prepared.truncated > 0
-    depth = max(rescore_depth, 2 * limit)
+    depth = max(rescore_depth, limit)
     sql = keyword_candidates_sql(where_sql=None if where is None else where.sql, rescore=rescore)
     params = keyword_candidates_params(
         terms=prepared.terms, limits=prepared.limits, workspace_id=prepared.workspace_id,
         average=prepared.average_length, where=where, depth=depth, rescore=rescore, limit=limit,
     )
     with transaction.atomic(), connection.cursor() as cursor:
-        # The lateral index reads are many tiny scans: parallel workers only add their start-up.
-        cursor.execute("SELECT set_config('max_parallel_workers_per_gather', '0', true)")
+        # The lateral index reads are many tiny scans: parallel workers only add their start-up;
+        # the per-chunk sums of a few thousand postings fit in memory rather than spilling.
+        cursor.execute("SELECT set_config('max_parallel_workers_per_gather', '0', true),"
+                       " set_config('work_mem', '32MB', true)")
         cursor.execute(sql, params)
         columns = [col.name for col in cursor.description]
         rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
