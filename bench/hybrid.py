@@ -322,7 +322,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=150)
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--load-only", action="store_true", help="load the data set and build the indexes, then stop")
-    parser.add_argument("--bounds", default="1000/100,2000/200,4000/300,8000/600,1000000000/1000000000",
+    parser.add_argument("--bounds", default="500/50,1000/100,2000/150,4000/300,1000000000/1000000000",
                         help="budget/champions pairs for the sweep ('' to skip)")
     args = parser.parse_args()
     django_setup()
