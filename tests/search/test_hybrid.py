@@ -157,8 +157,8 @@ def test_weights_are_applied_to_normalised_leg_scores(embedded, workspace):
     keyword_scores = [s["legs"]["keyword"]["score"] for s in result.as_dict()["sources"]]
     semantic_scores = [s["legs"]["semantic"]["score"] for s in result.as_dict()["sources"]]
 
-    def norm(values, v):
-        return (v - min(values)) / (max(values) - min(values))
+    def norm(values, v):  # over the best candidate, 0 as the floor (search.fusion)
+        return max(0.0, v) / max(values)
 
     for hit, k, s in zip(result.hits, keyword_scores, semantic_scores):
         assert hit.score == pytest.approx(0.3 * norm(keyword_scores, k) + 0.7 * norm(semantic_scores, s), abs=1e-5)
@@ -182,9 +182,10 @@ def test_semantic_only_weight_ranks_by_meaning(embedded, workspace):
 def test_rrf_fuses_by_rank(embedded, workspace):
     result = hybrid_search(access=full_access(workspace), query="refund delivery", fusion="rrf", top_k=100)
 
+    weights = result.extra_meta["weights"]
     for hit in result.hits:
-        ranks = [hit.legs[leg]["rank"] for leg in ("keyword", "semantic")]
-        expected = sum(0.5 / (RRF_K + r) for r in ranks if r is not None)
+        expected = sum(weights[leg] / (RRF_K + hit.legs[leg]["rank"]) for leg in ("keyword", "semantic")
+                       if hit.legs[leg]["rank"] is not None)
         assert hit.score == pytest.approx(expected)
     assert result.extra_meta["fusion"] == "rrf"
 
