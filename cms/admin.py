@@ -241,3 +241,10 @@ class AssetAdmin(WorkspaceScopedAdmin):
     def delete_queryset(self, request, queryset: QuerySet) -> None:
         for asset in queryset:
             services.asset_delete(asset=asset)
+
+
+# Workspace API keys: a self-contained admin of their own (cms/admin_api_keys.py).
+from cms.admin_api_keys import ApiKeyAdmin  # noqa: E402
+from cms.models import ApiKey  # noqa: E402
+
+admin.site.register(ApiKey, ApiKeyAdmin)

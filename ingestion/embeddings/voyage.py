@@ -77,6 +77,9 @@ class VoyageEmbeddingBackend(BaseEmbeddingBackend):
         max_retries: int = 4,
         retry_base_delay: float = 1.0,
         retry_max_delay: float = 30.0,
+        query_timeout: float = 2.0,
+        query_max_retries: int = 1,
+        query_retry_max_delay: float = 0.5,
         dimensions: int | None = None,
         **options,
     ):
@@ -102,6 +105,10 @@ class VoyageEmbeddingBackend(BaseEmbeddingBackend):
         self.max_retries = max(0, int(max_retries))
         self.retry_base_delay = float(retry_base_delay)
         self.retry_max_delay = float(retry_max_delay)
+        # A query has a caller waiting: a short timeout, at most one quick retry, then a 503.
+        self.query_timeout = float(query_timeout)
+        self.query_max_retries = max(0, int(query_max_retries))
+        self.query_retry_max_delay = float(query_retry_max_delay)
 
     def estimate_tokens(self, text: str) -> int:
         """The base estimate with a 25% margin: see TOKEN_ESTIMATE_MARGIN."""
@@ -132,12 +139,19 @@ class VoyageEmbeddingBackend(BaseEmbeddingBackend):
             logger.info("Voyage refused %d texts as too large; splitting in two", len(texts))
             return self._embed_splitting(texts[:middle], input_type) + self._embed_splitting(texts[middle:], input_type)
 
+    def _limits(self, input_type: str) -> tuple[float, int, float]:
+        """(timeout, max_retries, longest backoff) for documents (patient) or a query (quick)."""
+        if input_type == "query":
+            return self.query_timeout, self.query_max_retries, self.query_retry_max_delay
+        return self.timeout, self.max_retries, self.retry_max_delay
+
     def _request_with_retries(self, texts: list[str], input_type: str) -> list[list[float]]:
         last_problem = ""
         retry_after: float | None = None
-        for attempt in range(self.max_retries + 1):
+        timeout, max_retries, max_delay = self._limits(input_type)
+        for attempt in range(max_retries + 1):
             if attempt:
-                time.sleep(self._backoff_seconds(attempt, retry_after))
+                time.sleep(self._backoff_seconds(attempt, retry_after, max_delay=max_delay))
             self._current_stats()["attempts"] += 1
             retry_after = None
             try:
@@ -148,7 +162,7 @@ class VoyageEmbeddingBackend(BaseEmbeddingBackend):
                     truncation=True,
                     api_key=self._api_key,
                     base_url=self._base_url,
-                    request_timeout=self.timeout,
+                    request_timeout=timeout,
                 )
                 return self._vectors_from(response, texts)
             except voyage_error.VoyageError as failure:
@@ -158,10 +172,10 @@ class VoyageEmbeddingBackend(BaseEmbeddingBackend):
             except (_MalformedResponse, AttributeError, KeyError, TypeError, ValueError) as failure:
                 last_problem = f"malformed response: {failure!r}"
             logger.warning(
-                "Voyage request failed (attempt %d of %d): %s", attempt + 1, self.max_retries + 1, last_problem
+                "Voyage request failed (attempt %d of %d): %s", attempt + 1, max_retries + 1, last_problem
             )
         raise EmbeddingProviderError(
-            f"Voyage failed {self.max_retries + 1} times; last error: {last_problem}", transient=True
+            f"Voyage failed {max_retries + 1} times; last error: {last_problem}", transient=True
         )
 
     def _raise_if_permanent(self, failure: voyage_error.VoyageError, *, batch_size: int) -> None:
@@ -201,13 +215,14 @@ class VoyageEmbeddingBackend(BaseEmbeddingBackend):
         self._record_request(texts=len(texts), tokens=tokens)
         return vectors
 
-    def _backoff_seconds(self, attempt: int, retry_after: float | None) -> float:
+    def _backoff_seconds(self, attempt: int, retry_after: float | None, *, max_delay: float | None = None) -> float:
         """Exponential backoff from `retry_base_delay`, with jitter so workers spread out;
-        a Retry-After header is honoured up to `retry_max_delay`."""
-        delay = min(self.retry_max_delay, self.retry_base_delay * 2 ** (attempt - 1))
+        a Retry-After header is honoured up to `max_delay` (default `retry_max_delay`)."""
+        max_delay = self.retry_max_delay if max_delay is None else max_delay
+        delay = min(max_delay, self.retry_base_delay * 2 ** (attempt - 1))
         delay *= random.uniform(0.5, 1.0)
         if retry_after is not None:
-            delay = max(delay, min(retry_after, self.retry_max_delay))
+            delay = max(delay, min(retry_after, max_delay))
         return delay
 
 
