@@ -67,6 +67,7 @@ class EntrySearchView(WorkspaceAPIView):
     """Search entries of the workspace: ?q=&content_type=&status=&limit=&offset= (members only)."""
 
     @extend_schema(
+        tags=["search"],
         operation_id="search_entries",
         summary="Full-text search over entries",
         description="Entries whose field values contain `q` (case-insensitive, literal: `%` and `_` are "

@@ -37,50 +37,47 @@ class ErrorSerializer(serializers.Serializer):
     )
 
 
-def _error(name: str, codes: list[str] | None, description: str) -> OpenApiResponse:
-    if codes is None:
-        return OpenApiResponse(response=ErrorSerializer, description=description)
-    return OpenApiResponse(
-        response=inline_serializer(
+_error_serializers: dict[str, type[serializers.Serializer]] = {}
+
+
+def _error_serializer(name: str, codes: list[str]) -> type[serializers.Serializer]:
+    """The error body with `code` limited to `codes`, as one named component (made once)."""
+    if name not in _error_serializers:
+        _error_serializers[name] = inline_serializer(
             name=name,
             fields={
                 "code": serializers.ChoiceField(choices=codes, help_text="Machine-readable, stable: branch on this."),
                 "message": serializers.CharField(help_text="One plain sentence for people."),
                 "details": serializers.JSONField(required=False),
             },
-        ),
-        description=description + " Codes: " + ", ".join(f"`{c}`" for c in codes) + ".",
-    )
+        )
+    return _error_serializers[name]
 
 
 def _codes(codes: list[str]) -> str:
     return ", ".join(f"`{c}`" for c in codes)
 
 
+def _error(name: str, codes: list[str], description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=_error_serializer(name, codes), description=f"{description} Codes: {_codes(codes)}.")
+
+
 def error_responses(*, family: str, bad_request: list[str], forbidden: list[str] | None = None,
-                    unavailable: list[str] | None = None) -> dict[int, OpenApiResponse]:
+                    unavailable: list[str] | None = None, json_body: bool = False) -> dict[int, OpenApiResponse]:
     """The error responses of one endpoint: {status: response} with each status's codes."""
     responses = {
-        400: _error(f"{family}BadRequest", None, "The request cannot run as asked; fix it and retry. Codes: "
-                    + _codes(bad_request) + "."),
-        401: OpenApiResponse(
-            response=inline_serializer(
-                name="AuthenticationError",
-                fields={
-                    "code": serializers.ChoiceField(choices=AUTH_CODES),
-                    "message": serializers.CharField(),
-                },
-            ),
-            description="No credential, or a key that is unknown, expired or revoked. Comes with "
-            "`WWW-Authenticate: Bearer`. Codes: " + _codes(AUTH_CODES) + ".",
-        ),
-        404: _error("NotFound", ["not_found"],
-                    "No such workspace: also the answer for another tenant's workspace."),
-        429: _error("Throttled", ["throttled"],
-                    "Too many requests for this key or user; wait `Retry-After` seconds."),
+        400: OpenApiResponse(response=ErrorSerializer, description="The request cannot run as asked; fix it "
+                             f"and retry. Codes: {_codes(bad_request)}."),
+        401: _error("AuthenticationError", AUTH_CODES, "No credential, or a key that is unknown, expired or "
+                    "revoked. Comes with `WWW-Authenticate: Bearer`."),
+        404: _error("NotFoundError", ["not_found"], "No such workspace: also the answer for another tenant's."),
+        429: _error("ThrottledError", ["throttled"], "Too many requests for this key or user; wait `Retry-After` seconds."),
     }
     if forbidden:
         responses[403] = _error(f"{family}Forbidden", forbidden, "The caller may not ask for this.")
+    if json_body:
+        responses[415] = _error("UnsupportedMediaTypeError", ["unsupported_media_type"],
+                                "The body must be JSON (`Content-Type: application/json`).")
     if unavailable:
         responses[503] = _error(f"{family}Unavailable", unavailable,
                                 "The search cannot run now; retry later or tell an operator.")
@@ -89,6 +86,9 @@ def error_responses(*, family: str, bad_request: list[str], forbidden: list[str]
 
 class SemanticSearchRequestDoc(serializers.Serializer):
     """The semantic request as documented: the view's serializer has the same fields (a test pins it)."""
+
+    class Meta:
+        ref_name = "SemanticSearchRequest"
 
     query = serializers.CharField(max_length=2000, help_text="What to search for, in any language.")
     top_k = serializers.IntegerField(min_value=1, max_value=100, default=10, required=False)
@@ -138,12 +138,20 @@ class SemanticMetaSerializer(serializers.Serializer):
 
 
 class SemanticSearchResponseDoc(serializers.Serializer):
+    class Meta:
+        ref_name = "SemanticSearchResponse"
+
     relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
     sources = ChunkSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
     meta = SemanticMetaSerializer()
 
 
 class HealthResponseDoc(serializers.Serializer):
+    """Staff (and monitors with a health token) get details beside `ok`."""
+
+    class Meta:
+        ref_name = "Health"
+
     ok = serializers.BooleanField()
 
 

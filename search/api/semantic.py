@@ -8,6 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -51,7 +52,10 @@ class SemanticSearchRequestSerializer(serializers.Serializer):
 
 
 class SemanticSearchView(WorkspaceAPIView):
+    parser_classes = [JSONParser]
+
     @extend_schema(
+        tags=["search"],
         operation_id="semantic_search",
         summary="Semantic search over chunks",
         description="The chunks nearest in meaning to `query`, best first, with `relevant_context` ready to "
@@ -60,7 +64,8 @@ class SemanticSearchView(WorkspaceAPIView):
         request=SemanticSearchRequestDoc,
         responses={200: SemanticSearchResponseDoc,
                    **error_responses(family="SemanticSearch", bad_request=SEMANTIC_400_CODES,
-                                     forbidden=["permission_denied"], unavailable=PROVIDER_CODES)},
+                                     forbidden=["permission_denied"], unavailable=PROVIDER_CODES,
+                                     json_body=True)},
     )
     def post(self, request: Request, slug: str) -> Response:
         access = self.get_access()

@@ -10,6 +10,7 @@ from search.api.schema import HealthResponseDoc
 from search.api.semantic import SemanticSearchView
 
 health = extend_schema(
+    tags=["health"],
     operation_id="health",
     summary="Service health",
     description="Whether the database, broker and embedding provider are usable. No credential needed.",
