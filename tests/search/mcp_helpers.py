@@ -8,24 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx2
-from django.db import connection
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from cms.models import Entry, EntryStatus, Role, Workspace
 from ingestion.services import chunks_embed_pending
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory, api_key_make, entry_make
+from tests.servers import REPO, database_env
 
-REPO = Path(__file__).resolve().parents[2]
 B_MARKER = "zanzibar"
 TOOL_NAMES = {"list_content_types", "search_entries", "semantic_search"}
 
@@ -103,15 +100,7 @@ def error_of(result) -> dict:
 
 def stdio_server(*args: str) -> StdioServerParameters:
     """`manage.py mcp_serve ...` as a subprocess on the test database, with the local model."""
-    params = connection.get_connection_params()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "cms.settings",
-        "DEBUG": "true",
-        "EMBEDDING_PROVIDER": "local",
-        "DATABASE_URL": f"postgres://{params.get('user', 'postgres')}@/{connection.settings_dict['NAME']}"
-        f"?host={params['host']}",
-    }
+    env = database_env(EMBEDDING_PROVIDER="local")
     env.pop("CMS_API_KEY", None)
     return StdioServerParameters(command=sys.executable, args=["manage.py", "mcp_serve", *args], env=env, cwd=str(REPO))
 
