@@ -8,6 +8,8 @@ cms/access.py, never a 401 or 403 that would confirm the workspace exists.
 
 from __future__ import annotations
 
+import time
+
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
@@ -15,7 +17,7 @@ from django.utils.connection import ConnectionProxy
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
 
 from cms.api_keys import ApiKeyRejected
 from cms.models import ApiKey
@@ -75,40 +77,79 @@ class ApiKeyAuthentication(BaseAuthentication):
         return f'Bearer realm="{REALM}", error="invalid_token", error_description="{rejection.message}"'
 
 
-# DRF's throttles read the default cache; ours read the "throttle" alias, which production
-# points at Redis (THROTTLE_CACHE_URL) so that every gunicorn worker counts the same requests.
+# The counters live in the "throttle" cache alias, which production points at Redis
+# (THROTTLE_CACHE_URL) so that every gunicorn worker counts the same requests.
 throttle_cache = ConnectionProxy(caches, "throttle")
 
 
-class _SettingsRateThrottle(SimpleRateThrottle):
-    """Rates come from Django settings when a request is checked, not when DRF was imported."""
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
-    cache = throttle_cache
+
+def _parse_rate(rate: str) -> tuple[int, int]:
+    """"600/min" -> (600, 60); the period is read from its first letter, as DRF does."""
+    count, _, period = rate.partition("/")
+    return int(count), _PERIODS[period.strip()[0].lower()]
+
+
+class _WindowRateThrottle(BaseThrottle):
+    """At most N requests per fixed window (a second, minute, hour or day) per caller.
+
+    DRF's SimpleRateThrottle keeps a list of timestamps that it reads, edits and writes
+    back: requests racing in two workers both pass, and at high rates every request
+    rewrites a long list. A counter per window is one atomic increment (INCR in Redis) and
+    never undercounts; the price is that a burst may straddle two windows. The rate comes
+    from Django settings when a request is checked, so tests and deployments can change it.
+    """
+
+    scope = ""
     rate_setting = ""
 
-    def get_rate(self) -> str | None:
-        return getattr(settings, self.rate_setting) or None
+    def __init__(self) -> None:
+        self._wait: float | None = None
+
+    def get_ident(self, request: Request) -> str | None:  # type: ignore[override]
+        raise NotImplementedError
+
+    def allow_request(self, request: Request, view) -> bool:
+        rate = getattr(settings, self.rate_setting)
+        ident = self.get_ident(request) if rate else None
+        if ident is None:
+            return True
+        limit, period = _parse_rate(rate)
+        now = time.time()
+        key = f"throttle:{self.scope}:{ident}:{int(now // period)}"
+        throttle_cache.add(key, 0, timeout=period + 1)
+        try:
+            count = throttle_cache.incr(key)
+        except ValueError:  # expired between add and incr: a new window
+            throttle_cache.add(key, 1, timeout=period + 1)
+            count = 1
+        if count <= limit:
+            return True
+        self._wait = period - now % period
+        return False
+
+    def wait(self) -> float | None:
+        return self._wait
 
 
-class ApiKeyRateThrottle(_SettingsRateThrottle):
+class ApiKeyRateThrottle(_WindowRateThrottle):
     """API_RATE_LIMIT_KEY requests per key (e.g. "600/min")."""
 
     scope = "api_key"
     rate_setting = "API_RATE_LIMIT_KEY"
 
-    def get_cache_key(self, request: Request, view) -> str | None:
-        if not isinstance(request.auth, ApiKey):
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": request.auth.prefix}
+    def get_ident(self, request: Request) -> str | None:  # type: ignore[override]
+        return request.auth.prefix if isinstance(request.auth, ApiKey) else None
 
 
-class UserRateThrottle(_SettingsRateThrottle):
+class UserRateThrottle(_WindowRateThrottle):
     """API_RATE_LIMIT_USER requests per logged-in user."""
 
     scope = "user"
     rate_setting = "API_RATE_LIMIT_USER"
 
-    def get_cache_key(self, request: Request, view) -> str | None:
+    def get_ident(self, request: Request) -> str | None:  # type: ignore[override]
         if isinstance(request.auth, ApiKey) or not getattr(request.user, "pk", None):
             return None
-        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+        return str(request.user.pk)

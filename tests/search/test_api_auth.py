@@ -182,9 +182,31 @@ def test_throttle_counts_are_shared_through_redis(settings, workspace, refund):
 
     assert statuses == [200, 200, 429]
     # The count lives in Redis, where any other process reads it.
-    stored = redis.Redis(host="127.0.0.1", port=6379, db=5).keys(f"*throttle_api_key_{api_key.prefix}")
+    stored = redis.Redis(host="127.0.0.1", port=6379, db=5).keys(f"*throttle:api_key:{api_key.prefix}:*")
     assert len(stored) == 1
     caches["throttle"].clear()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_workers_never_undercount(settings, workspace, refund):
+    """Requests from several threads at once are each counted: the limit holds exactly."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    settings.API_RATE_LIMIT_KEY = "10/min"
+    _, secret = api_key_make(workspace)
+
+    def one(_):
+        try:
+            return search(APIClient(), secret).status_code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(one, range(30)))
+
+    assert statuses.count(200) == 10 and statuses.count(429) == 20
 
 
 def test_empty_rate_turns_the_limit_off(client, settings, workspace, refund):
