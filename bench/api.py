@@ -168,7 +168,7 @@ def one_request(kind: str, index: int, key: str) -> bool:
         payload = response.read()
         if response.status != 200:
             return False
-        return kind != "mcp" or b'"isError":true' not in payload
+        return kind != "mcp" or (b'"result"' in payload and b'"isError":true' not in payload)
     finally:
         conn.close()
 
