@@ -52,6 +52,14 @@ _EN_QUESTION_OPENING = (
 _EN_QUESTION_START = re.compile(rf"^\s*{_EN_QUESTION_OPENING}", re.IGNORECASE)
 # "…, and can I …" / "… and how do …": what follows "and" must itself open a question.
 _EN_AND = re.compile(rf",?\s+(?:and|also|plus)\s+(?:also\s+)?(?={_EN_QUESTION_OPENING})", re.IGNORECASE)
+_EN_COMMA_AND = re.compile(r",\s+and\s+", re.IGNORECASE)
+EN_CLAUSE_WORDS = 5
+# Signs that a clause asks something: a question opening anywhere, or a question tag.
+_EN_ASKS = re.compile(
+    rf"(?:^|[,;]\s*|\b)(?:{_EN_QUESTION_OPENING}|is (?:there|this|it) (?:a|an|any|possible)\b|"
+    r"can (?:this|it|i) be\b|how to\b)",
+    re.IGNORECASE,
+)
 # A sentence that leans on the one before ("Is this possible?", 「この高気圧は…」): not a part alone.
 _ANAPHORA = re.compile(
     r"^\s*(?:(?:is|are|can|could|does|do|will|would|should)\s+(?:this|that|it|these|those|they)\b|"
@@ -170,7 +178,7 @@ def _split_questions(text: str) -> list[str]:
         pending.append(sentence)
         if is_question(sentence):
             joined = " ".join(pending) if not _CJK_CHAR.search(sentence) else "".join(pending)
-            if parts and len(pending) == 1 and _ANAPHORA.match(sentence):
+            if parts and len(pending) == 1 and _leans_on_previous(sentence):
                 parts[-1] = f"{parts[-1]} {joined}"
             else:
                 parts.append(joined)
@@ -184,6 +192,17 @@ def _split_questions(text: str) -> list[str]:
     return parts
 
 
+def _leans_on_previous(sentence: str) -> bool:
+    """"Is this possible?", 「このような…」: a question about what the sentence before said.
+    An English one that names things of its own ("Is it possible to save my mails?") stands alone."""
+    if not _ANAPHORA.match(sentence):
+        return False
+    if _CJK_CHAR.search(sentence):
+        return True
+    words = re.findall(r"[A-Za-z0-9']+", sentence.lower())
+    return sum(1 for w in words if w not in _EN_GENERIC and len(w) > 2) < 2
+
+
 def _split_ja_connectives(text: str) -> list[str]:
     """「…か。また、…？」: split where a connective starts a new question after a question."""
     match = _JA_CONNECTIVE.search(text)
@@ -192,7 +211,8 @@ def _split_ja_connectives(text: str) -> list[str]:
     if match.start() == 0:
         return _split_ja_connectives(text[match.end() :]) if text[match.end() :].strip() else [text]
     before, after = text[: match.start()].strip(), text[match.end() :]
-    if not is_question(before.rstrip("、，, ")) or not after.strip():
+    # 「…。また、…」 starts a new sentence: split. Mid-sentence (「…か、また、…」) only after a question.
+    if not after.strip() or not (before.endswith(tuple(_SENTENCE_MARKS)) or is_question(before.rstrip("、，, "))):
         return [text]
     return [before, *_split_ja_connectives(after)]
 
@@ -200,11 +220,26 @@ def _split_ja_connectives(text: str) -> list[str]:
 def _split_en_and(text: str) -> list[str]:
     match = _EN_AND.search(text)
     if match is None or len(text[: match.start()].split()) < 3:
-        return [text]
+        return _split_en_comma_and(text)
     first, second = text[: match.start()].rstrip(" ,"), text[match.end() :]
     if not first.endswith(("?", ".", "!")) and text.rstrip().endswith("?"):
         first += "?"
     return [first, *_split_en_and(second[:1].upper() + second[1:])]
+
+
+def _split_en_comma_and(text: str) -> list[str]:
+    """"Q1 (…, is there a way?), and Q2?": a comma-"and" between two whole questions, each of at
+    least EN_CLAUSE_WORDS words, the first of which asks something and the second ends in "?"."""
+    for match in _EN_COMMA_AND.finditer(text):
+        first, second = text[: match.start()], text[match.end() :]
+        if (
+            len(first.split()) >= EN_CLAUSE_WORDS
+            and len(second.split()) >= EN_CLAUSE_WORDS
+            and second.rstrip().endswith("?")
+            and _EN_ASKS.search(first)
+        ):
+            return [first.rstrip(" ,") + "?", second[:1].upper() + second[1:]]
+    return [text]
 
 
 def _split_ja_and(text: str) -> list[str]:

@@ -15,6 +15,7 @@ from search.decompose import MAX_PARTS, RuleDecomposer, decompose_question, get_
         ("返品の方法と配送料金について教えて", ["返品の方法について教えて", "配送料金について教えて"]),
         ("返品できますか。また、送料はかかりますか？", ["返品できますか。", "送料はかかりますか？"]),
         ("返品の期限はいつですか？ 送料は誰が払いますか？", ["返品の期限はいつですか？", "送料は誰が払いますか？"]),
+        ("保証書の有効期限。また、修理の窓口はどこ？", ["保証書の有効期限。", "修理の窓口はどこ？"]),
         (
             "保証書は何年有効かと、修理の受付窓口はどこかについて教えて",
             ["保証書は何年有効かについて教えて", "修理の受付窓口はどこかについて教えて"],
@@ -41,6 +42,14 @@ def test_japanese_compound_questions_split(question, parts):
             ["How do I export my contacts to a spreadsheet.", "Can I undo a sent message in my mail client?"],
         ),
         ("Where is the invoice? What is the refund period?", ["Where is the invoice?", "What is the refund period?"]),
+        (
+            "My calendar shows duplicate events, is there a fix, and can my team share one address book?",
+            ["My calendar shows duplicate events, is there a fix?", "Can my team share one address book?"],
+        ),
+        (
+            "Why does my laptop battery drain overnight? Is it possible to export all my notes as text files?",
+            ["Why does my laptop battery drain overnight?", "Is it possible to export all my notes as text files?"],
+        ),
     ],
 )
 def test_english_compound_questions_split(question, parts):
