@@ -184,7 +184,10 @@ SEARCH_EMBEDDING_BACKENDS = {
 CHUNK_SIZE_CHARS = env.int("CHUNK_SIZE_CHARS", default=500)
 CHUNK_OVERLAP_CHARS = env.int("CHUNK_OVERLAP_CHARS", default=80)
 EMBED_BATCH_MAX_CHUNKS = env.int("EMBED_BATCH_MAX_CHUNKS", default=256)
-EMBED_MAX_ATTEMPTS = env.int("EMBED_MAX_ATTEMPTS", default=5)
+# After a transient provider error a chunk waits BASE * 2^(attempts - 1) seconds, at most MAX,
+# before it is claimed again; it is never failed for a transient error (see ingestion/services/claims.py).
+EMBED_RETRY_BASE_SECONDS = env.float("EMBED_RETRY_BASE_SECONDS", default=30.0)
+EMBED_RETRY_MAX_SECONDS = env.float("EMBED_RETRY_MAX_SECONDS", default=3600.0)
 
 LOGGING = {
     "version": 1,
