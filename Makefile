@@ -8,6 +8,11 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
 export LC_ALL := C.UTF-8
 export LANG := C.UTF-8
+# Every target here is development: DEBUG on (the public dev key, no HTTPS redirect, static
+# files read from the apps). Without it the settings are production's and fail closed.
+export DEBUG ?= true
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: install db run test bench clean-db compose-check
 
@@ -51,6 +56,7 @@ clean-db: install
 	rm -rf var/pgdata
 
 # Validates docker/compose.yaml (needs `docker compose` or Debian's docker-compose; no engine).
+COMPOSE_CHECK_ENV := SECRET_KEY=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check
 compose-check:
-	@if docker compose version >/dev/null 2>&1; then SECRET_KEY=check docker compose -f docker/compose.yaml config --quiet; \
-	else SECRET_KEY=check docker-compose -f docker/compose.yaml config --quiet; fi && echo "docker/compose.yaml is valid"
+	@if docker compose version >/dev/null 2>&1; then $(COMPOSE_CHECK_ENV) docker compose -f docker/compose.yaml config --quiet; \
+	else $(COMPOSE_CHECK_ENV) docker-compose -f docker/compose.yaml config --quiet; fi && echo "docker/compose.yaml is valid"
