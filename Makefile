@@ -34,12 +34,18 @@ db: install
 run: db
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
-	@echo "Serving http://127.0.0.1:8000/ (admin: /admin/, health: /api/health). Ctrl-C stops all."
-	@trap 'kill 0' INT TERM EXIT; \
-	  $(VENV)/bin/celery -A cms worker --loglevel=INFO --concurrency=2 & \
-	  $(VENV)/bin/celery -A cms beat --loglevel=INFO & \
-	  $(PY) manage.py runserver 127.0.0.1:8000 --noreload; \
-	  wait
+	@echo "Serving http://$(HOST):$(PORT)/ (admin: /admin/, health: /api/health). Ctrl-C stops all."
+	@# Ctrl-C (or TERM) stops the three by pid and waits until each has exited; so does any
+	@# one of them exiting (e.g. the port is taken). Background jobs of a script ignore SIGINT
+	@# (runserver does; Celery handles it), hence the TERM. Never `kill 0`: it signals this
+	@# shell too, which re-enters the trap. The embedded PostgreSQL runs in its own session
+	@# and keeps running.
+	@trap 'kill -TERM $$worker $$beat $$server 2>/dev/null' INT TERM; \
+	  $(VENV)/bin/celery -A cms worker --loglevel=INFO --concurrency=2 & worker=$$!; \
+	  $(VENV)/bin/celery -A cms beat --loglevel=INFO & beat=$$!; \
+	  $(PY) manage.py runserver $(HOST):$(PORT) --noreload & server=$$!; \
+	  wait -n; status=$$?; kill -TERM $$worker $$beat $$server 2>/dev/null; \
+	  while kill -0 $$worker $$beat $$server 2>/dev/null; do wait; done; exit $$status
 
 test: db
 	$(PY) -m pytest $(PYTEST_ARGS)
