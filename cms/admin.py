@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from cms import services
+from cms.access import entry_visibility_q
 from cms.models import Asset, ContentType, Entry, Membership, Role, Workspace
 from cms.selectors import workspace_list_for_user
 
@@ -165,6 +166,10 @@ class EntryAdmin(WorkspaceScopedAdmin):
     list_filter = ["status", "content_type"]
     list_select_related = ["content_type", "workspace"]
     readonly_fields = ["workspace", "created_at", "updated_at", "created_by"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        # Viewers see published entries only (cms/access.py), in lists and change pages alike.
+        return super().get_queryset(request).filter(entry_visibility_q(user=request.user))
 
     @admin.display(description="title")
     def display_title(self, entry: Entry) -> str:

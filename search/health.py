@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection
 
-from search.embeddings import EmbeddingNotConfigured, get_embedding_backend
+from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
 
 logger = logging.getLogger(__name__)
 

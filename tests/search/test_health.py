@@ -138,7 +138,7 @@ def test_no_token_is_accepted_while_health_token_is_unset(client, db, settings):
 
 
 def test_health_says_not_configured_without_provider(client, db, settings):
-    from search.embeddings import reset_embedding_backends
+    from ingestion.embeddings import reset_embedding_backends
 
     settings.SEARCH_EMBEDDING_BACKENDS = {"default": None}
     reset_embedding_backends()
