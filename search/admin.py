@@ -6,7 +6,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from cms.admin import EntryAdmin
+from cms.admin import ContentTypeListFilter, EntryAdmin
 from cms.models import ContentType, Entry
 from cms.selectors import workspace_list_for_user
 from search.errors import SearchInputError
@@ -25,7 +25,7 @@ class EntrySearchAdmin(EntryAdmin):
     list_filter = [
         ("workspace", admin.RelatedOnlyFieldListFilter),
         "status",
-        ("content_type", admin.RelatedOnlyFieldListFilter),
+        ("content_type", ContentTypeListFilter),  # labelled with the workspace
     ]
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
