@@ -165,6 +165,9 @@ _EMBEDDING_BACKEND_CLASSES = {
     "voyage": "search.embeddings.voyage.VoyageEmbeddingBackend",
     "fake": "search.embeddings.fake.FakeEmbeddingBackend",
 }
+# USD per million tokens, for usage costs and the reindex dry-run estimate (which prices
+# tokens even when no provider is configured).
+EMBEDDING_PRICE_PER_MILLION_TOKENS = env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06)
 SEARCH_EMBEDDING_BACKENDS = {
     "default": {
         "BACKEND": _EMBEDDING_BACKEND_CLASSES.get(EMBEDDING_PROVIDER, EMBEDDING_PROVIDER),
@@ -178,7 +181,7 @@ SEARCH_EMBEDDING_BACKENDS = {
             "retry_base_delay": env.float("VOYAGE_RETRY_BASE_DELAY", default=1.0),
             "threads": env.int("LOCAL_EMBEDDING_THREADS", default=1),
         },
-        "PRICE_PER_MILLION_TOKENS": env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06),
+        "PRICE_PER_MILLION_TOKENS": EMBEDDING_PRICE_PER_MILLION_TOKENS,
     }
     if EMBEDDING_PROVIDER != "none"
     else None,

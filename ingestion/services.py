@@ -1037,8 +1037,7 @@ def _estimator_backend() -> tuple[BaseEmbeddingBackend, bool]:
     try:
         return get_embedding_backend(), True
     except EmbeddingNotConfigured:
-        price = float(getattr(settings, "EMBEDDING_PRICE_PER_MTOK", 0.0) or 0.0)
-        return BaseEmbeddingBackend(price_per_million_tokens=price), False
+        return BaseEmbeddingBackend(price_per_million_tokens=settings.EMBEDDING_PRICE_PER_MILLION_TOKENS), False
 
 
 def chunks_reindex_estimate(
