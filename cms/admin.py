@@ -304,8 +304,8 @@ class EntryAdmin(WorkspaceScopedAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Entry | None = None):
         # The content type is chosen once: its schema validated the data, and its workspace is
-        # the entry's.
-        return [*self.readonly_fields, "content_type"] if obj is not None else self.readonly_fields
+        # the entry's. A new entry has no workspace or dates to show yet.
+        return [*self.readonly_fields, "content_type"] if obj is not None else []
 
     @admin.display(description="title")
     def display_title(self, entry: Entry) -> str:

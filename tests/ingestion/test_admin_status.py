@@ -82,7 +82,7 @@ def test_usage_by_day_lists_requests_tokens_and_cost(client, editor, pending_ent
     assert (today.requests, today.texts) == (1, 3) and today.tokens > 0
     assert older.requests == 4
     assert response.context["usage_totals"]["requests"] == 5
-    assert "$0.0001" in response.content.decode()
+    assert "$0.000060" in response.content.decode()
 
 
 def test_usage_of_another_workspace_is_not_counted(client, editor, workspace, other_workspace):
