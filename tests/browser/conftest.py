@@ -2,7 +2,7 @@
 
 Fixtures any browser test can use (the admin search page's tests reuse them):
 
-- `browser`: one Chromium for the session, /usr/bin/chromium (Playwright's own download is
+- `browser`: one Chromium per test module, /usr/bin/chromium (Playwright's own download is
   not used; `playwright install` is never run);
 - `login_page(user, password="pw")`: a fresh browser context logged in through the admin's
   login form; returns its Page, already on /admin/;
@@ -40,7 +40,9 @@ VIEWPORT = {"width": 1280, "height": 900}
 TIMEOUT_MS = 20_000
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running in this
+# thread while it is started, which breaks any later test that calls asyncio.run().
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
         pytest.skip("Browser tests need Debian's chromium (apt-get install chromium fonts-noto-cjk; .ci/run does).")
