@@ -20,6 +20,7 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponseRedirect
 
 from cms import services
+from cms.access import entry_visibility_q
 from cms.admin_access import (
     MANAGE_ROLES,
     READ_ROLES,
@@ -306,6 +307,10 @@ class EntryAdmin(WorkspaceScopedAdmin):
         # The content type is chosen once: its schema validated the data, and its workspace is
         # the entry's. A new entry has no workspace or dates to show yet.
         return [*self.readonly_fields, "content_type"] if obj is not None else []
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        # Viewers see published entries only (cms/access.py), in lists and change pages alike.
+        return super().get_queryset(request).filter(entry_visibility_q(user=request.user))
 
     @admin.display(description="title")
     def display_title(self, entry: Entry) -> str:

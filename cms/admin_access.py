@@ -2,7 +2,8 @@
 
 Viewers may look; editors and owners write content (content types, entries, assets); owners
 also manage memberships and the workspace itself; superusers may do everything. Every admin
-class and admin page asks these functions, never Django's per-model permissions.
+class and admin page asks these functions, never Django's per-model permissions. Which
+entries a reader sees (drafts or published only) is cms/access.py's read policy.
 """
 
 from __future__ import annotations

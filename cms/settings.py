@@ -159,15 +159,14 @@ CELERY_BEAT_SCHEDULE = {
 # "voyage" (the default with VOYAGE_API_KEY), or "none" (chunks stay pending and semantic
 # search answers not_configured). "fake" is a deterministic provider for plumbing tests.
 VOYAGE_API_KEY = env("VOYAGE_API_KEY", default="")
+# USD per million tokens, for usage records and reindex estimates (also with no provider).
+EMBEDDING_PRICE_PER_MTOK = env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06)
 EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="voyage" if VOYAGE_API_KEY else "local")
 _EMBEDDING_BACKEND_CLASSES = {
-    "local": "search.embeddings.local.LocalEmbeddingBackend",
-    "voyage": "search.embeddings.voyage.VoyageEmbeddingBackend",
-    "fake": "search.embeddings.fake.FakeEmbeddingBackend",
+    "local": "ingestion.embeddings.local.LocalEmbeddingBackend",
+    "voyage": "ingestion.embeddings.voyage.VoyageEmbeddingBackend",
+    "fake": "ingestion.embeddings.fake.FakeEmbeddingBackend",
 }
-# USD per million tokens, for usage costs and the reindex dry-run estimate (which prices
-# tokens even when no provider is configured).
-EMBEDDING_PRICE_PER_MILLION_TOKENS = env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06)
 SEARCH_EMBEDDING_BACKENDS = {
     "default": {
         "BACKEND": _EMBEDDING_BACKEND_CLASSES.get(EMBEDDING_PROVIDER, EMBEDDING_PROVIDER),
@@ -181,7 +180,7 @@ SEARCH_EMBEDDING_BACKENDS = {
             "retry_base_delay": env.float("VOYAGE_RETRY_BASE_DELAY", default=1.0),
             "threads": env.int("LOCAL_EMBEDDING_THREADS", default=1),
         },
-        "PRICE_PER_MILLION_TOKENS": EMBEDDING_PRICE_PER_MILLION_TOKENS,
+        "PRICE_PER_MILLION_TOKENS": EMBEDDING_PRICE_PER_MTOK,
     }
     if EMBEDDING_PROVIDER != "none"
     else None,
@@ -191,7 +190,10 @@ SEARCH_EMBEDDING_BACKENDS = {
 CHUNK_SIZE_CHARS = env.int("CHUNK_SIZE_CHARS", default=500)
 CHUNK_OVERLAP_CHARS = env.int("CHUNK_OVERLAP_CHARS", default=80)
 EMBED_BATCH_MAX_CHUNKS = env.int("EMBED_BATCH_MAX_CHUNKS", default=256)
-EMBED_MAX_ATTEMPTS = env.int("EMBED_MAX_ATTEMPTS", default=5)
+# After a transient provider error a chunk waits BASE * 2^(attempts - 1) seconds, at most MAX,
+# before it is claimed again; it is never failed for a transient error (see ingestion/services/claims.py).
+EMBED_RETRY_BASE_SECONDS = env.float("EMBED_RETRY_BASE_SECONDS", default=30.0)
+EMBED_RETRY_MAX_SECONDS = env.float("EMBED_RETRY_MAX_SECONDS", default=3600.0)
 
 LOGGING = {
     "version": 1,

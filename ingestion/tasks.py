@@ -13,15 +13,15 @@ from django.conf import settings
 
 from cms.models import ContentType
 from ingestion import selectors, services
-from search.embeddings import EmbeddingProviderError
+from ingestion.embeddings import EmbeddingProviderError
 
 logger = logging.getLogger(__name__)
 
 # Chunks one task run embeds before handing over to a fresh task, so one run cannot hold a
 # worker for hours and the queue stays fair between workspaces.
 TASK_MAX_CHUNKS = 5000
-# Retries of a task whose provider failed transiently; the chunks' own attempts are capped by
-# EMBED_MAX_ATTEMPTS, and the sweep picks up whatever is still pending afterwards.
+# Retries of a task whose provider failed transiently; the chunks themselves wait out their own
+# backoff (`retry_at`), and the sweep picks up whatever is still pending afterwards.
 TASK_MAX_RETRIES = 5
 RETRY_BACKOFF_MAX_SECONDS = 600
 

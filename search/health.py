@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 
-from search.embeddings import EmbeddingNotConfigured, get_embedding_backend
+from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
 
 
 def health_report() -> dict[str, Any]:

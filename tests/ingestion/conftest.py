@@ -16,8 +16,8 @@ import pytest
 from kombu import pools as kombu_pools
 
 from cms.celery import app as celery_app
-from search.embeddings import reset_embedding_backends
-from search.embeddings.fake import FakeEmbeddingBackend
+from ingestion.embeddings import reset_embedding_backends
+from ingestion.embeddings.fake import FakeEmbeddingBackend
 from tests.factories import ContentTypeFactory
 
 
@@ -63,7 +63,7 @@ def use_backend(settings, path: str, **options) -> None:
 @pytest.fixture
 def fake_backend(settings):
     """The deterministic test provider, with its call log emptied."""
-    use_backend(settings, "search.embeddings.fake.FakeEmbeddingBackend")
+    use_backend(settings, "ingestion.embeddings.fake.FakeEmbeddingBackend")
     FakeEmbeddingBackend.calls.clear()
     yield FakeEmbeddingBackend
     FakeEmbeddingBackend.calls.clear()

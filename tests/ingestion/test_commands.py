@@ -164,7 +164,7 @@ def test_embed_pending_draws_a_progress_bar_on_a_terminal(semantic_type, fake_ba
 
 
 def test_reindex_dry_run_without_a_provider_prices_tokens_at_the_configured_rate(semantic_type, no_backend, settings):
-    settings.EMBEDDING_PRICE_PER_MILLION_TOKENS = 1_000_000.0  # $1 a token: any text costs dollars
+    settings.EMBEDDING_PRICE_PER_MTOK = 1_000_000.0  # $1 a token: any text costs dollars
     entry_make(semantic_type, title="Refund policy", body="<p>Refunds within 30 days.</p>")
     Chunk.objects.all().delete()
     output = run("reindex", "--dry-run")

@@ -22,7 +22,7 @@ import pytest
 from django.db import connection
 
 from ingestion.models import Chunk, ChunkStatus
-from search.embeddings.fake import FakeEmbeddingBackend
+from ingestion.embeddings.fake import FakeEmbeddingBackend
 from tests.factories import ContentTypeFactory, entry_make
 from tests.ingestion.conftest import celery_broker
 
@@ -170,7 +170,7 @@ def all_embedded(count: int) -> Callable[[], bool]:
 
 
 def test_saved_entry_is_embedded_by_a_worker_and_found_by_a_vector_query(workspace, workers):
-    from search.embeddings.local import LocalEmbeddingBackend
+    from ingestion.embeddings.local import LocalEmbeddingBackend
 
     doc = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
     refund = entry_make(doc, title="Refund policy", body="<p>You can return any item within 30 days of delivery "

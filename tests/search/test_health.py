@@ -13,7 +13,7 @@ def test_health_reports_extensions_and_provider(client, db, settings):
 
 
 def test_health_says_not_configured_without_provider(client, db, settings):
-    from search.embeddings import reset_embedding_backends
+    from ingestion.embeddings import reset_embedding_backends
 
     settings.SEARCH_EMBEDDING_BACKENDS = {"default": None}
     reset_embedding_backends()
