@@ -153,6 +153,12 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # --- Content ----------------------------------------------------------------------------
 ASSET_MAX_BYTES = env.int("ASSET_MAX_BYTES", default=10 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = ASSET_MAX_BYTES + 1024 * 1024
+# Small uploads stay in memory (Django's default, 2.5 MB); larger ones are spooled to disk, and
+# no more than ASSET_MAX_BYTES + 1 bytes of a file is kept (cms/uploads.py).
+FILE_UPLOAD_HANDLERS = [
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "cms.uploads.CappedTemporaryFileUploadHandler",
+]
 
 # --- API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -1,4 +1,4 @@
-"""Reads of the chunk table: the ingestion status report and the sweep's stalled work."""
+"""Reads of the chunk table: the ingestion status report and the sweep's stalled work, usage by day."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 
-from cms.models import Workspace
-from ingestion.models import Chunk, ChunkStatus
+from cms.models import ContentType, Workspace
 from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
+from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage
 
 
 def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:
@@ -129,3 +129,55 @@ def _provider_status() -> dict[str, Any]:
         return {"configured": False, "code": "provider_error", "message": str(exc)}
     return {"configured": True, "provider": settings.EMBEDDING_PROVIDER, "model": backend.model_name,
             "dimensions": backend.dimensions}
+
+
+@dataclass
+class ContentTypeIngestion:
+    """One content type's flag, entry count and chunk counts, for the status page."""
+
+    content_type: ContentType
+    entries: int
+    pending: int = 0
+    embedded: int = 0
+    failed: int = 0
+
+
+def content_type_ingestion_list(*, workspace: Workspace) -> tuple[list[ContentTypeIngestion], ModelCounts]:
+    """The workspace's content types with their chunk counts, and the counts of its assets' chunks."""
+    content_types = ContentType.objects.for_workspace(workspace).annotate(entry_count=Count("entries"))
+    types = {
+        ct.pk: ContentTypeIngestion(content_type=ct, entries=ct.entry_count)
+        for ct in content_types.order_by("name", "api_id")
+    }
+    assets = ModelCounts(model="")
+    rows = (
+        Chunk.objects.for_workspace(workspace)
+        .values("entry__content_type_id", "status")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    for row in rows:
+        target = types.get(row["entry__content_type_id"]) if row["entry__content_type_id"] else assets
+        if target is not None and row["status"] in (ChunkStatus.PENDING, ChunkStatus.EMBEDDED, ChunkStatus.FAILED):
+            setattr(target, row["status"], getattr(target, row["status"]) + row["n"])
+    return list(types.values()), assets
+
+
+def embedding_usage_by_day(*, workspace: Workspace, days: int = 30) -> list[EmbeddingUsage]:
+    """The workspace's provider usage per UTC day and model over the last `days` days, newest first."""
+    since = timezone.now().astimezone(datetime.UTC).date() - datetime.timedelta(days=days - 1)
+    return list(EmbeddingUsage.objects.filter(workspace=workspace, day__gte=since).order_by("-day", "model"))
+
+
+def embedding_model_name() -> str | None:
+    """The configured provider's model, or None when semantic search has no provider."""
+    try:
+        return get_embedding_backend().model_name
+    except EmbeddingNotConfigured:
+        return None
+
+
+def embedding_provider_status() -> dict[str, Any]:
+    """The provider's state: {"configured": true, "provider", "model", "dimensions"} or the
+    reason it cannot embed ({"configured": false, "code", "message"})."""
+    return _provider_status()

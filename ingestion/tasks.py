@@ -93,3 +93,17 @@ def chunks_embed_enqueue_on_commit(*, workspace_id: int | None) -> None:
     from django.db import transaction
 
     transaction.on_commit(lambda: chunks_embed_enqueue(workspace_id=workspace_id))
+
+
+def chunks_sync_content_type_enqueue_on_commit(*, content_type_id: int) -> None:
+    """Enqueue a re-sync of the content type once the transaction commits; never raise (the
+    caller is told it was queued; a broker that is down is logged)."""
+    from django.db import transaction
+
+    def enqueue() -> None:
+        try:
+            chunks_sync_content_type_task.delay(content_type_id=content_type_id)
+        except Exception:  # noqa: BLE001 - any broker failure; logged, the operator reindexes again
+            logger.warning("Could not enqueue the re-sync of content type %s.", content_type_id, exc_info=True)
+
+    transaction.on_commit(enqueue)
