@@ -27,6 +27,8 @@ SEMANTIC_400_CODES = [
     "invalid_filter", "unknown_filter_key", "unknown_operator", "filter_type_mismatch", "filter_invalid_character",
 ]
 PROVIDER_CODES = ["not_configured", "provider_unavailable", "provider_error"]
+# Any endpoint that reads the database may answer this (cms/api_errors.py), with Retry-After.
+DATABASE_CODES = ["database_unavailable"]
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -78,9 +80,8 @@ def error_responses(*, family: str, bad_request: list[str], forbidden: list[str]
     if json_body:
         responses[415] = _error("UnsupportedMediaTypeError", ["unsupported_media_type"],
                                 "The body must be JSON (`Content-Type: application/json`).")
-    if unavailable:
-        responses[503] = _error(f"{family}Unavailable", unavailable,
-                                "The search cannot run now; retry later or tell an operator.")
+    responses[503] = _error(f"{family}Unavailable", [*(unavailable or []), *DATABASE_CODES],
+                            "The search cannot run now; retry later (`Retry-After`, when given) or tell an operator.")
     return responses
 
 
