@@ -65,6 +65,8 @@ def django_setup() -> None:
     from django.conf import settings
 
     settings.DATABASES["default"]["NAME"] = BENCH_DB  # the embedded backend creates it
+    # WhiteNoise (DEBUG off) warns in every worker when STATIC_ROOT does not exist yet.
+    Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
     import django
 
     django.setup()

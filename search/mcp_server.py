@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import anyio.to_thread
 
 from django.contrib.auth import get_user_model
-from django.db import close_old_connections, connection
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.http import Http404
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -121,6 +121,8 @@ def _tool_calls(*, caller: Caller, run_sync: RunSync | None) -> Callable[[_Tool]
                 raise _tool_error("not_found", "No such workspace.") from exc
             except SearchError as exc:
                 raise _tool_error(exc.code, exc.message) from exc
+            except (OperationalError, InterfaceError) as exc:  # as the API's 503 (cms/api_errors.py)
+                raise _tool_error("database_unavailable", "The database is unavailable; retry in a few seconds.") from exc
             finally:
                 if close_after:
                     connection.close()
