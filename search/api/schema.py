@@ -25,6 +25,7 @@ SEMANTIC_400_CODES = [
     "query_invalid_character", "query_too_long", "top_k_invalid", "top_k_out_of_range", "min_score_invalid",
     "min_score_out_of_range", "ef_search_invalid", "ef_search_out_of_range", "unknown_content_type",
     "invalid_filter", "unknown_filter_key", "unknown_operator", "filter_type_mismatch", "filter_invalid_character",
+    "filter_value_too_long",
 ]
 PROVIDER_CODES = ["not_configured", "provider_unavailable", "provider_error"]
 # Any endpoint that reads the database may answer this (cms/api_errors.py), with Retry-After.
