@@ -6,17 +6,22 @@ listener's own writes (ingestion's pending chunks) commit or roll back with the 
 
 from __future__ import annotations
 
-from typing import Any
+import datetime
+from typing import IO, Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from cms import signals
+from cms.api_keys import api_key_check, api_key_format, api_key_generate, api_key_hash
 from cms.models import (
     TEXT_ASSET_MIME_TYPES,
+    ApiKey,
     Asset,
     ContentType,
     Entry,
@@ -166,6 +171,30 @@ def _mime_type_guess(filename: str, declared: str | None) -> str:
     return mimetypes.guess_type(filename)[0] or "application/octet-stream"
 
 
+# How much of an upload is read at a time while its size is checked.
+ASSET_READ_CHUNK_BYTES = 64 * 1024
+
+
+def asset_content_read(*, filename: str, stream: IO[bytes]) -> bytes:
+    """Read an upload in chunks, refusing it (ValidationError) once it passes ASSET_MAX_BYTES.
+
+    At most ASSET_MAX_BYTES + 1 bytes are ever read, so an oversized file is never held in
+    memory whole, whatever its real size.
+    """
+    limit = settings.ASSET_MAX_BYTES
+    if hasattr(stream, "seek"):
+        stream.seek(0)
+    parts: list[bytes] = []
+    total = 0
+    while total <= limit:
+        part = stream.read(min(ASSET_READ_CHUNK_BYTES, limit + 1 - total))
+        if not part:
+            return b"".join(parts)
+        parts.append(part)
+        total += len(part)
+    raise ValidationError({"file": f"{filename} is over the limit of {limit:,} bytes (ASSET_MAX_BYTES)."})
+
+
 def asset_content_check(*, filename: str, content: bytes, mime_type: str | None = None) -> tuple[str, str | None]:
     """Validate an upload without storing it; return (mime type, decoded text or None).
 
@@ -188,14 +217,18 @@ def asset_upload(
     *,
     workspace: Workspace,
     filename: str,
-    content: bytes,
+    content: bytes | IO[bytes],
     mime_type: str | None = None,
     uploaded_by: AbstractBaseUser | None = None,
 ) -> Asset:
     """Store an uploaded file; text and Markdown files are decoded and kept as text.
 
-    Nothing is stored if the upload is refused (see asset_content_check).
+    `content` is the bytes or a file to read them from (read by asset_content_read, so an
+    oversized file is refused before it is read whole). Nothing is stored if the upload is
+    refused (see asset_content_check).
     """
+    if not isinstance(content, bytes):
+        content = asset_content_read(filename=filename, stream=content)
     mime, text = asset_content_check(filename=filename, content=content, mime_type=mime_type)
     asset = Asset(
         workspace=workspace, filename=filename, mime_type=mime, size=len(content), text=text, uploaded_by=uploaded_by
@@ -217,3 +250,77 @@ def asset_delete(*, asset: Asset) -> None:
     storage, name = asset.file.storage, asset.file.name
     asset.delete()
     transaction.on_commit(lambda: storage.delete(name))
+
+
+# --- API keys ---------------------------------------------------------------------------
+# How stale `last_used_at` may get: a key used all day costs one UPDATE a minute, not one a request.
+API_KEY_TOUCH_INTERVAL = datetime.timedelta(minutes=1)
+
+
+@transaction.atomic
+def api_key_create(
+    *,
+    workspace: Workspace,
+    name: str,
+    include_drafts: bool = False,
+    expires_at: datetime.datetime | None = None,
+    created_by: AbstractBaseUser | None = None,
+) -> tuple[ApiKey, str]:
+    """Create a key for `workspace`; return it and its full secret, which nothing stores.
+
+    The caller shows the secret once. Published content only unless `include_drafts`.
+    """
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": "Give the key a name that says who or what uses it."})
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ValidationError({"expires_at": "The expiry must be in the future."})
+    prefix, secret = api_key_generate()
+    while ApiKey.objects.filter(prefix=prefix).exists():  # 48 random bits: practically never
+        prefix, secret = api_key_generate()
+    api_key = ApiKey(
+        workspace=workspace,
+        name=name,
+        prefix=prefix,
+        secret_hash=api_key_hash(prefix=prefix, secret=secret),
+        include_drafts=include_drafts,
+        expires_at=expires_at,
+        created_by=created_by,
+    )
+    api_key.full_clean()
+    api_key.save()
+    return api_key, api_key_format(prefix=prefix, secret=secret)
+
+
+@transaction.atomic
+def api_key_revoke(*, api_key: ApiKey) -> ApiKey:
+    """Revoke a key from now on; revoking it again keeps the first time."""
+    ApiKey.objects.filter(pk=api_key.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    api_key.refresh_from_db(fields=["revoked_at"])
+    return api_key
+
+
+def api_key_touch(*, api_key: ApiKey, now: datetime.datetime | None = None) -> bool:
+    """Record that the key was used, unless that was recorded less than a minute ago.
+
+    No write at all when the loaded row is recent enough; otherwise one conditional UPDATE,
+    so workers racing on the same key write once between them. True if it wrote.
+    """
+    now = now or timezone.now()
+    if api_key.last_used_at is not None and now - api_key.last_used_at < API_KEY_TOUCH_INTERVAL:
+        return False
+    updated = ApiKey.objects.filter(
+        Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - API_KEY_TOUCH_INTERVAL), pk=api_key.pk
+    ).update(last_used_at=now)
+    api_key.last_used_at = now
+    return bool(updated)
+
+
+def api_key_authenticate(*, raw_key: str) -> ApiKey:
+    """The live key `raw_key` names (cms.api_keys.api_key_check), its use recorded.
+
+    Raises ApiKeyRejected with `invalid_api_key`, `api_key_expired` or `api_key_revoked`.
+    """
+    api_key = api_key_check(raw_key)
+    api_key_touch(api_key=api_key)
+    return api_key

@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from cms.access import workspace_accesses_for_user
-from cms.admin import EntryAdmin
+from cms.admin import ContentTypeListFilter, EntryAdmin
 from cms.models import ContentType, Entry
 from search.errors import SearchError
 from search.fulltext import MAX_LIMIT, search_entries
@@ -25,7 +25,7 @@ class EntrySearchAdmin(EntryAdmin):
     list_filter = [
         ("workspace", admin.RelatedOnlyFieldListFilter),
         "status",
-        ("content_type", admin.RelatedOnlyFieldListFilter),
+        ("content_type", ContentTypeListFilter),  # labelled with the workspace
     ]
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):

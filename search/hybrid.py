@@ -31,6 +31,7 @@ from django.db import connection
 from cms.access import WorkspaceAccess
 from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
 from ingestion.models import ChunkStatus
+from ingestion.services.usage import usage_record_call, usage_reported_by
 from search import semantic
 from search.errors import SearchError
 from search.filters import CompiledFilter
@@ -89,8 +90,8 @@ class ChunkFilter:
 def chunk_filter(*, access: WorkspaceAccess, content_type: str | None, spec: Any) -> ChunkFilter:
     """The one filter of both legs: content type, metadata filter and what the caller may see.
 
-    Built by semantic search's compiler, so the two searches can never disagree about what a
-    filter means (the filters branch replaces this call with `chunk_filter_compile`).
+    Built by semantic search's compiler (`search.chunk_filters.chunk_filter_compile`), so the
+    legs, and the two searches, can never disagree about what a filter means.
     """
     compiled = semantic._compile_filter(spec, content_type=content_type, access=access)
     trivial = content_type is None and spec in (None, {}) and access.include_drafts
@@ -189,8 +190,7 @@ def hybrid_search(
     threshold = None if min_score is None else _validate_weight(min_score, "min_score")
     options = hybrid_options(query=query, fusion=fusion, keyword_weight=keyword_weight,
                              semantic_weight=semantic_weight, rerank=rerank, rerank_weights=rerank_weights)
-    where = chunk_filter(access=access, content_type=semantic._validate_content_type(workspace, content_type),
-                         spec=filter)
+    where = chunk_filter(access=access, content_type=content_type, spec=filter)
     depth = max(CANDIDATE_DEPTH, top_k)
 
     collected = hybrid_collect(workspace_id=workspace.pk, query=query, where=where, depth=depth,
@@ -203,7 +203,7 @@ def hybrid_search(
     final_scores = [c.fused for c in ranked]
     rerank_meta: dict[str, Any] | None = None
     if options.rerank and ranked:
-        ranked, final_scores, rerank_meta = _rerank(query, ranked, hits, options)
+        ranked, final_scores, rerank_meta = _rerank(workspace.pk, query, ranked, hits, options)
     results = []
     for candidate, score in zip(ranked, final_scores):
         if threshold is not None and score < threshold:
@@ -321,13 +321,20 @@ class _QueryEmbedding:
     dimensions: int | None = None
     future: Future | None = None
     error: HybridSearchError | None = None
+    backend: Any = None
+    workspace_id: int = 0
+    query: str = ""
 
     def vector(self) -> list[float] | None:
-        """The query vector (waits for it), or None with `error` set."""
+        """The query vector (waits for it; records its usage like semantic search's
+        `query_embed`), or None with `error` set."""
         if self.future is None:
             return None
         try:
-            return self.future.result()
+            vector, reported = self.future.result()
+            usage_record_call(backend=self.backend, texts_by_workspace={self.workspace_id: [self.query]},
+                              reported=reported)
+            return vector
         except EmbeddingProviderError as exc:
             code = "provider_unavailable" if exc.transient else "provider_error"
             self.error = HybridSearchError(code, f"The embedding provider could not embed the query: {exc}",
@@ -349,8 +356,16 @@ def _query_embedding_start(*, workspace_id: int, query: str) -> _QueryEmbedding:
         return _QueryEmbedding(error=HybridSearchError(
             "vectors_pending",
             f"No chunk of this workspace has a {backend.model_name} vector yet (embedding is pending).", status=503))
-    return _QueryEmbedding(model=backend.model_name, dimensions=backend.dimensions,
-                           future=_EMBEDDER.submit(backend.embed_query, query))
+    return _QueryEmbedding(model=backend.model_name, dimensions=backend.dimensions, backend=backend,
+                           workspace_id=workspace_id, query=query,
+                           future=_EMBEDDER.submit(_embed_on_thread, backend, query))
+
+
+def _embed_on_thread(backend: Any, query: str) -> tuple[list[float], tuple[int, int] | None]:
+    """The provider call only: no database work off the request's thread. The backend's call
+    statistics are per thread, so what the provider reported is read here."""
+    vector = backend.embed_query(query)
+    return vector, usage_reported_by(backend)
 
 
 def _has_vectors(*, workspace_id: int, model_name: str) -> bool:
@@ -378,12 +393,13 @@ def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int |
         return {int(cid): float(score) for cid, score in cursor.fetchall()}
 
 
-def _rerank(query: str, ranked: list[Candidate], hits: dict[int, ChunkHit], options: HybridOptions
-            ) -> tuple[list[Candidate], list[float], dict[str, Any]]:
+def _rerank(workspace_id: int, query: str, ranked: list[Candidate], hits: dict[int, ChunkHit],
+            options: HybridOptions) -> tuple[list[Candidate], list[float], dict[str, Any]]:
     """Rerank the best fused candidates; the rest keep their order below them."""
     head = ranked[:MAX_RERANK_CANDIDATES]
     try:
-        relevance, model_name = rerank_relevance(query, [hits[c.chunk_id].text for c in head])
+        relevance, model_name = rerank_relevance(workspace_id=workspace_id, query=query,
+                                                 documents=[hits[c.chunk_id].text for c in head])
     except RerankUnavailable as exc:
         raise HybridSearchError(exc.code, exc.message, status=exc.status) from exc
     scores = rerank_combine([c.fused for c in head], relevance, options.rerank_weights)

@@ -6,10 +6,11 @@ One module per job; the public services are re-exported here, so callers write
 - `sync`: make chunk rows match their entry or asset (runs inside the content's transaction);
 - `claims`: claim pending chunks with leases, record failed attempts, requeue;
 - `vectors`: store vectors (hash-checked) and find reusable ones;
-- `usage`: provider usage per workspace, model and day;
+- `usage`: provider usage per workspace, model and day, and embedding a search query;
 - `embed`: the embed loop that ties claims, the provider, vectors and usage together;
 - `estimate`: the dry run of reindex (writes nothing);
 - `keyword`: the keyword index (BM25 postings) written with the chunks, and its statistics.
+- `rerank`: rerank a search's documents and record the provider usage.
 """
 
 from ingestion.services.claims import (
@@ -28,6 +29,7 @@ from ingestion.services.keyword import (
     keyword_stats_compact_all,
     keyword_stats_compact_on_commit,
 )
+from ingestion.services.rerank import RerankOutcome, documents_rerank
 from ingestion.services.sync import (
     ChunkSyncResult,
     chunks_delete_for_asset,
@@ -37,12 +39,14 @@ from ingestion.services.sync import (
     chunks_sync_for_content_type,
     chunks_sync_for_entry,
 )
+from ingestion.services.usage import query_embed
 
 __all__ = [
     "ChunkSyncResult",
     "ClaimedChunk",
     "EmbedEstimate",
     "EmbedReport",
+    "RerankOutcome",
     "chunks_claim_ids",
     "chunks_claim_pending",
     "chunks_delete_for_asset",
@@ -61,4 +65,6 @@ __all__ = [
     "keyword_stats_compact",
     "keyword_stats_compact_all",
     "keyword_stats_compact_on_commit",
+    "documents_rerank",
+    "query_embed",
 ]

@@ -3,8 +3,13 @@
 A worker claims pending chunks with `FOR UPDATE SKIP LOCKED` plus a lease (`leased_until`)
 committed at once, so concurrent workers never wait on or take each other's rows. A worker
 killed mid-batch only delays its chunks until the lease expires; the sweep (or any later
-run) claims them again. Failed attempts are counted here, and a chunk fails for good after
-EMBED_MAX_ATTEMPTS or at the first permanent error.
+run) claims them again.
+
+Failed attempts are counted here. A permanent error (a rejected key, a refused input) fails
+the chunk for good: retrying cannot help, and a person must act. A transient one (an
+outage, a rate limit, a timeout) only delays it: `retry_at` backs off exponentially from
+EMBED_RETRY_BASE_SECONDS up to EMBED_RETRY_MAX_SECONDS, so a provider that is down for a
+day costs one request per chunk batch an hour, and everything is embedded once it is back.
 """
 
 from __future__ import annotations
@@ -47,7 +52,8 @@ def _claim(*, where_sql: str, params: list[Any], limit: int | None, lease_second
     sql = f"""
         WITH picked AS (
             SELECT id FROM {table}
-            WHERE status = 'pending' AND (leased_until IS NULL OR leased_until < now()) AND {where_sql}
+            WHERE status = 'pending' AND (leased_until IS NULL OR leased_until < now())
+              AND (retry_at IS NULL OR retry_at <= now()) AND {where_sql}
             ORDER BY created_at, id
             {limit_sql}
             FOR UPDATE SKIP LOCKED
@@ -96,8 +102,9 @@ def chunks_reclaim_expired_leases() -> int:
 
 
 def chunks_mark_error(*, chunk_ids: Sequence[int], error: EmbeddingProviderError) -> int:
-    """Record a failed attempt: release the lease, attempts + 1, and fail the chunk if the error
-    is permanent or the attempts reach EMBED_MAX_ATTEMPTS. Returns how many failed for good."""
+    """Record a failed attempt: release the lease and count it. A permanent error fails the
+    chunk; a transient one sets `retry_at` (exponential backoff on the chunk's attempts).
+    Returns how many failed for good."""
     if not chunk_ids:
         return 0
     table = Chunk._meta.db_table
@@ -107,11 +114,15 @@ def chunks_mark_error(*, chunk_ids: Sequence[int], error: EmbeddingProviderError
             f"""
             UPDATE {table}
             SET attempts = attempts + 1, last_error = %s, leased_until = NULL, updated_at = now(),
-                status = CASE WHEN %s OR attempts + 1 >= %s THEN 'failed' ELSE status END
+                status = CASE WHEN %s THEN 'failed' ELSE status END,
+                retry_at = CASE WHEN %s THEN NULL
+                    ELSE now() + make_interval(secs => least(%s, %s * power(2, least(attempts, 30))))
+                END
             WHERE id = ANY(%s) AND status = 'pending'
             RETURNING status
             """,
-            [message, not error.transient, settings.EMBED_MAX_ATTEMPTS, list(chunk_ids)],
+            [message, not error.transient, not error.transient, float(settings.EMBED_RETRY_MAX_SECONDS),
+             float(settings.EMBED_RETRY_BASE_SECONDS), list(chunk_ids)],
         )
         return sum(1 for (status,) in cursor.fetchall() if status == ChunkStatus.FAILED)
 
@@ -144,7 +155,8 @@ def chunks_requeue(
         # needs status = pending); searches for the configured model never read it.
         stale |= Q(status=ChunkStatus.EMBEDDED) & ~Q(embedding_model=model_name)
     return Chunk.objects.filter(id__in=chunks.filter(stale).values("id")).update(
-        status=ChunkStatus.PENDING, attempts=0, last_error="", leased_until=None, updated_at=timezone.now()
+        status=ChunkStatus.PENDING, attempts=0, last_error="", leased_until=None, retry_at=None,
+        updated_at=timezone.now()
     )
 
 

@@ -79,6 +79,7 @@ _RESET_FIELDS = [
     "attempts",
     "last_error",
     "leased_until",
+    "retry_at",
     "embedding",
     "embedding_model",
     "embedding_dimensions",
@@ -135,6 +136,7 @@ def _chunks_apply(plans: Sequence[SourcePlan], *, kind: str, created: bool = Fal
                 row.attempts = 0
                 row.last_error = ""
                 row.leased_until = None
+                row.retry_at = None
                 row.embedding = None
                 row.embedding_model = ""
                 row.embedding_dimensions = None

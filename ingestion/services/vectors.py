@@ -43,7 +43,7 @@ def vectors_store(*, backend: BaseEmbeddingBackend, rows: list[tuple[int, str, s
             UPDATE {table} AS c
             SET embedding = v.embedding::vector, status = 'embedded', embedding_model = %s,
                 embedding_dimensions = %s, embedded_at = now(), updated_at = now(),
-                leased_until = NULL, last_error = ''
+                leased_until = NULL, retry_at = NULL, last_error = ''
             FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS v(id, content_hash, embedding)
             WHERE c.id = v.id AND c.content_hash = v.content_hash AND c.status = 'pending'
             """,

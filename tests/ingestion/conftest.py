@@ -85,3 +85,20 @@ def semantic_type(workspace):
 
 def provider_calls() -> int:
     return sum(1 for input_type, _ in FakeEmbeddingBackend.calls if input_type == "document")
+
+
+def queued_tasks(queue: str) -> list[tuple[str, dict]]:
+    """Take every task message waiting in `queue` on the current broker: (task name, kwargs)."""
+    taken: list[tuple[str, dict]] = []
+    with celery_app.connection_for_read() as connection:
+        simple = connection.SimpleQueue(queue, no_ack=True)
+        try:
+            while True:
+                try:
+                    message = simple.get(block=False)
+                except simple.Empty:
+                    break
+                taken.append((message.headers["task"], message.decode()[1]))
+        finally:
+            simple.close()
+    return taken

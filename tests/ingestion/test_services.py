@@ -99,7 +99,18 @@ def test_chunk_metadata_carries_type_status_source_and_scalar_fields(semantic_ty
     assert chunk.metadata["content_type"] == "doc"
     assert chunk.metadata["status"] == "draft"
     assert chunk.metadata["source_kind"] == "entry"
-    assert chunk.metadata["fields"] == {"version": 3, "published_on": "2026-01-02", "featured": True}
+    assert chunk.metadata["fields"] == {"title": "Refund policy", "body": "<p>Body</p>", "version": 3,
+                                        "published_on": "2026-01-02", "featured": True}
+
+
+def test_chunk_metadata_cuts_long_text_values(semantic_type):
+    body = "<p>" + "Refunds take five days. " * 40 + "</p>"
+
+    entry = entry_make(semantic_type, title="Refund policy", body=body)
+
+    metadata = Chunk.objects.filter(entry=entry).first().metadata
+    assert metadata["fields"]["body"] == body[:sources.FILTER_TEXT_MAX_CHARS]
+    assert metadata["fields"]["title"] == "Refund policy"
 
 
 def test_saving_unchanged_entry_writes_no_chunk_row(semantic_type, django_assert_num_queries):
@@ -450,17 +461,49 @@ def test_transient_error_releases_the_lease_counts_the_attempt_and_raises(semant
     assert chunk.leased_until is None
 
 
-def test_transient_errors_fail_the_chunk_after_the_attempt_cap(semantic_type, settings):
+def test_transient_errors_back_off_and_never_fail_the_chunk(semantic_type, settings):
     use_backend(settings, "tests.ingestion.test_services.FailingBackend")
-    settings.EMBED_MAX_ATTEMPTS = 2
+    settings.EMBED_RETRY_BASE_SECONDS = 30
     FailingBackend.transient = True
     entry_make(semantic_type, title="Refund policy")
-    for _ in range(2):
-        with pytest.raises(EmbeddingProviderError):
-            services.chunks_embed_pending()
+    with pytest.raises(EmbeddingProviderError):
+        services.chunks_embed_pending()
+    first = Chunk.objects.get()
+    Chunk.objects.update(retry_at=timezone.now() - datetime.timedelta(hours=1))  # the backoff is over
+    with pytest.raises(EmbeddingProviderError):
+        services.chunks_embed_pending()
+    second = Chunk.objects.get()
+
+    assert (second.status, second.attempts) == (ChunkStatus.PENDING, 2)
+    # 30 s after the first failure, then 60 s after the second.
+    assert 25 < (first.retry_at - first.updated_at).total_seconds() <= 31
+    assert 55 < (second.retry_at - second.updated_at).total_seconds() <= 61
+
+
+def test_backoff_is_capped(semantic_type, settings):
+    use_backend(settings, "tests.ingestion.test_services.FailingBackend")
+    settings.EMBED_RETRY_BASE_SECONDS, settings.EMBED_RETRY_MAX_SECONDS = 30, 100
+    FailingBackend.transient = True
+    entry_make(semantic_type, title="Refund policy")
+    Chunk.objects.update(attempts=20)
+    with pytest.raises(EmbeddingProviderError):
+        services.chunks_embed_pending()
     chunk = Chunk.objects.get()
-    assert (chunk.status, chunk.attempts) == (ChunkStatus.FAILED, 2)
+
+    assert 95 < (chunk.retry_at - chunk.updated_at).total_seconds() <= 101
+
+
+def test_a_chunk_backing_off_is_not_claimed_until_it_is_due(semantic_type, settings, fake_backend):
+    entry_make(semantic_type, title="Refund policy")
+    Chunk.objects.update(retry_at=timezone.now() + datetime.timedelta(minutes=5), attempts=1)
+
     assert services.chunks_embed_pending().claimed == 0
+    Chunk.objects.update(retry_at=timezone.now() - datetime.timedelta(hours=1))
+    report = services.chunks_embed_pending()
+
+    assert report.embedded == 1
+    chunk = Chunk.objects.get()
+    assert chunk.status == ChunkStatus.EMBEDDED and chunk.retry_at is None
 
 
 def test_permanent_error_fails_the_chunks_with_the_message(semantic_type, settings):

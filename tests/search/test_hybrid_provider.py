@@ -13,7 +13,7 @@ from ingestion.embeddings import reset_embedding_backends
 from ingestion.services import chunks_embed_pending
 from search.hybrid import hybrid_search
 from tests.factories import ContentTypeFactory, entry_make, full_access
-from tests.ingestion.test_voyage_backend import API_KEY, FakeVoyage
+from tests.ingestion.fake_voyage import API_KEY, FakeVoyage
 
 pytestmark = pytest.mark.django_db
 

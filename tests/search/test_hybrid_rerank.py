@@ -1,44 +1,22 @@
-"""rerank: true: the fused candidates reordered by a reranker, combined like Mastra's (rerank, vector, position)."""
+"""rerank: true: the fused candidates reordered by the configured reranker, combined like Mastra's
+(rerank, vector, position); against the deterministic fake backend and the fake Voyage server."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from pytest_httpserver import HTTPServer
 
-from ingestion.embeddings import EmbeddingProviderError
-from ingestion.keywords import keyword_tokens
-from search import rerank as rerank_module
+from ingestion.embeddings import reset_rerank_backends
+from ingestion.embeddings.fake import FakeRerankBackend
+from ingestion.models import EmbeddingUsage
 from search.errors import SearchError
 from search.hybrid import hybrid_search
 from tests.factories import ContentTypeFactory, entry_make, full_access
+from tests.ingestion.fake_voyage import API_KEY, FakeVoyage, expected_relevance
 
 pytestmark = pytest.mark.django_db
 
-
-@dataclass(frozen=True)
-class Scored:
-    index: int
-    relevance_score: float
-
-
-class OverlapReranker:
-    """A deterministic reranker: relevance is the share of the query's terms found in the document."""
-
-    model_name = "overlap-test"
-
-    def __init__(self, fail: EmbeddingProviderError | None = None):
-        self.fail = fail
-        self.calls: list[tuple[str, list[str]]] = []
-
-    def rerank(self, query, documents, *, top_k=None):
-        if self.fail is not None:
-            raise self.fail
-        self.calls.append((query, list(documents)))
-        wanted = set(keyword_tokens(query))
-        scores = [len(wanted & set(keyword_tokens(doc))) / max(1, len(wanted)) for doc in documents]
-        ranked = sorted((Scored(i, s) for i, s in enumerate(scores)), key=lambda r: (-r.relevance_score, r.index))
-        return ranked[:top_k] if top_k else ranked
+QUERY = "refund unused items within 30 days"
 
 
 @pytest.fixture
@@ -50,42 +28,77 @@ def docs(workspace, no_embeddings):
 
 
 @pytest.fixture
-def reranker(monkeypatch):
-    backend = OverlapReranker()
-    monkeypatch.setattr(rerank_module, "get_rerank_backend", lambda: backend)
-    return backend
+def rerank_settings(settings):
+    def use(config: dict | None) -> None:
+        settings.SEARCH_RERANK_BACKENDS = {"default": config}
+        reset_rerank_backends()
+
+    yield use
+    reset_rerank_backends()
 
 
-def test_rerank_combines_relevance_fused_score_and_position(docs, workspace, reranker):
-    query = "refund unused items within 30 days"
-    fused = hybrid_search(access=full_access(workspace), query=query, top_k=10)
+@pytest.fixture
+def fake_reranker(rerank_settings):
+    """ingestion.embeddings.fake's reranker: the share of the query's words a document has."""
+    rerank_settings({"BACKEND": "ingestion.embeddings.fake.FakeRerankBackend"})
+    FakeRerankBackend.calls.clear()
+    return FakeRerankBackend
 
-    result = hybrid_search(access=full_access(workspace), query=query, top_k=10, rerank=True)
 
-    relevance = {doc: r.relevance_score for doc, r in
-                 zip(reranker.calls[0][1], sorted(reranker.rerank(query, reranker.calls[0][1]), key=lambda r: r.index))}
-    best = fused.hits[0].score
-    expected = {hit.id: 0.4 * relevance[hit.text] + 0.4 * hit.score / best + 0.2 * (1 - i / len(fused.hits))
-                for i, hit in enumerate(fused.hits)}
-    assert [hit.score for hit in result.hits] == pytest.approx(sorted(expected.values(), reverse=True))
+@pytest.fixture
+def voyage(rerank_settings):
+    """Voyage rerank-2.5 through the real backend, against a local fake of Voyage's /v1/rerank."""
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server.start()
+    fake = FakeVoyage()
+    server.expect_request("/v1/rerank", method="POST").respond_with_handler(fake)
+    rerank_settings({
+        "BACKEND": "ingestion.embeddings.voyage_rerank.VoyageRerankBackend",
+        "OPTIONS": {"api_key": API_KEY, "base_url": f"http://127.0.0.1:{server.port}/v1", "timeout": 5.0,
+                    "max_retries": 2, "retry_base_delay": 0.01},
+        "PRICE_PER_MILLION_TOKENS": 0.05,
+    })
+    yield fake
+    server.clear()
+    server.stop()
+
+
+def expected_final(fused_hits, relevance) -> list[float]:
+    """Mastra's combination with the default weights, over the fused order."""
+    best = fused_hits[0].score
+    return sorted((0.4 * relevance(hit.text) + 0.4 * hit.score / best + 0.2 * (1 - i / len(fused_hits))
+                   for i, hit in enumerate(fused_hits)), reverse=True)
+
+
+def test_rerank_combines_relevance_fused_score_and_position(docs, workspace, fake_reranker):
+    fused = hybrid_search(access=full_access(workspace), query=QUERY, top_k=10)
+
+    result = hybrid_search(access=full_access(workspace), query=QUERY, top_k=10, rerank=True)
+
+    words = set(QUERY.split())
+    share = lambda text: len(words & set(text.lower().replace(":", " ").replace(".", " ").split())) / len(words)  # noqa: E731
+    assert [hit.score for hit in result.hits] == pytest.approx(expected_final(fused.hits, share))
     assert result.hits[0].title == "Refund window"
-    assert result.extra_meta["rerank"] == {"model": "overlap-test", "candidates": len(fused.hits),
+    assert result.extra_meta["rerank"] == {"model": "fake-overlap", "candidates": len(fused.hits),
                                            "weights": {"rerank": 0.4, "vector": 0.4, "position": 0.2}}
 
 
-def test_rerank_weights_can_be_set_per_request(docs, workspace, reranker):
-    result = hybrid_search(access=full_access(workspace), query="refund unused items within 30 days", rerank=True,
+def test_rerank_weights_can_be_set_per_request(docs, workspace, fake_reranker):
+    result = hybrid_search(access=full_access(workspace), query=QUERY, rerank=True,
                            rerank_weights={"rerank": 1.0, "vector": 0.0, "position": 0.0})
 
     assert result.hits[0].score == pytest.approx(1.0)
     assert result.extra_meta["rerank"]["weights"] == {"rerank": 1.0, "vector": 0.0, "position": 0.0}
 
 
-def test_rerank_without_a_reranker_is_not_configured(docs, workspace, monkeypatch):
-    def missing():
-        raise rerank_module.RerankNotConfigured("No reranker is configured.")
+def test_rerank_false_never_calls_the_reranker(docs, workspace, fake_reranker):
+    hybrid_search(access=full_access(workspace), query="refund")
 
-    monkeypatch.setattr(rerank_module, "get_rerank_backend", missing)
+    assert fake_reranker.calls == []
+
+
+def test_rerank_without_a_reranker_is_not_configured(docs, workspace, rerank_settings):
+    rerank_settings(None)
 
     with pytest.raises(SearchError) as caught:
         hybrid_search(access=full_access(workspace), query="refund", rerank=True)
@@ -93,18 +106,47 @@ def test_rerank_without_a_reranker_is_not_configured(docs, workspace, monkeypatc
     assert (caught.value.code, caught.value.status) == ("not_configured", 503)
 
 
-@pytest.mark.parametrize(("transient", "code"), [(True, "provider_unavailable"), (False, "provider_error")])
-def test_reranker_failure_is_a_coded_error(docs, workspace, monkeypatch, transient, code):
-    backend = OverlapReranker(fail=EmbeddingProviderError("boom", transient=transient))
-    monkeypatch.setattr(rerank_module, "get_rerank_backend", lambda: backend)
+# --- Voyage rerank-2.5 at the wire ---------------------------------------------------------------
+
+def test_voyage_rerank_reorders_by_its_relevance(docs, workspace, voyage):
+    fused = hybrid_search(access=full_access(workspace), query=QUERY, top_k=10)
+
+    result = hybrid_search(access=full_access(workspace), query=QUERY, top_k=10, rerank=True)
+
+    assert [hit.score for hit in result.hits] == pytest.approx(
+        expected_final(fused.hits, lambda text: expected_relevance(QUERY, text)), abs=1e-5)
+    assert result.extra_meta["rerank"]["model"] == "rerank-2.5"
+    assert voyage.bodies[0]["query"] == QUERY
+    assert sorted(voyage.bodies[0]["documents"]) == sorted(hit.text for hit in fused.hits)
+    usage = EmbeddingUsage.objects.get(workspace=workspace, model="rerank-2.5")
+    assert (usage.requests, usage.texts) == (1, len(fused.hits))
+
+
+def test_voyage_rate_limit_is_retried_then_reranks(docs, workspace, voyage):
+    voyage.script = [("status", 429)]
+
+    result = hybrid_search(access=full_access(workspace), query=QUERY, rerank=True)
+
+    assert result.extra_meta["rerank"]["model"] == "rerank-2.5"
+    assert len(voyage.bodies) == 2
+    assert result.hits[0].title == "Refund window"
+
+
+def test_voyage_rejected_key_is_a_failed_request_with_a_code(docs, workspace, voyage, rerank_settings, settings):
+    config = dict(settings.SEARCH_RERANK_BACKENDS["default"])
+    rerank_settings({**config, "OPTIONS": {**config["OPTIONS"], "api_key": "pa-revoked"}})
 
     with pytest.raises(SearchError) as caught:
-        hybrid_search(access=full_access(workspace), query="refund", rerank=True)
+        hybrid_search(access=full_access(workspace), query=QUERY, rerank=True)
 
-    assert (caught.value.code, caught.value.status) == (code, 503)
+    assert (caught.value.code, caught.value.status) == ("provider_error", 503)
+    assert len(voyage.bodies) == 1  # a rejected key is not retried
 
 
-def test_rerank_false_never_calls_the_reranker(docs, workspace, reranker):
-    hybrid_search(access=full_access(workspace), query="refund")
+def test_voyage_down_past_the_retries_is_provider_unavailable(docs, workspace, voyage):
+    voyage.script = [("status", 503)] * 3
 
-    assert reranker.calls == []
+    with pytest.raises(SearchError) as caught:
+        hybrid_search(access=full_access(workspace), query=QUERY, rerank=True)
+
+    assert (caught.value.code, caught.value.status) == ("provider_unavailable", 503)

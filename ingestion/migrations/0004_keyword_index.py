@@ -62,7 +62,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('cms', '0003_entry_search_columns'),
-        ('ingestion', '0002_chunk_search_indexes'),
+        ('ingestion', '0003_chunk_retry_at'),
     ]
 
     operations = [

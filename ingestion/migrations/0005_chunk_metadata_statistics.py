@@ -11,7 +11,7 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ingestion", "0003_keyword_index")]
+    dependencies = [("ingestion", "0004_keyword_index")]
 
     operations = [
         migrations.RunSQL(
