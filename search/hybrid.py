@@ -395,7 +395,7 @@ def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int |
 
 def _rerank(workspace_id: int, query: str, ranked: list[Candidate], hits: dict[int, ChunkHit],
             options: HybridOptions) -> tuple[list[Candidate], list[float], dict[str, Any]]:
-    """Rerank the best fused candidates; the rest keep their order below them."""
+    """Rerank the best MAX_RERANK_CANDIDATES fused candidates (top_k is at most that many)."""
     head = ranked[:MAX_RERANK_CANDIDATES]
     try:
         relevance, model_name = rerank_relevance(workspace_id=workspace_id, query=query,

@@ -29,8 +29,8 @@ How a query runs (the SQL is built in `_vector_candidates`):
 - `min_score` is applied on the materialised top_k, so it can only drop rows and never
   changes the inner ORDER BY the index serves.
 
-Later hybrid search adds a keyword candidate list beside `_vector_candidates` and fuses
-the two rankings (RRF) into the same `SearchResult`.
+Hybrid search (search/hybrid.py) runs `_vector_candidates` beside the keyword leg
+(search/keyword.py) and fuses the two rankings into the same `SearchResult`.
 """
 
 from __future__ import annotations
