@@ -146,8 +146,12 @@ def keyword_candidates_sql(*, where_sql: str | None, rescore: bool) -> str:
     up its posting of each such term it was not found in (primary key (chunk_id, term)), so
     its score is exact; terms read in full are exact already.
     """
+    # With a filter, candidates are checked best first and the check stops once `depth` have
+    # passed (a nested-loop semi-join over score order under a LIMIT): a viewer's visibility
+    # predicate, which nearly every chunk passes, reads about `depth` chunk rows, not all.
     filtered = (
-        " JOIN ingestion_chunk c ON c.id = pa.chunk_id WHERE c.workspace_id = %s AND " + where_sql
+        " WHERE EXISTS (SELECT 1 FROM ingestion_chunk c WHERE c.id = pa.chunk_id AND c.workspace_id = %s AND "
+        + where_sql + ")"
         if where_sql is not None else ""
     )
     sql = (
@@ -159,8 +163,8 @@ def keyword_candidates_sql(*, where_sql: str | None, rescore: bool) -> str:
         " partial AS (SELECT chunk_id, sum(part) AS score"
         + (", array_agg(term) AS found" if rescore else "")
         + " FROM hits GROUP BY chunk_id),"
-        f" kept AS MATERIALIZED (SELECT pa.* FROM partial pa{filtered}"
-        "  ORDER BY pa.score DESC, pa.chunk_id LIMIT %s)"
+        " kept AS MATERIALIZED (SELECT pa.* FROM (SELECT * FROM partial ORDER BY score DESC, chunk_id) pa"
+        f"{filtered} ORDER BY pa.score DESC, pa.chunk_id LIMIT %s)"
     )
     if rescore:
         sql += (
