@@ -17,7 +17,10 @@ The index (postings per chunk and term, statistics per workspace and term) is wr
      may see), cut to the best RESCORE_DEPTH, and those are rescored exactly: each looks up
      its posting of every partly-read term it was not found in, by primary key
      (chunk_id, term). So a candidate's final score is its true BM25 score; only which
-     chunks become candidates is bounded.
+     chunks become candidates is bounded;
+   - when a filter leaves fewer chunks than asked, the query is read again with every
+     posting of every term (`fallback` in its plan), so a selective filter never makes the
+     answer short (the vector leg's exact fallback, for keywords).
 
    `bench/hybrid.py` measures the candidate counts, latency, and the results' agreement
    with exact BM25 (every posting read); `bench/eval.py` the quality.
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db import connection, transaction
 
@@ -70,9 +73,12 @@ class KeywordPlan:
     exhaustive: bool
     candidates: int = 0
     notes: list[str] = field(default_factory=list)
+    # The bounded reading left fewer than asked after the filter, so every posting was read.
+    fallback: bool = False
 
     def as_meta(self) -> dict:
         return {
+            "fallback": self.fallback,
             "terms": self.terms,
             "complete_terms": self.complete_terms,
             "truncated_terms": self.truncated_terms,
@@ -250,6 +256,19 @@ def keyword_candidates(
     """
     if not prepared.terms:
         return [], prepared.plan()
+    hits, candidates = _ranked(prepared, limit=limit, where=where, rescore_depth=rescore_depth)
+    if where is not None and prepared.truncated and len(hits) < limit:
+        # A selective filter kept fewer than asked of the bounded candidates; chunks it keeps
+        # may sit outside the common terms' best postings. Read every posting instead (the
+        # vector leg's exact fallback, for keywords): the answer is never short.
+        exhaustive = replace(prepared, limits=[None] * len(prepared.terms))
+        hits, candidates = _ranked(exhaustive, limit=limit, where=where, rescore_depth=rescore_depth)
+        return hits, replace(exhaustive.plan(candidates=candidates), fallback=True)
+    return hits, prepared.plan(candidates=candidates)
+
+
+def _ranked(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | None, rescore_depth: int
+            ) -> tuple[list[ChunkHit], int]:
     rescore = prepared.truncated > 0
     depth = max(rescore_depth, limit)
     sql = keyword_candidates_sql(where_sql=None if where is None else where.sql, rescore=rescore)
@@ -271,7 +290,7 @@ def keyword_candidates(
                  asset_id=row["asset_id"], metadata=_as_dict(row["metadata"]))
         for row in rows
     ]
-    return hits, prepared.plan(candidates=int(rows[0]["candidates"]) if rows else 0)
+    return hits, int(rows[0]["candidates"]) if rows else 0
 
 
 def keyword_scores(prepared: KeywordQuery, chunk_ids: list[int]) -> dict[int, float]:

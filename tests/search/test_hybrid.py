@@ -15,7 +15,7 @@ from ingestion.services import chunks_embed_pending, keyword_stats_compact
 from search import keyword
 from search.errors import SearchError
 from search.fusion import RRF_K
-from search.hybrid import hybrid_search
+from search.hybrid import chunk_filter, hybrid_search
 from search.keyword import keyword_candidates_params, keyword_candidates_sql, keyword_query_prepare
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory, entry_make, full_access
 
@@ -139,6 +139,22 @@ def test_bounded_candidates_agree_with_exhaustive_reading(docs, workspace, no_em
     # Candidates that were read are scored exactly, whatever bound found them.
     exact = {h.id: h.score for h in exhaustive}
     assert all(h.score == pytest.approx(exact[h.id]) for h in bounded if h.id in exact)
+
+
+def test_selective_filter_reads_every_posting_rather_than_answer_short(docs, workspace, no_embeddings):
+    doc_type, _ = docs
+    for i in range(40):
+        entry_make(doc_type, title=f"Orders {i}", body=f"<p>Orders and refunds, order {i}, order again.</p>",
+                   version=100 + i)
+    wanted = entry_make(doc_type, title="Long", body="<p>" + "A long text about many other things. " * 30
+                        + "One order.</p>", version=7)
+    where = chunk_filter(access=full_access(workspace), content_type=None, spec={"version": 7}).keyword_where
+
+    hits, plan = keyword.keyword_candidates(
+        keyword_query_prepare(workspace_id=workspace.pk, query="order", budget=5, champions=5), limit=10, where=where)
+
+    assert plan.fallback
+    assert [hit.entry_id for hit in hits] == [wanted.pk]
 
 
 # --- fusion ------------------------------------------------------------------------------------
