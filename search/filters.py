@@ -50,10 +50,18 @@ OPERATORS = COMPARISON_OPERATORS | LOGICAL_OPERATORS
 
 _RANGE_SQL = {"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
 
-MAX_DEPTH = 8
-MAX_CONDITIONS = 100
+# Limits, checked before any work that grows with the input (see _bounds_check). Every
+# value of the filter counts as a node: objects (empty ones too), lists and their items.
+MAX_DEPTH = 8  # $and/$or/$not levels
+MAX_NODES = 1_000
+MAX_CONDITIONS = 100  # key conditions ({"version": {"$gt": 2}} is one per operator)
+MAX_LOGICAL_ITEMS = 100  # filters in one $and or $or list
 MAX_IN_VALUES = 500
 MAX_STRING_LENGTH = 1000
+MAX_KEY_LENGTH = len(FIELD_PREFIX) + 64  # "fields." and the longest field id
+# The JSON nesting a filter within MAX_DEPTH can reach: the top object, an object and a list
+# per $and/$or level, then a key's operator object and an $in list.
+MAX_JSON_DEPTH = 2 * MAX_DEPTH + 3
 
 
 class FilterError(SearchInputError):
@@ -79,6 +87,7 @@ def filter_compile(spec: Any, *, column: str = "metadata", path: str = "filter")
     """
     if spec is None:
         return CompiledFilter("TRUE", [])
+    _bounds_check(spec, path)
     compiler = _Compiler(column)
     sql = compiler.document(spec, path, depth=0)
     return CompiledFilter(sql, compiler.params)
@@ -86,6 +95,53 @@ def filter_compile(spec: Any, *, column: str = "metadata", path: str = "filter")
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}"
+
+
+def _bounds_check(spec: Any, path: str) -> None:
+    """Raise FilterError if `spec` is bigger or deeper than the limits allow.
+
+    Runs before compiling, without recursion, and stops at the first node over a limit:
+    its work is bounded by MAX_NODES and MAX_JSON_DEPTH, not by the size of the input (a
+    list of 200,000 empty objects is refused after reading its length).
+    """
+    nodes = 0
+    stack: list[tuple[Any, str, int]] = [(spec, path, 1)]
+    while stack:
+        value, where, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise FilterError(
+                "filter_too_complex",
+                f"{where}: a filter may hold at most {MAX_NODES} values (objects, lists and their items).",
+                path=where,
+            )
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise FilterError("filter_too_deep", f"{where}: filters nest at most {MAX_DEPTH} levels deep.", path=where)
+        if isinstance(value, list):
+            if len(value) > MAX_IN_VALUES:
+                raise FilterError(
+                    "filter_too_complex", f"{where}: a list in a filter holds at most {MAX_IN_VALUES} items.", path=where
+                )
+            children = [(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
+        else:
+            if len(value) > MAX_NODES - nodes:
+                raise FilterError(
+                    "filter_too_complex",
+                    f"{where}: a filter may hold at most {MAX_NODES} values (objects, lists and their items).",
+                    path=where,
+                )
+            children = []
+            for key, item in value.items():
+                if isinstance(key, str) and len(key) > MAX_KEY_LENGTH:
+                    raise FilterError(
+                        "unknown_filter_key",
+                        f"{where}: unknown key {key[:40]!r}… (keys are at most {MAX_KEY_LENGTH} characters).",
+                        path=where,
+                    )
+                children.append((item, _join(where, key) if isinstance(key, str) else where, depth + 1))
+        stack.extend(reversed(children))  # depth first, in document order: errors name the first bad part
 
 
 class _Compiler:
@@ -97,7 +153,7 @@ class _Compiler:
     # --- documents: {key: condition, "$and": [...], ...} -------------------------------
     def document(self, spec: Any, path: str, *, depth: int) -> str:
         if depth > MAX_DEPTH:
-            raise FilterError("invalid_filter", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
+            raise FilterError("filter_too_deep", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
         if not isinstance(spec, dict):
             raise FilterError(
                 "invalid_filter", f"{path} must be an object such as {{\"status\": \"published\"}}.", path=path
@@ -125,6 +181,10 @@ class _Compiler:
             return f"(NOT {self.document(value, path, depth=depth + 1)})"
         if not isinstance(value, list) or not value:
             raise FilterError("invalid_filter", f"{path} must be a non-empty list of filters.", path=path)
+        if len(value) > MAX_LOGICAL_ITEMS:
+            raise FilterError(
+                "filter_too_complex", f"{path} holds {len(value)} filters; the limit is {MAX_LOGICAL_ITEMS}.", path=path
+            )
         joiner = " AND " if operator == "$and" else " OR "
         parts = [self.document(item, f"{path}[{i}]", depth=depth + 1) for i, item in enumerate(value)]
         return "(" + joiner.join(parts) + ")"
@@ -172,7 +232,9 @@ class _Compiler:
     def operator(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
         self.conditions += 1
         if self.conditions > MAX_CONDITIONS:
-            raise FilterError("invalid_filter", f"{path}: a filter may hold at most {MAX_CONDITIONS} conditions.", path=path)
+            raise FilterError(
+                "filter_too_complex", f"{path}: a filter may hold at most {MAX_CONDITIONS} conditions.", path=path
+            )
         if operator not in COMPARISON_OPERATORS:
             raise FilterError(
                 "unknown_operator" if operator not in OPERATORS else "invalid_filter",
@@ -188,7 +250,7 @@ class _Compiler:
                     "invalid_filter", f"{path} must be an operator object such as {{\"$gt\": 2}}.", path=path
                 )
             if depth + 1 > MAX_DEPTH:
-                raise FilterError("invalid_filter", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
+                raise FilterError("filter_too_deep", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
             inner = [self.operator(key, op, v, _join(path, op), depth=depth + 1) for op, v in operand.items()]
             return "(NOT " + (inner[0] if len(inner) == 1 else "(" + " AND ".join(inner) + ")") + ")"
         if operator == "$exists":
@@ -206,7 +268,7 @@ class _Compiler:
             if not isinstance(operand, list):
                 raise FilterError("filter_type_mismatch", f"{path} takes a list of values.", path=path)
             if len(operand) > MAX_IN_VALUES:
-                raise FilterError("invalid_filter", f"{path} takes at most {MAX_IN_VALUES} values.", path=path)
+                raise FilterError("filter_too_complex", f"{path} takes at most {MAX_IN_VALUES} values.", path=path)
             for i, item in enumerate(operand):
                 self._check_scalar(item, f"{path}[{i}]")
             expr = self.expr(self.key_ref(key, path))
