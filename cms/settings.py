@@ -35,6 +35,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before anything reads a request body: refuses API bodies over API_MAX_BODY_BYTES.
+    "search.api.limits.ApiBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -105,7 +107,15 @@ ASSET_MAX_BYTES = env.int("ASSET_MAX_BYTES", default=10 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = ASSET_MAX_BYTES + 1024 * 1024
 
 # --- API --------------------------------------------------------------------------------
+# The largest request body the API reads (413 request_too_large above it). Admin uploads
+# are not under /api/: DATA_UPLOAD_MAX_MEMORY_SIZE above bounds them.
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=256 * 1024)
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "search.api.limits.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
