@@ -125,6 +125,11 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
 }
 
+# --- Search -----------------------------------------------------------------------------
+# Every search statement is cancelled after this many milliseconds and answered 503
+# search_timeout (0: no limit). See search/statements.py.
+SEARCH_STATEMENT_TIMEOUT_MS = env.int("SEARCH_STATEMENT_TIMEOUT_MS", default=3000)
+
 # --- Celery -----------------------------------------------------------------------------
 # CELERY_BROKER_URL set: use it (Redis in production). Unset: kombu's filesystem transport
 # in var/broker, which needs no service, so `make run` still runs a real worker process.

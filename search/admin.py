@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from cms.admin import EntryAdmin
 from cms.models import ContentType, Entry
 from cms.selectors import workspace_list_for_user
-from search.errors import SearchInputError
+from search.errors import SearchError
 from search.fulltext import MAX_LIMIT, search_entries
 
 # The admin searches each workspace it shows; beyond this many, it asks for a workspace filter.
@@ -53,7 +53,7 @@ class EntrySearchAdmin(EntryAdmin):
                     status=request.GET.get("status__exact") or None,
                     limit=MAX_LIMIT,
                 )
-            except SearchInputError as exc:
+            except SearchError as exc:
                 messages.error(request, exc.message)
                 return queryset.none(), False
             ids.extend(hit.entry_id for hit in result.hits)

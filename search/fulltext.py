@@ -34,10 +34,9 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection
-
 from cms.models import ContentType, EntryStatus, Workspace
 from search.errors import SearchInputError
+from search.statements import SearchCursor, search_cursor
 
 MAX_QUERY_CHARS = 500
 DEFAULT_LIMIT = 20
@@ -304,11 +303,8 @@ _RECENT_UNTIL_SQL = """
     ORDER BY e.created_at DESC, e.id DESC
 """
 
-# Sent with the index statement, in the same message (one round trip; this needs Django's
-# default client-side parameter binding with psycopg 3, which allows several statements
-# in one execute): leave the planner only bitmap plans, then put back what was there.
-# Saving through a custom setting makes the restore right inside a caller's transaction
-# too; in autocommit the implicit transaction of the message ends the SET LOCAL scope.
+# In force for the index statement alone (search.statements sets them in the same message
+# and puts back what was there): leave the planner only bitmap plans.
 _PLANNER_SETTINGS = {
     # Only bitmap plans: no walk of entry_ws_newest (the recent scan just showed matches
     # are sparse there) and no sequential scan.
@@ -319,13 +315,6 @@ _PLANNER_SETTINGS = {
     # costs more than it saves when the gram index already holds the workspace.
     "random_page_cost": "1.1",
 }
-_BITMAP_ONLY = "SELECT " + ", ".join(
-    f"set_config('search.saved_{name}', current_setting('{name}'), true), set_config('{name}', '{value}', true)"
-    for name, value in _PLANNER_SETTINGS.items()
-)
-_BITMAP_ONLY_RESTORE = "SELECT " + ", ".join(
-    f"set_config('{name}', current_setting('search.saved_{name}'), true)" for name in _PLANNER_SETTINGS
-)
 
 
 def _search(
@@ -336,7 +325,7 @@ def _search(
     wanted = offset + limit + 1
     budget = min(max(RECENT_SCAN_MIN_ROWS, RECENT_SCAN_ROWS_PER_HIT * wanted), RECENT_SCAN_MAX_ROWS)
     recent_sql = _RECENT_SQL.format(filters=filters.sql, columns=_HIT_COLUMNS)
-    with connection.cursor() as cursor:
+    with search_cursor() as cursor:
         recent_params = (_like_pattern(query), *filters.params, budget, offset + 1, wanted, wanted, budget)
         cursor.execute(recent_sql, recent_params)
         rows = cursor.fetchall()
@@ -381,15 +370,14 @@ def _search(
         index_params = (*filters.params, *match_params, limit + 1, offset)
         if explain:
             index_sql = f"EXPLAIN {index_sql}"
-        cursor.execute(f"{_BITMAP_ONLY}; {index_sql}; {_BITMAP_ONLY_RESTORE}", index_params)
-        cursor.nextset()
+        cursor.execute(index_sql, index_params, local_settings=_PLANNER_SETTINGS)
         rows = cursor.fetchall()
         if explain:
             return plan, [row[0] for row in rows]
         return plan, rows
 
 
-def _explain(cursor, sql: str, params: tuple) -> list[str]:
+def _explain(cursor: SearchCursor, sql: str, params: tuple) -> list[str]:
     cursor.execute(f"EXPLAIN {sql}", params)
     return [row[0] for row in cursor.fetchall()]
 

@@ -39,7 +39,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 
 from cms.models import Workspace
 from cms.selectors import content_type_get
@@ -47,6 +47,7 @@ from ingestion.models import ChunkStatus
 from search.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
 from search.errors import SearchError
 from search.filters import CompiledFilter, FilterError, filter_compile
+from search.statements import search_cursor
 
 DEFAULT_TOP_K = 10
 MAX_TOP_K = 100
@@ -346,7 +347,7 @@ def _vector_candidates(
                                 bounded=max_distance is not None)
     params = vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
                                       where=where, limit=limit, max_distance=max_distance)
-    with transaction.atomic(), connection.cursor() as cursor:
+    with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
         cursor.execute(search_settings_sql(), search_settings_params(ef_search))
         cursor.execute(sql, params)
         columns = [col.name for col in cursor.description]

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from search.api.base import WorkspaceAPIView, api_error_from
-from search.errors import SearchInputError
+from search.errors import SearchError, SearchInputError
 from search.fulltext import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, search_entries, search_int_param
 
 
@@ -65,6 +65,6 @@ class EntrySearchView(WorkspaceAPIView):
                 ),
                 offset=search_int_param(name="offset", raw=params.get("offset"), default=0, minimum=0, maximum=MAX_OFFSET),
             )
-        except SearchInputError as exc:
+        except SearchError as exc:
             raise api_error_from(exc) from exc
         return Response(EntrySearchResultSerializer(result).data)

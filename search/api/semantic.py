@@ -11,7 +11,8 @@ from rest_framework.response import Response
 
 from cms.api_errors import ApiError
 from search.api.base import WorkspaceAPIView, api_error_from
-from search.semantic import DEFAULT_TOP_K, SemanticSearchError, semantic_search
+from search.errors import SearchError
+from search.semantic import DEFAULT_TOP_K, semantic_search
 
 
 class AnyJSONField(serializers.Field):
@@ -56,7 +57,7 @@ class SemanticSearchView(WorkspaceAPIView):
                 ef_search=params["ef_search"],
                 include_vectors=params["include_vectors"],
             )
-        except SemanticSearchError as exc:
+        except SearchError as exc:
             raise api_error_from(exc) from exc
         return Response(result.as_dict(include_sources=params["include_sources"],
                                        include_vectors=params["include_vectors"]))

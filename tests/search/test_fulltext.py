@@ -241,6 +241,8 @@ def test_gram_index_plan_checks_the_whole_query_not_just_its_pairs(workspace, ar
     assert (result.plan, [h.entry_id for h in result.hits]) == (SearchPlan.GRAM_INDEX, [match.pk])
 
 
+# Outside a test transaction, as in production: inside one, each search adds a savepoint.
+@pytest.mark.django_db(transaction=True)
 def test_fairly_common_term_is_answered_by_a_longer_recent_scan(workspace, article_type, django_assert_num_queries):
     Entry.objects.bulk_create(
         Entry(workspace=workspace, content_type=article_type, data={"title": "sale" if i % 5 == 0 else "other"})
@@ -300,11 +302,15 @@ def test_trigram_index_expression_is_the_one_the_query_uses(db):
     assert "gin (search_text gin_trgm_ops)" in indexdef
 
 
+# Outside a test transaction, as in production: inside one, each search adds a savepoint.
+@pytest.mark.django_db(transaction=True)
 def test_common_term_search_is_one_statement(workspace, article_type, filler_entries, django_assert_num_queries):
     with django_assert_num_queries(1):
         search_entries(workspace=workspace, query="shipping")
 
 
+# Outside a test transaction, as in production: inside one, each search adds a savepoint.
+@pytest.mark.django_db(transaction=True)
 def test_rare_term_search_is_two_round_trips(workspace, article_type, filler_entries, django_assert_num_queries):
     # The recent scan, then one message: planner settings, the index statement, restore.
     with django_assert_num_queries(2):

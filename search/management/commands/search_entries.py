@@ -7,7 +7,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cms.models import Workspace
-from search.errors import SearchInputError
+from search.errors import SearchError
 from search.fulltext import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -52,7 +52,7 @@ class Command(BaseCommand):
                 self.stdout.write(f"plan: {plan.value}\n{explain}")
                 return
             result = search_entries(**params)
-        except SearchInputError as exc:
+        except SearchError as exc:
             raise CommandError(f"{exc.message} ({exc.code})") from exc
         self.stdout.write(_as_json(result) if options["json"] else _as_table(result))
 
