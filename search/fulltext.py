@@ -14,14 +14,22 @@ the code chooses the plan (measured by bench/fulltext.py):
    half the rows costs ~40 rows here, against thousands of rows through a bitmap. When
    the budget shows the term is fairly common (a third of a page found), one longer scan
    sized from that rate is still cheaper than an index.
-2. Otherwise an index. A term absent from the recent rows, with a run of 3+ word
-   characters, goes to the trigram GIN on `search_text`: it is probably rare everywhere.
-   Anything else - 1-2 character queries, queries trigrams cannot extract (`%_\\`), and
-   terms the recent rows show are present in this workspace (so likely frequent in others
-   too) - goes to the gram GIN on `search_grams`, whose `ws:<id>` lexeme lets PostgreSQL
-   intersect the term with the workspace inside one index scan. Either way the substring
-   test is the final check, and the statement runs with index walks and sequential scans
-   disabled (`SET LOCAL`), leaving only bitmap plans.
+2. Otherwise the gram index. `search_grams` holds every character and character pair of
+   the entry's values as '<workspace id>:<gram>' (cms migration 0004), so each GIN posting
+   list holds one workspace's rows. The tsquery asks for the query's one or two characters,
+   or up to GRAM_QUERY_PAIRS of its pairs (likeliest rare first), and the substring test is
+   the final check. The statement runs with index walks and sequential scans disabled
+   (`SET LOCAL`), leaving only bitmap plans.
+
+What a search may cost, whatever other workspaces hold: it reads only its own workspace's
+rows (at most RECENT_SCAN_MAX_ROWS + RECENT_SCAN_EXTEND_MAX_ROWS of them in the recent scan,
+through a B-tree keyed by workspace) and, in the index plan, the posting lists of at most
+GRAM_QUERY_PAIRS of its own grams and the rows they name. Other workspaces' data only
+deepens the B-tree and the GIN entry tree: one page per level per lookup, a level per
+~hundredfold growth of the table. bench/tenancy_cost.py measures it (a search's page reads
+grow by at most a few pages when the other tenants' data doubles). What a large workspace's
+own data costs is capped by the statement timeout (SEARCH_STATEMENT_TIMEOUT_MS,
+search/statements.py), answered 503 `search_timeout`.
 """
 
 from __future__ import annotations
@@ -68,7 +76,6 @@ _INTEGER = re.compile(r"-?[0-9]{1,9}")
 
 class SearchPlan(enum.StrEnum):
     RECENT_SCAN = "recent_scan"
-    TRIGRAM_INDEX = "trigram_index"
     GRAM_INDEX = "gram_index"
 
 
@@ -233,16 +240,6 @@ def _like_pattern(query: str) -> str:
     return f"%{escaped}%"
 
 
-def _has_trigram(query: str) -> bool:
-    """Whether pg_trgm can extract a trigram from `%query%`: it needs 3 word characters in a row."""
-    run = 0
-    for ch in query:
-        run = run + 1 if ch.isalnum() else 0
-        if run >= 3:
-            return True
-    return False
-
-
 def _gram_sample(query: str) -> list[str]:
     """The query itself if 1-2 characters, else up to GRAM_QUERY_PAIRS of its character
     pairs, likeliest rare first: every pair of a long query in the tsquery makes the GIN
@@ -345,20 +342,13 @@ def _search(
                     return SearchPlan.RECENT_SCAN, _explain(cursor, until_sql, until_params)
                 return SearchPlan.RECENT_SCAN, [row[1:] for row in rows]
 
-        if _has_trigram(query) and hits == 0:
-            plan = SearchPlan.TRIGRAM_INDEX
-            match_sql, match_params = "e.search_text LIKE lower(%s)", (_like_pattern(query),)
-        else:
-            plan = SearchPlan.GRAM_INDEX
-            # strpos, not LIKE, as the final check: LIKE would let the planner add the trigram
-            # index, which for a pattern without trigrams scans the whole index.
-            pairs = _gram_sample(query)
-            grams_sql = " && ".join(["cms_search_grams_query(%s)"] * len(pairs))
-            match_sql = (
-                f"e.search_grams @@ (cms_search_workspace_query(%s) && {grams_sql})"
-                " AND strpos(e.search_text, lower(%s)) > 0"
-            )
-            match_params = (filters.workspace_id, *pairs, query)
+        plan = SearchPlan.GRAM_INDEX
+        # Each gram's posting list holds this workspace's rows only; the substring test is
+        # the final check (strpos: the same test as LIKE, without escaping).
+        pairs = _gram_sample(query)
+        grams_sql = " && ".join(["cms_search_grams_query(%s, %s)"] * len(pairs))
+        match_sql = f"e.search_grams @@ ({grams_sql}) AND strpos(e.search_text, lower(%s)) > 0"
+        match_params = (*(value for pair in pairs for value in (filters.workspace_id, pair)), query)
         index_sql = f"""
             SELECT {_HIT_COLUMNS} FROM (
                 SELECT e.id, e.content_type_id, e.status, e.created_at, e.updated_at, e.data
