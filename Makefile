@@ -8,6 +8,11 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
 export LC_ALL := C.UTF-8
 export LANG := C.UTF-8
+# Every target here is development: DEBUG on (the public dev key, no HTTPS redirect, static
+# files read from the apps). Without it the settings are production's and fail closed.
+export DEBUG ?= true
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: install db run test bench clean-db compose-check
 
@@ -29,21 +34,29 @@ db: install
 run: db
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
-	@echo "Serving http://127.0.0.1:8000/ (admin: /admin/, health: /api/health). Ctrl-C stops all."
-	@trap 'kill 0' INT TERM EXIT; \
-	  $(VENV)/bin/celery -A cms worker --loglevel=INFO --concurrency=2 & \
-	  $(VENV)/bin/celery -A cms beat --loglevel=INFO & \
-	  $(PY) manage.py runserver 127.0.0.1:8000 --noreload; \
-	  wait
+	@echo "Serving http://$(HOST):$(PORT)/ (admin: /admin/, health: /api/health). Ctrl-C stops all."
+	@# Ctrl-C (or TERM) stops the three by pid and waits until each has exited; so does any
+	@# one of them exiting (e.g. the port is taken). Background jobs of a script ignore SIGINT
+	@# (runserver does; Celery handles it), hence the TERM. Never `kill 0`: it signals this
+	@# shell too, which re-enters the trap. The embedded PostgreSQL runs in its own session
+	@# and keeps running.
+	@trap 'kill -TERM $$worker $$beat $$server 2>/dev/null' INT TERM; \
+	  $(VENV)/bin/celery -A cms worker --loglevel=INFO --concurrency=2 & worker=$$!; \
+	  $(VENV)/bin/celery -A cms beat --loglevel=INFO & beat=$$!; \
+	  $(PY) manage.py runserver $(HOST):$(PORT) --noreload & server=$$!; \
+	  wait -n; status=$$?; kill -TERM $$worker $$beat $$server 2>/dev/null; \
+	  while kill -0 $$worker $$beat $$server 2>/dev/null; do wait; done; exit $$status
 
 test: db
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: db
 	$(PY) bench/fulltext.py
+	$(PY) bench/tenancy_cost.py
 	$(PY) bench/ingest.py
 	$(PY) bench/semantic.py
 	$(PY) bench/eval.py
+	$(PY) bench/health.py
 
 # Stops the embedded PostgreSQL and deletes its data.
 clean-db: install
@@ -51,6 +64,7 @@ clean-db: install
 	rm -rf var/pgdata
 
 # Validates docker/compose.yaml (needs `docker compose` or Debian's docker-compose; no engine).
+COMPOSE_CHECK_ENV := SECRET_KEY=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check
 compose-check:
-	@if docker compose version >/dev/null 2>&1; then SECRET_KEY=check docker compose -f docker/compose.yaml config --quiet; \
-	else SECRET_KEY=check docker-compose -f docker/compose.yaml config --quiet; fi && echo "docker/compose.yaml is valid"
+	@if docker compose version >/dev/null 2>&1; then $(COMPOSE_CHECK_ENV) docker compose -f docker/compose.yaml config --quiet; \
+	else $(COMPOSE_CHECK_ENV) docker-compose -f docker/compose.yaml config --quiet; fi && echo "docker/compose.yaml is valid"

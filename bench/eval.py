@@ -70,7 +70,7 @@ def django_setup() -> None:
     # Embedding runs in this process (below); tasks enqueued on commit go nowhere.
     settings.CELERY_BROKER_URL = "memory://"
     settings.SEARCH_EMBEDDING_BACKENDS = {
-        "default": {"BACKEND": "search.embeddings.local.LocalEmbeddingBackend",
+        "default": {"BACKEND": "ingestion.embeddings.local.LocalEmbeddingBackend",
                     "OPTIONS": {"threads": int(os.environ.get("LOCAL_EMBEDDING_THREADS", "2"))}}
     }
     import django
@@ -170,11 +170,13 @@ def workspace_load(data: EvalSet, services, rebuild: bool) -> tuple[object, dict
 # --- running ---------------------------------------------------------------------------------
 
 def run_semantic(workspace, queries: list[dict], entry_to_doc: dict[int, str]) -> dict[str, dict[str, float]]:
+    from cms.access import workspace_access_for_operator
     from search.semantic import semantic_search
 
+    access = workspace_access_for_operator(workspace=workspace)
     run: dict[str, dict[str, float]] = {}
     for query in queries:
-        result = semantic_search(workspace=workspace, query=query["text"][:2000], top_k=SEMANTIC_TOP_K)
+        result = semantic_search(access=access, query=query["text"][:2000], top_k=SEMANTIC_TOP_K)
         best: dict[str, float] = {}
         for hit in result.hits:
             doc = entry_to_doc.get(hit.entry_id)
@@ -186,12 +188,15 @@ def run_semantic(workspace, queries: list[dict], entry_to_doc: dict[int, str]) -
 
 def run_fulltext(search_entries, workspace, queries: list[dict], entry_to_doc: dict[int, str]
                  ) -> dict[str, dict[str, float]]:
+    from cms.access import workspace_access_for_operator
+
+    access = workspace_access_for_operator(workspace=workspace)
     newest = max(entry_to_doc) + 1
     run: dict[str, dict[str, float]] = {}
     for query in queries:
         matched: dict[int, int] = {}
         for word in query_words(query["text"]):
-            for hit in search_entries(workspace=workspace, query=word, limit=FULLTEXT_LIMIT).hits:
+            for hit in search_entries(access=access, query=word, limit=FULLTEXT_LIMIT).hits:
                 matched[hit.entry_id] = matched.get(hit.entry_id, 0) + 1
         # More words matched first; ties newest first (a higher id is a newer entry).
         ranked = sorted(matched.items(), key=lambda item: (-item[1], -item[0]))[:10]

@@ -179,13 +179,15 @@ def main() -> None:
     truth = GroundTruth(corpus)
     load_before = os.getloadavg()[0]
     rng = random.Random(args.seed + 1)
+    from cms.access import workspace_access_for_operator
     from search.fulltext import search_entries
 
+    accesses = [workspace_access_for_operator(workspace=workspace) for workspace in workspaces]
     # Warm the code paths and the caches: every term once in every workspace.
-    for workspace in workspaces:
+    for access in accesses:
         for _, terms in QUERY_CLASSES:
             for term in terms:
-                search_entries(workspace=workspace, query=term, limit=PAGE)
+                search_entries(access=access, query=term, limit=PAGE)
 
     # Classes are interleaved (one search of each per round) so that bursts of load from
     # other processes on the machine fall on every class alike.
@@ -200,7 +202,7 @@ def main() -> None:
             ws_index = rng.randrange(args.workspaces)
             samples[name].append((term, ws_index))
             t0 = time.perf_counter()
-            result = search_entries(workspace=workspaces[ws_index], query=term, limit=PAGE)
+            result = search_entries(access=accesses[ws_index], query=term, limit=PAGE)
             timings[name].append((time.perf_counter() - t0) * 1000)
             plans[name][result.plan.value] = plans[name].get(result.plan.value, 0) + 1
             expected = truth.newest(ws_index, term, PAGE + 1)
@@ -214,7 +216,7 @@ def main() -> None:
         for term, ws_index in samples[name][: args.work_runs]:
             meter = WorkMeter()
             with connection.execute_wrapper(meter):
-                search_entries(workspace=workspaces[ws_index], query=term, limit=PAGE)
+                search_entries(access=accesses[ws_index], query=term, limit=PAGE)
             pages[name].append(meter.pages)
     results = [
         (name, terms, timings[name], plans[name], statistics.mean(shares[name]), statistics.mean(pages[name]))

@@ -8,8 +8,7 @@ counts against the fewest the API limits allow.
    pipeline / model >= 0.8 (overhead <= 20%).
 2. Voyage: the real VoyageEmbeddingBackend against a fake Voyage HTTP server in this process
    (the /v1/embeddings wire format), for an English and a Japanese corpus. Requests made
-   against max(ceil(texts / 1,000), ceil(estimated tokens / 320,000)). Skipped, with a note,
-   while search/embeddings/voyage.py is not in the branch.
+   against max(ceil(texts / 1,000), ceil(estimated tokens / 320,000)).
 
 Runs in its own throwaway database (created and dropped here). Run from the repo root:
     .venv/bin/python bench/ingest.py
@@ -46,7 +45,7 @@ from cms import services as cms_services  # noqa: E402
 from cms.celery import app as celery_app  # noqa: E402
 from ingestion import services  # noqa: E402
 from ingestion.models import Chunk  # noqa: E402
-from search.embeddings import get_embedding_backend, reset_embedding_backends  # noqa: E402
+from ingestion.embeddings import get_embedding_backend, reset_embedding_backends  # noqa: E402
 
 ENTRIES = int(os.environ.get("BENCH_INGEST_ENTRIES", "120"))
 FIELDS = [
@@ -207,7 +206,7 @@ def model_alone(model, backend, texts: list[str]) -> tuple[float, float]:
 
 
 def bench_local() -> None:
-    use_backend("search.embeddings.local.LocalEmbeddingBackend", threads=1)
+    use_backend("ingestion.embeddings.local.LocalEmbeddingBackend", threads=1)
     backend = get_embedding_backend()
     model = backend._get_model()
     model.encode(["warm up the model", "モデルを温める"])  # weights loaded before any timing
@@ -326,15 +325,9 @@ class FakeVoyage:
 
 def bench_voyage() -> None:
     print("== Voyage (voyage-3.5 limits: 1,000 texts and 320,000 tokens a request), fake server")
-    try:
-        from search.embeddings.voyage import VoyageEmbeddingBackend  # noqa: F401
-    except ImportError:
-        print("skipped: search/embeddings/voyage.py is not in this branch yet (the chunker engineer's "
-              "work); this part runs once it is merged.")
-        return
     fake = FakeVoyage()
     try:
-        use_backend("search.embeddings.voyage.VoyageEmbeddingBackend", api_key="bench-key", base_url=fake.url(),
+        use_backend("ingestion.embeddings.voyage.VoyageEmbeddingBackend", api_key="bench-key", base_url=fake.url(),
                     model="voyage-3.5", timeout=30.0, max_retries=2)
         backend = get_embedding_backend()
         # Japanese costs about one token a character, English about one per three or four.
@@ -356,7 +349,6 @@ def bench_voyage() -> None:
             estimated = sum(backend.estimate_tokens(t) for t in texts)
             minimum = max(math.ceil(len(texts) / backend.max_batch_texts), math.ceil(estimated / backend.max_batch_tokens))
             assert report.embedded == len(texts), report
-            largest = max(n for n, _ in fake.requests)
             print(f"{name}: {len(texts)} chunks, {estimated} estimated tokens ({sum(t for _, t in fake.requests)} "
                   f"counted by the server) -> {len(fake.requests)} requests (minimum {minimum} = max(ceil(texts/1000), "
                   f"ceil(estimated tokens/320000))), {fake.refused} refused as too large; "

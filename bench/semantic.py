@@ -89,7 +89,7 @@ def query_texts(count: int) -> list[str]:
 
 
 def embed_cached(name: str, texts: list[str]) -> np.ndarray:
-    from search.embeddings.local import LocalEmbeddingBackend
+    from ingestion.embeddings.local import LocalEmbeddingBackend
 
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     path = CACHE_DIR / f"{name}-{len(texts)}.npy"
@@ -254,7 +254,7 @@ def measure(args: argparse.Namespace) -> None:
     qvectors = embed_cached("queries", qtexts)
 
     # The query's own embedding cost (not part of the SQL timings below).
-    from search.embeddings.local import LocalEmbeddingBackend
+    from ingestion.embeddings.local import LocalEmbeddingBackend
 
     backend = LocalEmbeddingBackend(threads=1)
     backend.embed_query("warm up")

@@ -149,24 +149,26 @@ def corpus_load(connection, rows: list[dict], *, workspaces: int, fingerprint: s
 
 def measure(connection, workspace, runs: int, rng: random.Random) -> dict[str, dict]:
     """Per class: latencies (interleaved rounds), pages and rows of one search per term, plans."""
+    from cms.access import workspace_access_for_operator
     from search.fulltext import search_entries
 
+    access = workspace_access_for_operator(workspace=workspace)
     for _, terms in QUERY_CLASSES:  # warm the caches and the code paths
         for term in terms:
-            search_entries(workspace=workspace, query=term, limit=PAGE)
+            search_entries(access=access, query=term, limit=PAGE)
     out = {name: {"ms": [], "pages": [], "rows": [], "plans": {}} for name, _ in QUERY_CLASSES}
     for run in range(runs):
         for name, terms in rng.sample(QUERY_CLASSES, len(QUERY_CLASSES)):
             term = terms[run % len(terms)]
             t0 = time.perf_counter()
-            result = search_entries(workspace=workspace, query=term, limit=PAGE)
+            result = search_entries(access=access, query=term, limit=PAGE)
             out[name]["ms"].append((time.perf_counter() - t0) * 1000)
             out[name]["plans"][result.plan.value] = out[name]["plans"].get(result.plan.value, 0) + 1
     for name, terms in QUERY_CLASSES:
         for term in terms:
             meter = WorkMeter()
             with connection.execute_wrapper(meter):
-                search_entries(workspace=workspace, query=term, limit=PAGE)
+                search_entries(access=access, query=term, limit=PAGE)
             out[name]["pages"].append(meter.pages)
             out[name]["rows"].append(meter.heap_rows)
     return out

@@ -1,123 +1,258 @@
 """Django admin for the content domain. Editors see only the workspaces they belong to.
 
-Saves and deletes go through cms.services, so the admin validates and announces changes
-exactly like the API does.
+Every write is checked by WorkspaceScopedAdmin against the caller's role in the workspace
+being written (cms/admin_access.py), and goes through cms.services, so the admin validates
+and announces changes exactly like the API does. Forms run the services' own validation
+and show its errors beside their fields.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django import forms
-from django.contrib import admin
-from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest, HttpResponseRedirect
 
 from cms import services
-from cms.models import Asset, ContentType, Entry, Membership, Role, Workspace
-from cms.selectors import workspace_list_for_user
+from cms.access import entry_visibility_q
+from cms.admin_access import (
+    MANAGE_ROLES,
+    READ_ROLES,
+    WRITE_ROLES,
+    role_allows,
+    role_allows_any,
+    workspaces_refused,
+    workspaces_with_role,
+)
+from cms.models import Asset, ContentType, Entry, Membership, Workspace
+from cms.schemas import content_type_fields_validate, entry_data_validate
 
 
-def _roles(request: HttpRequest) -> dict[int, str]:
-    """The user's role per workspace id, cached on the request."""
-    if not hasattr(request, "_workspace_roles"):
-        request._workspace_roles = dict(
-            Membership.objects.filter(user=request.user).values_list("workspace_id", "role")
-        )
-    return request._workspace_roles
+def content_type_label(content_type: ContentType) -> str:
+    """A content type's name with its workspace: two workspaces may both have "Note (note)"."""
+    return f"{content_type} · {content_type.workspace.name}"
+
+
+def form_errors_from_service(form: forms.BaseForm, exc: ValidationError, *, rename: dict[str, str] | None = None) -> None:
+    """Show a service's ValidationError on the form: each message beside the field it names
+    (service keys renamed by `rename`), any other above the form."""
+    if not hasattr(exc, "error_dict"):
+        form.add_error(None, exc)
+        return
+    for key, errors in exc.error_dict.items():
+        name = (rename or {}).get(key, key)
+        form.add_error(name if name in form.fields else None, errors)
+
+
+class ContentTypeListFilter(admin.RelatedFieldListFilter):
+    """Content types of the rows the user may see, each labelled with its workspace."""
+
+    def field_choices(self, field, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[Any, str]]:
+        used = model_admin.get_queryset(request).values(f"{self.field_path}__pk")
+        types = ContentType.objects.filter(pk__in=used).select_related("workspace")
+        return [(ct.pk, content_type_label(ct)) for ct in types.order_by("workspace__name", "name", "api_id")]
 
 
 class WorkspaceScopedAdmin(admin.ModelAdmin):
-    """Limits rows and workspace choices to the user's workspaces (all, for a superuser).
+    """The one place admin permissions are decided, from membership roles per workspace.
 
-    Permissions come from membership roles, not Django's per-model permissions: viewers
-    may look, editors and owners may also write.
+    Rows are limited to the user's workspaces. Adding, changing, deleting and every bulk
+    action require `write_roles` in the workspace written: for a save, the workspace the
+    submitted form puts the object in (workspace and content-type choices only offer
+    workspaces where the user may write, and save_model checks again); for an action, the
+    workspace of every selected row. Subclasses save through services in `service_save`.
     """
 
-    workspace_lookup = "workspace"
-    writer_roles = frozenset({Role.OWNER, Role.EDITOR})
+    workspace_lookup = "workspace"  # ORM path from a row to its workspace
+    write_roles = WRITE_ROLES
 
-    def _workspace_id(self, obj) -> int:
+    def workspace_id_of(self, obj: Model) -> int | None:
+        """The workspace `obj` is (or, unsaved, will be) written to."""
         return obj.workspace_id
 
-    def _allowed(self, request: HttpRequest, obj, roles) -> bool:
-        if request.user.is_superuser:
-            return True
-        memberships = _roles(request)
-        if obj is None:
-            return any(role in roles for role in memberships.values())
-        return memberships.get(self._workspace_id(obj)) in roles
+    # --- permissions ---------------------------------------------------------------------
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return request.user.is_active and request.user.is_staff and (request.user.is_superuser or bool(_roles(request)))
+        return request.user.is_active and request.user.is_staff and role_allows_any(request, READ_ROLES)
 
-    def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
-        return self._allowed(request, obj, frozenset(Role.values))
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        if obj is None:
+            return role_allows_any(request, READ_ROLES)
+        return role_allows(request, self.workspace_id_of(obj), READ_ROLES)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return self._allowed(request, None, self.writer_roles)
+        return role_allows_any(request, self.write_roles)
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return self._allowed(request, obj, self.writer_roles)
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        if obj is None:
+            return role_allows_any(request, self.write_roles)
+        return role_allows(request, self.workspace_id_of(obj), self.write_roles)
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return self._allowed(request, obj, self.writer_roles)
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return self.has_change_permission(request, obj)
+
+    def write_check(self, request: HttpRequest, workspace_ids: Iterable[int | None]) -> None:
+        """Raise PermissionDenied unless the user holds `write_roles` in every workspace."""
+        if any(not role_allows(request, ws, self.write_roles) for ws in workspace_ids):
+            raise PermissionDenied
+
+    # --- rows and choices ----------------------------------------------------------------
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        workspaces = workspace_list_for_user(user=request.user)
-        return super().get_queryset(request).filter(**{f"{self.workspace_lookup}__in": workspaces})
+        readable = workspaces_with_role(request, READ_ROLES)
+        return super().get_queryset(request).filter(**{f"{self.workspace_lookup}__in": readable})
 
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+    def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs):
+        writable = workspaces_with_role(request, self.write_roles)
         if db_field.name == "workspace":
-            kwargs["queryset"] = workspace_list_for_user(user=request.user)
+            kwargs["queryset"] = writable
         elif db_field.name == "content_type":
-            kwargs["queryset"] = ContentType.objects.filter(
-                workspace__in=workspace_list_for_user(user=request.user)
-            ).select_related("workspace")
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+            kwargs["queryset"] = ContentType.objects.filter(workspace__in=writable).select_related("workspace")
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if db_field.name == "content_type":
+            field.label_from_instance = content_type_label
+        return field
+
+    # --- writes --------------------------------------------------------------------------
+
+    def save_model(self, request: HttpRequest, obj: Model, form: forms.ModelForm, change: bool) -> None:
+        self.write_check(request, [self.workspace_id_of(obj)])
+        self.service_save(request, obj, form, change)
+
+    def service_save(self, request: HttpRequest, obj: Model, form: forms.ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+
+    def delete_model(self, request: HttpRequest, obj: Model) -> None:
+        self.write_check(request, [self.workspace_id_of(obj)])
+        self.service_delete(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self.write_check(request, set(queryset.values_list(self.workspace_lookup, flat=True)))
+        for obj in queryset:
+            self.service_delete(request, obj)
+
+    def service_delete(self, request: HttpRequest, obj: Model) -> None:
+        obj.delete()
+
+    def response_action(self, request: HttpRequest, queryset: QuerySet):
+        """Refuse any bulk action, whole, if one selected row is in a workspace the user may
+        not write; actions then only ever see rows they may change."""
+        if "action" in request.POST:
+            targets = queryset
+            if request.POST.get("select_across") != "1":
+                targets = queryset.filter(pk__in=request.POST.getlist(ACTION_CHECKBOX_NAME))
+            workspace_ids = set(targets.values_list(self.workspace_lookup, flat=True))
+            refused = workspaces_refused(request, workspace_ids, self.write_roles)
+            if refused:
+                roles = " or ".join(sorted(self.write_roles))
+                names = ", ".join(ws.name for ws in refused)
+                self.message_user(
+                    request,
+                    f"Nothing was done: you are not {roles} in {names}. Select only rows of workspaces you may change.",
+                    messages.ERROR,
+                )
+                return HttpResponseRedirect(request.get_full_path())
+        return super().response_action(request, queryset)
 
 
 @admin.register(Workspace)
 class WorkspaceAdmin(WorkspaceScopedAdmin):
     list_display = ["slug", "name", "created_at"]
     search_fields = ["slug", "name"]
-    writer_roles = frozenset({Role.OWNER})
+    workspace_lookup = "pk"
+    write_roles = MANAGE_ROLES
 
-    def _workspace_id(self, obj) -> int:
+    def workspace_id_of(self, obj: Workspace) -> int | None:
         return obj.pk
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return workspace_list_for_user(user=request.user)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return request.user.is_superuser
 
-    def save_model(self, request, obj: Workspace, form, change: bool) -> None:
+    def save_model(self, request: HttpRequest, obj: Workspace, form, change: bool) -> None:
         if change:
             super().save_model(request, obj, form, change)
-        else:
+        elif request.user.is_superuser:
             obj.pk = services.workspace_create(slug=obj.slug, name=obj.name, owner=request.user).pk
+        else:
+            raise PermissionDenied
+
+
+class MembershipForm(forms.ModelForm):
+    """Names the user by exact username or e-mail: an owner never sees a list of all users."""
+
+    user = forms.CharField(
+        max_length=254, help_text="The exact username or e-mail address of an existing user."
+    )
+
+    class Meta:
+        model = Membership
+        fields = ["workspace", "user", "role"]
+
+    def clean_user(self):
+        value = self.cleaned_data["user"].strip()
+        users = get_user_model().objects.filter(is_active=True)
+        by_username = users.filter(username=value).first()
+        if by_username is not None:
+            return by_username
+        by_email = list(users.filter(email__iexact=value)[:2])
+        if len(by_email) > 1:
+            raise ValidationError("Several users have this e-mail address; enter the username instead.")
+        if not by_email:
+            raise ValidationError(f"No user has the username or e-mail “{value}”. Check the spelling; it must match exactly.")
+        return by_email[0]
 
 
 @admin.register(Membership)
 class MembershipAdmin(WorkspaceScopedAdmin):
+    form = MembershipForm
     list_display = ["user", "workspace", "role"]
     list_filter = ["role"]
-    writer_roles = frozenset({Role.OWNER})
+    list_select_related = ["user", "workspace"]
+    write_roles = MANAGE_ROLES
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Membership | None = None):
+        # Only the role changes; moving a member is a delete and an add, each checked.
+        return ["workspace", "user"] if obj is not None else []
+
+    def service_save(self, request: HttpRequest, obj: Membership, form, change: bool) -> None:
+        obj.pk = services.membership_set(workspace=obj.workspace, user=obj.user, role=obj.role).pk
 
 
 class ContentTypeForm(forms.ModelForm):
+    """Validates the field schema with the service's own validator."""
+
     class Meta:
         model = ContentType
         fields = ["workspace", "api_id", "name", "fields", "semantic_search_enabled"]
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("fields") is not None:
+            try:
+                cleaned["fields"] = content_type_fields_validate(cleaned["fields"])
+            except ValidationError as exc:
+                form_errors_from_service(self, exc)
+        return cleaned
 
 
 @admin.register(ContentType)
 class ContentTypeAdmin(WorkspaceScopedAdmin):
     form = ContentTypeForm
     list_display = ["name", "api_id", "workspace", "semantic_search_enabled"]
-    list_filter = ["semantic_search_enabled"]
+    list_filter = [("workspace", admin.RelatedOnlyFieldListFilter), "semantic_search_enabled"]
+    list_select_related = ["workspace"]
 
-    def save_model(self, request, obj: ContentType, form, change: bool) -> None:
+    def get_readonly_fields(self, request: HttpRequest, obj: ContentType | None = None):
+        # Entries and chunks are keyed by both: neither moves once the type exists.
+        return ["workspace", "api_id"] if obj is not None else []
+
+    def service_save(self, request: HttpRequest, obj: ContentType, form, change: bool) -> None:
         if change:
             services.content_type_update(
                 content_type=obj,
@@ -145,32 +280,43 @@ class EntryForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        content_type = cleaned.get("content_type")
+        content_type = cleaned.get("content_type") or (self.instance.content_type if self.instance.pk else None)
         if content_type is not None and "data" in cleaned:
-            from cms.schemas import entry_data_validate
-
             try:
                 cleaned["data"] = entry_data_validate(content_type.fields, cleaned["data"])
             except ValidationError as exc:
-                raise ValidationError(
-                    {"data": [f"{field}: {' '.join(messages)}" for field, messages in exc.message_dict.items()]}
-                ) from exc
+                self.add_error(
+                    "data", [f"{field}: {' '.join(messages)}" for field, messages in exc.message_dict.items()]
+                )
         return cleaned
 
 
 @admin.register(Entry)
 class EntryAdmin(WorkspaceScopedAdmin):
     form = EntryForm
-    list_display = ["id", "display_title", "content_type", "status", "created_at"]
-    list_filter = ["status", "content_type"]
+    list_display = ["id", "display_title", "content_type", "workspace", "status", "created_at"]
+    list_filter = ["status", ("content_type", ContentTypeListFilter)]
     list_select_related = ["content_type", "workspace"]
     readonly_fields = ["workspace", "created_at", "updated_at", "created_by"]
+
+    def workspace_id_of(self, obj: Entry) -> int | None:
+        # An entry lives in its content type's workspace; on add, that is the type chosen.
+        return obj.content_type.workspace_id if obj.content_type_id else obj.workspace_id
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Entry | None = None):
+        # The content type is chosen once: its schema validated the data, and its workspace is
+        # the entry's. A new entry has no workspace or dates to show yet.
+        return [*self.readonly_fields, "content_type"] if obj is not None else []
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        # Viewers see published entries only (cms/access.py), in lists and change pages alike.
+        return super().get_queryset(request).filter(entry_visibility_q(user=request.user))
 
     @admin.display(description="title")
     def display_title(self, entry: Entry) -> str:
         return entry.title[:80] or f"Entry {entry.pk}"
 
-    def save_model(self, request, obj: Entry, form, change: bool) -> None:
+    def service_save(self, request: HttpRequest, obj: Entry, form, change: bool) -> None:
         if change:
             services.entry_update(entry=obj, data=obj.data, status=obj.status)
         else:
@@ -179,26 +325,31 @@ class EntryAdmin(WorkspaceScopedAdmin):
             )
             obj.pk = created.pk
 
-    def delete_model(self, request, obj: Entry) -> None:
+    def service_delete(self, request: HttpRequest, obj: Entry) -> None:
         services.entry_delete(entry=obj)
-
-    def delete_queryset(self, request, queryset: QuerySet) -> None:
-        for entry in queryset:
-            services.entry_delete(entry=entry)
 
 
 class AssetForm(forms.ModelForm):
+    """Reads the upload in chunks up to the limit and checks it as asset_upload will."""
+
     upload = forms.FileField(required=True)
 
     class Meta:
         model = Asset
         fields = ["workspace"]
 
-    def clean_upload(self):
-        upload = self.cleaned_data["upload"]
-        self.upload_content = upload.read()
-        services.asset_content_check(filename=upload.name, content=self.upload_content, mime_type=upload.content_type)
-        return upload
+    def clean(self):
+        cleaned = super().clean()
+        upload = cleaned.get("upload")
+        if upload is not None:
+            try:
+                self.upload_content = services.asset_content_read(filename=upload.name, stream=upload)
+                services.asset_content_check(
+                    filename=upload.name, content=self.upload_content, mime_type=upload.content_type
+                )
+            except ValidationError as exc:
+                form_errors_from_service(self, exc, rename={"file": "upload", "filename": "upload"})
+        return cleaned
 
 
 @admin.register(Asset)
@@ -217,7 +368,7 @@ class AssetAdmin(WorkspaceScopedAdmin):
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else ["workspace", *self.readonly_fields, "text"]
 
-    def save_model(self, request, obj: Asset, form, change: bool) -> None:
+    def service_save(self, request: HttpRequest, obj: Asset, form, change: bool) -> None:
         if change:
             return
         upload = form.cleaned_data["upload"]
@@ -230,9 +381,5 @@ class AssetAdmin(WorkspaceScopedAdmin):
         )
         obj.pk = created.pk
 
-    def delete_model(self, request, obj: Asset) -> None:
+    def service_delete(self, request: HttpRequest, obj: Asset) -> None:
         services.asset_delete(asset=obj)
-
-    def delete_queryset(self, request, queryset: QuerySet) -> None:
-        for asset in queryset:
-            services.asset_delete(asset=asset)

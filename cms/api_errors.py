@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -45,7 +46,22 @@ def _message(detail: Any) -> str:
     return str(detail)
 
 
+# Seconds a client should wait before retrying when the database is unreachable (a restart
+# or a failover takes a few seconds).
+DATABASE_RETRY_AFTER_SECONDS = 2
+
+
 def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, (OperationalError, InterfaceError)) and not _is_query_error(exc):
+        # The database went away (a restart, a failover, a dropped connection): a clean 503
+        # the client can retry. Django discards the broken connection at the end of the
+        # request, so the next one reconnects without restarting the web process.
+        response = Response(
+            {"code": "database_unavailable", "message": "The database is unavailable; retry in a few seconds."},
+            status=503,
+        )
+        response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
+        return response
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     if isinstance(exc, Http404):
@@ -64,3 +80,10 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         body["details"] = response.data
     response.data = body
     return response
+
+
+def _is_query_error(exc: DatabaseError) -> bool:
+    """Whether the statement itself failed (a cancel, a timeout), not the connection: those
+    are the search's to answer (search/errors.py), never 'database unavailable'."""
+    cause = exc.__cause__
+    return cause is not None and type(cause).__name__ in {"QueryCanceled", "LockNotAvailable"}

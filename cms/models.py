@@ -6,10 +6,15 @@ later be distributed by workspace (Citus) without a redesign.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
+
+if TYPE_CHECKING:
+    from cms.access import WorkspaceAccess
 
 
 class Workspace(models.Model):
@@ -116,6 +121,10 @@ class EntryQuerySet(models.QuerySet):
 
     def published(self) -> EntryQuerySet:
         return self.filter(status=EntryStatus.PUBLISHED)
+
+    def visible_to(self, access: WorkspaceAccess) -> EntryQuerySet:
+        """The entries of the access's workspace that its caller may see (cms/access.py)."""
+        return self.for_workspace(access.workspace).filter(status__in=access.entry_statuses)
 
     def newest_first(self) -> EntryQuerySet:
         return self.order_by("-created_at", "-id")

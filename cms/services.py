@@ -6,7 +6,7 @@ listener's own writes (ingestion's pending chunks) commit or roll back with the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import IO, Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -166,6 +166,30 @@ def _mime_type_guess(filename: str, declared: str | None) -> str:
     return mimetypes.guess_type(filename)[0] or "application/octet-stream"
 
 
+# How much of an upload is read at a time while its size is checked.
+ASSET_READ_CHUNK_BYTES = 64 * 1024
+
+
+def asset_content_read(*, filename: str, stream: IO[bytes]) -> bytes:
+    """Read an upload in chunks, refusing it (ValidationError) once it passes ASSET_MAX_BYTES.
+
+    At most ASSET_MAX_BYTES + 1 bytes are ever read, so an oversized file is never held in
+    memory whole, whatever its real size.
+    """
+    limit = settings.ASSET_MAX_BYTES
+    if hasattr(stream, "seek"):
+        stream.seek(0)
+    parts: list[bytes] = []
+    total = 0
+    while total <= limit:
+        part = stream.read(min(ASSET_READ_CHUNK_BYTES, limit + 1 - total))
+        if not part:
+            return b"".join(parts)
+        parts.append(part)
+        total += len(part)
+    raise ValidationError({"file": f"{filename} is over the limit of {limit:,} bytes (ASSET_MAX_BYTES)."})
+
+
 def asset_content_check(*, filename: str, content: bytes, mime_type: str | None = None) -> tuple[str, str | None]:
     """Validate an upload without storing it; return (mime type, decoded text or None).
 
@@ -188,14 +212,18 @@ def asset_upload(
     *,
     workspace: Workspace,
     filename: str,
-    content: bytes,
+    content: bytes | IO[bytes],
     mime_type: str | None = None,
     uploaded_by: AbstractBaseUser | None = None,
 ) -> Asset:
     """Store an uploaded file; text and Markdown files are decoded and kept as text.
 
-    Nothing is stored if the upload is refused (see asset_content_check).
+    `content` is the bytes or a file to read them from (read by asset_content_read, so an
+    oversized file is refused before it is read whole). Nothing is stored if the upload is
+    refused (see asset_content_check).
     """
+    if not isinstance(content, bytes):
+        content = asset_content_read(filename=filename, stream=content)
     mime, text = asset_content_check(filename=filename, content=content, mime_type=mime_type)
     asset = Asset(
         workspace=workspace, filename=filename, mime_type=mime, size=len(content), text=text, uploaded_by=uploaded_by

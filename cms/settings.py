@@ -6,16 +6,49 @@ Every variable is documented in README.md and .env.example.
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me")
-DEBUG = env.bool("DEBUG", default=True)
+# Production is the default: DEBUG is off unless set (`make run` and `make test` set it).
+DEBUG = env.bool("DEBUG", default=False)
+# The development key is public, so it may sign nothing outside DEBUG: with DEBUG off a
+# missing key, or this one, refuses to start rather than sign sessions with a known key.
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me"
+SECRET_KEY = env("SECRET_KEY", default="")
+if DEBUG:
+    SECRET_KEY = SECRET_KEY or DEVELOPMENT_SECRET_KEY
+elif not SECRET_KEY or SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        ("SECRET_KEY is not set" if not SECRET_KEY else "SECRET_KEY is the public development key")
+        + ", and DEBUG is off, so the app refuses to start. Set SECRET_KEY to a long random value, "
+        "for example: python -c 'import secrets; print(secrets.token_urlsafe(50))'. "
+        "For development, set DEBUG=true instead (make run and make test do)."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# --- HTTPS, for every process with DEBUG off --------------------------------------------
+# The app sits behind a TLS-terminating proxy (docker/compose.yaml: Caddy) that sets
+# X-Forwarded-Proto. With these defaults `manage.py check --deploy` has nothing to report.
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    # Load balancers probe health over plain HTTP inside the network.
+    SECURE_REDIRECT_EXEMPT = [r"^api/health$"]
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+    # Trust the proxy's scheme header; empty when nothing in front rewrites it, since a
+    # client could then claim HTTPS by sending the header itself.
+    _proxy_ssl_header = env("SECURE_PROXY_SSL_HEADER", default="HTTP_X_FORWARDED_PROTO")
+    SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header, "https") if _proxy_ssl_header else None
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -33,6 +66,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves STATIC_ROOT (the admin's CSS and JS) from gunicorn itself: no other server in docker/.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before anything reads a request body: refuses API bodies over API_MAX_BODY_BYTES.
@@ -101,10 +136,31 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(env("STATIC_ROOT", default=str(BASE_DIR / "var" / "static")))
 MEDIA_ROOT = Path(env("MEDIA_ROOT", default=str(BASE_DIR / "var" / "media")))
 MEDIA_URL = "media/"
+# With DEBUG off, collectstatic writes hashed, pre-compressed copies that WhiteNoise serves
+# with a far-future Cache-Control. Development reads the apps' files as they are (a
+# manifest would have to be rebuilt after every edit).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+# Fixed when settings load: the test runner turns DEBUG off at run time, yet a test run, like
+# development, has no collected STATIC_ROOT and serves the apps' files as they are.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Content ----------------------------------------------------------------------------
 ASSET_MAX_BYTES = env.int("ASSET_MAX_BYTES", default=10 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = ASSET_MAX_BYTES + 1024 * 1024
+# Small uploads stay in memory (Django's default, 2.5 MB); larger ones are spooled to disk, and
+# no more than ASSET_MAX_BYTES + 1 bytes of a file is kept (cms/uploads.py).
+FILE_UPLOAD_HANDLERS = [
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "cms.uploads.CappedTemporaryFileUploadHandler",
+]
 
 # --- API --------------------------------------------------------------------------------
 # The largest request body the API reads (413 request_too_large above it). Admin uploads
@@ -153,7 +209,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE_FILENAME = str(BASE_DIR / "var" / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE_FILENAME = env("CELERY_BEAT_SCHEDULE_FILENAME", default=str(BASE_DIR / "var" / "celerybeat-schedule"))
 # How often beat re-enqueues pending chunks whose task was lost.
 INGESTION_SWEEP_SECONDS = env.float("INGESTION_SWEEP_SECONDS", default=60.0)
 # How long a worker's claim on a batch of chunks lasts. A worker killed mid-batch delays its
@@ -168,11 +224,13 @@ CELERY_BEAT_SCHEDULE = {
 # "voyage" (the default with VOYAGE_API_KEY), or "none" (chunks stay pending and semantic
 # search answers not_configured). "fake" is a deterministic provider for plumbing tests.
 VOYAGE_API_KEY = env("VOYAGE_API_KEY", default="")
+# USD per million tokens, for usage records and reindex estimates (also with no provider).
+EMBEDDING_PRICE_PER_MTOK = env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06)
 EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="voyage" if VOYAGE_API_KEY else "local")
 _EMBEDDING_BACKEND_CLASSES = {
-    "local": "search.embeddings.local.LocalEmbeddingBackend",
-    "voyage": "search.embeddings.voyage.VoyageEmbeddingBackend",
-    "fake": "search.embeddings.fake.FakeEmbeddingBackend",
+    "local": "ingestion.embeddings.local.LocalEmbeddingBackend",
+    "voyage": "ingestion.embeddings.voyage.VoyageEmbeddingBackend",
+    "fake": "ingestion.embeddings.fake.FakeEmbeddingBackend",
 }
 SEARCH_EMBEDDING_BACKENDS = {
     "default": {
@@ -187,7 +245,7 @@ SEARCH_EMBEDDING_BACKENDS = {
             "retry_base_delay": env.float("VOYAGE_RETRY_BASE_DELAY", default=1.0),
             "threads": env.int("LOCAL_EMBEDDING_THREADS", default=1),
         },
-        "PRICE_PER_MILLION_TOKENS": env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06),
+        "PRICE_PER_MILLION_TOKENS": EMBEDDING_PRICE_PER_MTOK,
     }
     if EMBEDDING_PROVIDER != "none"
     else None,
@@ -197,7 +255,18 @@ SEARCH_EMBEDDING_BACKENDS = {
 CHUNK_SIZE_CHARS = env.int("CHUNK_SIZE_CHARS", default=500)
 CHUNK_OVERLAP_CHARS = env.int("CHUNK_OVERLAP_CHARS", default=80)
 EMBED_BATCH_MAX_CHUNKS = env.int("EMBED_BATCH_MAX_CHUNKS", default=256)
-EMBED_MAX_ATTEMPTS = env.int("EMBED_MAX_ATTEMPTS", default=5)
+# After a transient provider error a chunk waits BASE * 2^(attempts - 1) seconds, at most MAX,
+# before it is claimed again; it is never failed for a transient error (see ingestion/services/claims.py).
+EMBED_RETRY_BASE_SECONDS = env.float("EMBED_RETRY_BASE_SECONDS", default=30.0)
+EMBED_RETRY_MAX_SECONDS = env.float("EMBED_RETRY_MAX_SECONDS", default=3600.0)
+
+# --- Health -----------------------------------------------------------------------------
+# /api/health tells anyone only whether the service is ok. Its details go to staff, or to a
+# caller presenting this token (`Authorization: Bearer <token>` or `X-Health-Token`); empty
+# disables the token.
+HEALTH_TOKEN = env("HEALTH_TOKEN", default="")
+# A broker check's result is reused this long, so polling opens no connection per call.
+HEALTH_BROKER_CACHE_SECONDS = env.float("HEALTH_BROKER_CACHE_SECONDS", default=5.0)
 
 LOGGING = {
     "version": 1,

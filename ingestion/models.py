@@ -66,6 +66,9 @@ class Chunk(models.Model):
     last_error = models.TextField(blank=True)
     # A worker's claim on a pending chunk: others skip it until the lease expires.
     leased_until = models.DateTimeField(null=True, blank=True)
+    # After a transient provider error (outage, rate limit): not claimed again before this time.
+    # Backs off exponentially with `attempts`; such a chunk is never failed, only delayed.
+    retry_at = models.DateTimeField(null=True, blank=True)
 
     embedding = VectorField(null=True, blank=True)  # untyped: dimensions vary by model
     embedding_model = models.CharField(max_length=100, blank=True)

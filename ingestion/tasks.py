@@ -13,15 +13,15 @@ from django.conf import settings
 
 from cms.models import ContentType
 from ingestion import selectors, services
-from search.embeddings import EmbeddingProviderError
+from ingestion.embeddings import EmbeddingProviderError
 
 logger = logging.getLogger(__name__)
 
 # Chunks one task run embeds before handing over to a fresh task, so one run cannot hold a
 # worker for hours and the queue stays fair between workspaces.
 TASK_MAX_CHUNKS = 5000
-# Retries of a task whose provider failed transiently; the chunks' own attempts are capped by
-# EMBED_MAX_ATTEMPTS, and the sweep picks up whatever is still pending afterwards.
+# Retries of a task whose provider failed transiently; the chunks themselves wait out their own
+# backoff (`retry_at`), and the sweep picks up whatever is still pending afterwards.
 TASK_MAX_RETRIES = 5
 RETRY_BACKOFF_MAX_SECONDS = 600
 
@@ -93,3 +93,17 @@ def chunks_embed_enqueue_on_commit(*, workspace_id: int | None) -> None:
     from django.db import transaction
 
     transaction.on_commit(lambda: chunks_embed_enqueue(workspace_id=workspace_id))
+
+
+def chunks_sync_content_type_enqueue_on_commit(*, content_type_id: int) -> None:
+    """Enqueue a re-sync of the content type once the transaction commits; never raise (the
+    caller is told it was queued; a broker that is down is logged)."""
+    from django.db import transaction
+
+    def enqueue() -> None:
+        try:
+            chunks_sync_content_type_task.delay(content_type_id=content_type_id)
+        except Exception:  # noqa: BLE001 - any broker failure; logged, the operator reindexes again
+            logger.warning("Could not enqueue the re-sync of content type %s.", content_type_id, exc_info=True)
+
+    transaction.on_commit(enqueue)

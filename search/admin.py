@@ -6,9 +6,9 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from cms.admin import EntryAdmin
+from cms.access import workspace_accesses_for_user
+from cms.admin import ContentTypeListFilter, EntryAdmin
 from cms.models import ContentType, Entry
-from cms.selectors import workspace_list_for_user
 from search.errors import SearchError
 from search.fulltext import MAX_LIMIT, search_entries
 
@@ -25,32 +25,34 @@ class EntrySearchAdmin(EntryAdmin):
     list_filter = [
         ("workspace", admin.RelatedOnlyFieldListFilter),
         "status",
-        ("content_type", admin.RelatedOnlyFieldListFilter),
+        ("content_type", ContentTypeListFilter),  # labelled with the workspace
     ]
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         if not search_term:
             return queryset, False
-        workspaces = workspace_list_for_user(user=request.user)
+        accesses = workspace_accesses_for_user(user=request.user)
         if workspace_id := request.GET.get("workspace__id__exact"):
-            workspaces = workspaces.filter(pk=workspace_id)
-        workspaces = list(workspaces[: ADMIN_SEARCH_MAX_WORKSPACES + 1])
-        if len(workspaces) > ADMIN_SEARCH_MAX_WORKSPACES:
+            accesses = [a for a in accesses if str(a.workspace.pk) == workspace_id]
+        if len(accesses) > ADMIN_SEARCH_MAX_WORKSPACES:
             messages.warning(request, "Choose a workspace in the filter to search: you can see too many to search all.")
             return queryset.none(), False
         content_type = None
         if content_type_id := request.GET.get("content_type__id__exact"):
             content_type = ContentType.objects.filter(pk=content_type_id).first()
+        status = request.GET.get("status__exact") or None
         ids: list[int] = []
-        for workspace in workspaces:
-            if content_type is not None and content_type.workspace_id != workspace.pk:
+        for access in accesses:
+            if content_type is not None and content_type.workspace_id != access.workspace.pk:
+                continue
+            if status is not None and not access.may_see_status(status):
                 continue
             try:
                 result = search_entries(
-                    workspace=workspace,
+                    access=access,
                     query=search_term,
                     content_type=content_type.api_id if content_type else None,
-                    status=request.GET.get("status__exact") or None,
+                    status=status,
                     limit=MAX_LIMIT,
                 )
             except SearchError as exc:
@@ -58,7 +60,7 @@ class EntrySearchAdmin(EntryAdmin):
                 return queryset.none(), False
             ids.extend(hit.entry_id for hit in result.hits)
             if result.has_more:
-                messages.info(request, f"Showing the newest {MAX_LIMIT} matches in {workspace.name}.")
+                messages.info(request, f"Showing the newest {MAX_LIMIT} matches in {access.workspace.name}.")
         return queryset.filter(pk__in=ids), False
 
 

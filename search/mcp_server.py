@@ -19,8 +19,7 @@ from django.http import Http404
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
-from cms.models import Workspace
-from cms.selectors import workspace_get_for_user, workspace_list_for_user
+from cms.access import WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
 from search.errors import SearchError
 from search.fulltext import DEFAULT_LIMIT, search_entries
 from search.semantic import DEFAULT_TOP_K, semantic_search
@@ -62,14 +61,17 @@ def build_mcp_server(*, user: AbstractBaseUser) -> MCPServer:
     """An MCP server whose tools act as `user`."""
     server = MCPServer("cms-search", instructions=INSTRUCTIONS)
 
-    def workspace_for(slug: str) -> Workspace:
-        return workspace_get_for_user(user=user, slug=slug)
+    def access_for(slug: str) -> WorkspaceAccess:
+        return workspace_access_for_user(user=user, slug=slug)
 
     @server.tool()
     @_tool_errors
-    def list_workspaces() -> list[dict[str, str]]:
-        """The workspaces you may search: slug and name."""
-        return [{"slug": ws.slug, "name": ws.name} for ws in workspace_list_for_user(user=user)]
+    def list_workspaces() -> list[dict[str, Any]]:
+        """The workspaces you may search: slug, name, your role, and whether you see drafts."""
+        return [
+            {"slug": a.workspace.slug, "name": a.workspace.name, "role": a.role, "sees_drafts": a.include_drafts}
+            for a in workspace_accesses_for_user(user=user)
+        ]
 
     @server.tool(name="search_entries")
     @_tool_errors
@@ -88,7 +90,7 @@ def build_mcp_server(*, user: AbstractBaseUser) -> MCPServer:
         from search.api.entries import EntrySearchResultSerializer
 
         result = search_entries(
-            workspace=workspace_for(workspace), query=query, content_type=content_type, status=status,
+            access=access_for(workspace), query=query, content_type=content_type, status=status,
             limit=limit, offset=offset,
         )
         return dict(EntrySearchResultSerializer(result).data)
@@ -110,7 +112,7 @@ def build_mcp_server(*, user: AbstractBaseUser) -> MCPServer:
         `meta.pending` says how many chunks are not embedded yet.
         """
         result = semantic_search(
-            workspace=workspace_for(workspace), query=query, top_k=top_k, min_score=min_score,
+            access=access_for(workspace), query=query, top_k=top_k, min_score=min_score,
             content_type=content_type, filter=filter,
         )
         return result.as_dict()

@@ -41,13 +41,15 @@ from typing import Any
 
 from django.db import connection
 
+from cms.access import WorkspaceAccess
 from cms.models import Workspace
 from cms.selectors import content_type_get
 from ingestion.models import ChunkStatus
-from search.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
+from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
 from search.errors import SearchError
 from search.filters import CompiledFilter, FilterError, filter_compile
 from search.statements import search_cursor
+from search.visibility import chunk_visibility_filter
 
 DEFAULT_TOP_K = 10
 MAX_TOP_K = 100
@@ -154,7 +156,7 @@ class SearchResult:
 
 def semantic_search(
     *,
-    workspace: Workspace,
+    access: WorkspaceAccess,
     query: Any,
     top_k: Any = DEFAULT_TOP_K,
     min_score: Any = None,
@@ -163,13 +165,15 @@ def semantic_search(
     ef_search: Any = None,
     include_vectors: bool = False,
 ) -> SearchResult:
-    """The `top_k` chunks of `workspace` nearest in meaning to `query`, best first.
+    """The `top_k` chunks of the workspace nearest in meaning to `query`, best first.
 
+    Only chunks the caller may see (`access`, cms/access.py) are ranked.
     Only embedded chunks whose vectors were made by the configured model are searched; the
     query is embedded by that same model (input_type=query). Raises SemanticSearchError with
     a code for bad input (400) and `not_configured`/`provider_unavailable`/`provider_error`
     (503) when no embedding can be made; never answers an empty result to hide a failure.
     """
+    workspace = access.workspace
     query = _validate_query(query)
     top_k = _validate_int(top_k, name="top_k", low=1, high=MAX_TOP_K)
     if ef_search is None:
@@ -177,7 +181,7 @@ def semantic_search(
     else:
         ef_search = _validate_int(ef_search, name="ef_search", low=MIN_EF_SEARCH, high=MAX_EF_SEARCH)
     max_distance = None if min_score is None else 1.0 - _validate_min_score(min_score)
-    compiled = _compile_filter(filter, content_type=_validate_content_type(workspace, content_type))
+    compiled = _compile_filter(filter, content_type=_validate_content_type(workspace, content_type), access=access)
 
     try:
         backend = get_embedding_backend()
@@ -248,14 +252,19 @@ def _validate_content_type(workspace: Workspace, api_id: Any) -> str | None:
     return api_id
 
 
-def _compile_filter(spec: Any, *, content_type: str | None) -> CompiledFilter:
+def _compile_filter(spec: Any, *, content_type: str | None, access: WorkspaceAccess) -> CompiledFilter:
+    """The caller's filter, ANDed with the content type and what the caller may see."""
     try:
         compiled = filter_compile(spec, column="c.metadata")
     except FilterError as exc:
         raise SemanticSearchError(exc.code, exc.message, path=exc.path) from exc
-    if content_type is None:
-        return compiled
-    return CompiledFilter(f"((c.metadata ->> 'content_type') = %s AND {compiled.sql})", [content_type, *compiled.params])
+    visible = chunk_visibility_filter(access)
+    parts = [visible, compiled]
+    if content_type is not None:
+        parts.insert(0, CompiledFilter("(c.metadata ->> 'content_type') = %s", [content_type]))
+    return CompiledFilter(
+        "(" + " AND ".join(part.sql for part in parts) + ")", [p for part in parts for p in part.params]
+    )
 
 
 # --- retrieval ------------------------------------------------------------------------------

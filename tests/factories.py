@@ -6,6 +6,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from cms import services
+from cms.access import WorkspaceAccess, workspace_access_for_operator
 from cms.models import ContentType, Entry, EntryStatus, Membership, Role, Workspace
 
 ARTICLE_FIELDS = [
@@ -64,3 +65,8 @@ class ContentTypeFactory(factory.django.DjangoModelFactory):
 def entry_make(content_type: ContentType, status: str = EntryStatus.PUBLISHED, **data) -> Entry:
     """An entry created through entry_create, so every listener sees it as in production."""
     return services.entry_create(content_type=content_type, data=data, status=status)
+
+
+def full_access(workspace: Workspace) -> WorkspaceAccess:
+    """Access that sees everything in `workspace` (drafts too), as an operator does."""
+    return workspace_access_for_operator(workspace=workspace)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from rest_framework.views import APIView
 
+from cms.access import WorkspaceAccess, workspace_access_for_user
 from cms.api_errors import ApiError
-from cms.models import Workspace
-from cms.selectors import workspace_get_for_user
 from search.errors import SearchError
 
 
@@ -19,9 +18,10 @@ def api_error_from(error: SearchError) -> ApiError:
 class WorkspaceAPIView(APIView):
     """A view under /api/v1/workspaces/<slug>/.
 
-    `get_workspace()` answers 404 both for a missing workspace and for one the caller is
-    not a member of, so a response never reveals whether another tenant exists.
+    `get_access()` is the caller's access to the workspace (cms/access.py): what the search
+    may show them. It answers 404 both for a missing workspace and for one the caller is not
+    a member of, so a response never reveals whether another tenant exists.
     """
 
-    def get_workspace(self) -> Workspace:
-        return workspace_get_for_user(user=self.request.user, slug=self.kwargs["slug"])
+    def get_access(self) -> WorkspaceAccess:
+        return workspace_access_for_user(user=self.request.user, slug=self.kwargs["slug"])

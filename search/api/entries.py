@@ -52,11 +52,11 @@ class EntrySearchView(WorkspaceAPIView):
     """Search entries of the workspace: ?q=&content_type=&status=&limit=&offset= (members only)."""
 
     def get(self, request: Request, slug: str) -> Response:
-        workspace = self.get_workspace()
+        access = self.get_access()
         try:
             params = _query_params(request)
             result = search_entries(
-                workspace=workspace,
+                access=access,
                 query=params.get("q", ""),
                 content_type=params.get("content_type") or None,
                 status=params.get("status") or None,

@@ -44,11 +44,11 @@ class SemanticSearchRequestSerializer(serializers.Serializer):
 
 class SemanticSearchView(WorkspaceAPIView):
     def post(self, request: Request, slug: str) -> Response:
-        workspace = self.get_workspace()
+        access = self.get_access()
         params = self._params(request)
         try:
             result = semantic_search(
-                workspace=workspace,
+                access=access,
                 query=params["query"],
                 top_k=params["top_k"],
                 min_score=params["min_score"],

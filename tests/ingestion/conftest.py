@@ -16,8 +16,8 @@ import pytest
 from kombu import pools as kombu_pools
 
 from cms.celery import app as celery_app
-from search.embeddings import reset_embedding_backends
-from search.embeddings.fake import FakeEmbeddingBackend
+from ingestion.embeddings import reset_embedding_backends
+from ingestion.embeddings.fake import FakeEmbeddingBackend
 from tests.factories import ContentTypeFactory
 
 
@@ -63,7 +63,7 @@ def use_backend(settings, path: str, **options) -> None:
 @pytest.fixture
 def fake_backend(settings):
     """The deterministic test provider, with its call log emptied."""
-    use_backend(settings, "search.embeddings.fake.FakeEmbeddingBackend")
+    use_backend(settings, "ingestion.embeddings.fake.FakeEmbeddingBackend")
     FakeEmbeddingBackend.calls.clear()
     yield FakeEmbeddingBackend
     FakeEmbeddingBackend.calls.clear()
@@ -85,3 +85,20 @@ def semantic_type(workspace):
 
 def provider_calls() -> int:
     return sum(1 for input_type, _ in FakeEmbeddingBackend.calls if input_type == "document")
+
+
+def queued_tasks(queue: str) -> list[tuple[str, dict]]:
+    """Take every task message waiting in `queue` on the current broker: (task name, kwargs)."""
+    taken: list[tuple[str, dict]] = []
+    with celery_app.connection_for_read() as connection:
+        simple = connection.SimpleQueue(queue, no_ack=True)
+        try:
+            while True:
+                try:
+                    message = simple.get(block=False)
+                except simple.Empty:
+                    break
+                taken.append((message.headers["task"], message.decode()[1]))
+        finally:
+            simple.close()
+    return taken

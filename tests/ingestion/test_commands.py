@@ -161,3 +161,12 @@ def test_embed_pending_draws_a_progress_bar_on_a_terminal(semantic_type, fake_ba
     out = FakeTerminal()
     call_command("embed_pending", stdout=out, stderr=io.StringIO())
     assert "embed: 100%" in out.getvalue() and "3/3" in out.getvalue()
+
+
+def test_reindex_dry_run_without_a_provider_prices_tokens_at_the_configured_rate(semantic_type, no_backend, settings):
+    settings.EMBEDDING_PRICE_PER_MTOK = 1_000_000.0  # $1 a token: any text costs dollars
+    entry_make(semantic_type, title="Refund policy", body="<p>Refunds within 30 days.</p>")
+    Chunk.objects.all().delete()
+    output = run("reindex", "--dry-run")
+    tokens = int(output.split("~")[1].split(" tokens")[0])
+    assert tokens > 0 and f"~${tokens:.4f}" in output

@@ -10,11 +10,11 @@ from django.db import connection
 from django.utils import timezone
 
 from cms import services as cms_services
-from ingestion import services
+from ingestion import services, sources
 from ingestion.chunking import chunk_text
 from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage
-from search.embeddings import EmbeddingProviderError
-from search.embeddings.fake import FakeEmbeddingBackend
+from ingestion.embeddings import EmbeddingProviderError
+from ingestion.embeddings.fake import FakeEmbeddingBackend
 from tests.factories import ContentTypeFactory, WorkspaceFactory, entry_make
 from tests.ingestion.conftest import provider_calls, use_backend
 
@@ -63,13 +63,13 @@ def test_opted_in_entry_gets_pending_chunks_headed_by_its_title(semantic_type, f
 
 def test_richtext_is_chunked_as_html_and_text_as_plain(semantic_type, monkeypatch):
     formats = []
-    real = services.chunk_text
+    real = sources.chunk_text
 
     def spy(text, *, fmt, size, overlap, title):
         formats.append(fmt)
         return real(text, fmt=fmt, size=size, overlap=overlap, title=title)
 
-    monkeypatch.setattr(services, "chunk_text", spy)
+    monkeypatch.setattr(sources, "chunk_text", spy)
     entry_make(semantic_type, title="T", body="<p>Body</p>")
     entry_make(semantic_type, title="Only a title")
     assert formats == ["html", "plain"]
@@ -178,8 +178,8 @@ def test_deleting_an_entry_deletes_its_chunks(semantic_type):
 
 def test_markdown_asset_is_chunked_as_markdown_under_its_filename(workspace, monkeypatch):
     formats = []
-    real = services.chunk_text
-    monkeypatch.setattr(services, "chunk_text", lambda text, **kw: formats.append(kw["fmt"]) or real(text, **kw))
+    real = sources.chunk_text
+    monkeypatch.setattr(sources, "chunk_text", lambda text, **kw: formats.append(kw["fmt"]) or real(text, **kw))
     asset = cms_services.asset_upload(workspace=workspace, filename="faq.md", content="# 返品\n\n30日以内なら返品できます。".encode())
     chunks = list(Chunk.objects.filter(asset=asset))
     assert formats == ["markdown"]
@@ -189,8 +189,8 @@ def test_markdown_asset_is_chunked_as_markdown_under_its_filename(workspace, mon
 
 def test_plain_text_asset_is_chunked_as_plain(workspace, monkeypatch):
     formats = []
-    real = services.chunk_text
-    monkeypatch.setattr(services, "chunk_text", lambda text, **kw: formats.append(kw["fmt"]) or real(text, **kw))
+    real = sources.chunk_text
+    monkeypatch.setattr(sources, "chunk_text", lambda text, **kw: formats.append(kw["fmt"]) or real(text, **kw))
     cms_services.asset_upload(workspace=workspace, filename="notes.txt", content=b"Plain notes.")
     assert formats == ["plain"]
 
@@ -448,17 +448,49 @@ def test_transient_error_releases_the_lease_counts_the_attempt_and_raises(semant
     assert chunk.leased_until is None
 
 
-def test_transient_errors_fail_the_chunk_after_the_attempt_cap(semantic_type, settings):
+def test_transient_errors_back_off_and_never_fail_the_chunk(semantic_type, settings):
     use_backend(settings, "tests.ingestion.test_services.FailingBackend")
-    settings.EMBED_MAX_ATTEMPTS = 2
+    settings.EMBED_RETRY_BASE_SECONDS = 30
     FailingBackend.transient = True
     entry_make(semantic_type, title="Refund policy")
-    for _ in range(2):
-        with pytest.raises(EmbeddingProviderError):
-            services.chunks_embed_pending()
+    with pytest.raises(EmbeddingProviderError):
+        services.chunks_embed_pending()
+    first = Chunk.objects.get()
+    Chunk.objects.update(retry_at=timezone.now() - datetime.timedelta(hours=1))  # the backoff is over
+    with pytest.raises(EmbeddingProviderError):
+        services.chunks_embed_pending()
+    second = Chunk.objects.get()
+
+    assert (second.status, second.attempts) == (ChunkStatus.PENDING, 2)
+    # 30 s after the first failure, then 60 s after the second.
+    assert 25 < (first.retry_at - first.updated_at).total_seconds() <= 31
+    assert 55 < (second.retry_at - second.updated_at).total_seconds() <= 61
+
+
+def test_backoff_is_capped(semantic_type, settings):
+    use_backend(settings, "tests.ingestion.test_services.FailingBackend")
+    settings.EMBED_RETRY_BASE_SECONDS, settings.EMBED_RETRY_MAX_SECONDS = 30, 100
+    FailingBackend.transient = True
+    entry_make(semantic_type, title="Refund policy")
+    Chunk.objects.update(attempts=20)
+    with pytest.raises(EmbeddingProviderError):
+        services.chunks_embed_pending()
     chunk = Chunk.objects.get()
-    assert (chunk.status, chunk.attempts) == (ChunkStatus.FAILED, 2)
+
+    assert 95 < (chunk.retry_at - chunk.updated_at).total_seconds() <= 101
+
+
+def test_a_chunk_backing_off_is_not_claimed_until_it_is_due(semantic_type, settings, fake_backend):
+    entry_make(semantic_type, title="Refund policy")
+    Chunk.objects.update(retry_at=timezone.now() + datetime.timedelta(minutes=5), attempts=1)
+
     assert services.chunks_embed_pending().claimed == 0
+    Chunk.objects.update(retry_at=timezone.now() - datetime.timedelta(hours=1))
+    report = services.chunks_embed_pending()
+
+    assert report.embedded == 1
+    chunk = Chunk.objects.get()
+    assert chunk.status == ChunkStatus.EMBEDDED and chunk.retry_at is None
 
 
 def test_permanent_error_fails_the_chunks_with_the_message(semantic_type, settings):

@@ -36,25 +36,16 @@ def test_embed_task_twice_second_run_makes_no_call_and_changes_no_row(semantic_t
     assert second["claimed"] == 0 and len(fake_backend.calls) == calls and rows() == before
 
 
-def test_embed_task_retries_transient_errors_until_the_chunk_attempt_cap(semantic_type, settings):
+def test_embed_task_retries_are_capped_and_the_chunk_stays_pending(semantic_type, settings):
     use_backend(settings, "tests.ingestion.test_services.FailingBackend")
     FailingBackend.transient = True
-    settings.EMBED_MAX_ATTEMPTS = 3
-    entry_make(semantic_type, title="Refund policy")
-    tasks.chunks_embed_pending_task.apply()  # eager: the retries run at once
-    chunk = Chunk.objects.get()
-    assert (chunk.status, chunk.attempts) == (ChunkStatus.FAILED, 3)
-
-
-def test_embed_task_retries_are_capped(semantic_type, settings):
-    use_backend(settings, "tests.ingestion.test_services.FailingBackend")
-    FailingBackend.transient = True
-    settings.EMBED_MAX_ATTEMPTS = 100
+    settings.EMBED_RETRY_BASE_SECONDS = 0  # due again at once, so every eager retry claims it
     entry_make(semantic_type, title="Refund policy")
     result = tasks.chunks_embed_pending_task.apply()
     assert result.failed()
     chunk = Chunk.objects.get()
-    # One run plus TASK_MAX_RETRIES retries; the chunk stays pending for the sweep.
+    # One run plus TASK_MAX_RETRIES retries; a transient error never fails the chunk: it
+    # stays pending for the sweep.
     assert (chunk.status, chunk.attempts) == (ChunkStatus.PENDING, 1 + tasks.TASK_MAX_RETRIES)
     assert chunk.leased_until is None
 
@@ -94,6 +85,27 @@ def test_sweep_leaves_fresh_and_leased_chunks_to_their_task(semantic_type, enque
     )
     tasks.chunks_sweep_task.apply(kwargs={"older_than_seconds": 60})
     assert enqueued == []
+
+
+def test_sweep_waits_for_a_backed_off_chunk_to_be_due(semantic_type, enqueued):
+    entry_make(semantic_type, title="Provider was down")
+    past = timezone.now() - datetime.timedelta(minutes=5)
+    Chunk.objects.update(updated_at=past, attempts=3, retry_at=timezone.now() + datetime.timedelta(minutes=2))
+    tasks.chunks_sweep_task.apply(kwargs={"older_than_seconds": 60})
+    assert enqueued == []
+
+    Chunk.objects.update(retry_at=timezone.now() - datetime.timedelta(hours=1))
+    tasks.chunks_sweep_task.apply(kwargs={"older_than_seconds": 60})
+    assert enqueued == [{"workspace_id": semantic_type.workspace_id}]
+
+
+def test_a_backed_off_chunk_does_not_hide_new_work_of_its_workspace(semantic_type, enqueued):
+    entry_make(semantic_type, title="Provider was down")
+    Chunk.objects.update(attempts=3, retry_at=timezone.now() + datetime.timedelta(minutes=30))
+    entry_make(semantic_type, title="Saved while the broker was down")
+    Chunk.objects.update(updated_at=timezone.now() - datetime.timedelta(minutes=5))
+    tasks.chunks_sweep_task.apply(kwargs={"older_than_seconds": 60})
+    assert enqueued == [{"workspace_id": semantic_type.workspace_id}]
 
 
 def test_sweep_skips_a_workspace_a_worker_is_working_through(semantic_type, enqueued):

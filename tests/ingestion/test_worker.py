@@ -22,7 +22,7 @@ import pytest
 from django.db import connection
 
 from ingestion.models import Chunk, ChunkStatus
-from search.embeddings.fake import FakeEmbeddingBackend
+from ingestion.embeddings.fake import FakeEmbeddingBackend
 from tests.factories import ContentTypeFactory, entry_make
 from tests.ingestion.conftest import celery_broker
 
@@ -170,7 +170,7 @@ def all_embedded(count: int) -> Callable[[], bool]:
 
 
 def test_saved_entry_is_embedded_by_a_worker_and_found_by_a_vector_query(workspace, workers):
-    from search.embeddings.local import LocalEmbeddingBackend
+    from ingestion.embeddings.local import LocalEmbeddingBackend
 
     doc = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
     refund = entry_make(doc, title="Refund policy", body="<p>You can return any item within 30 days of delivery "
@@ -223,3 +223,15 @@ def test_beat_sweep_enqueues_chunks_saved_while_the_broker_was_down(workspace, w
     assert Chunk.objects.get(entry=entry).status == ChunkStatus.PENDING
     workers.start(provider="fake", beat=True)  # its beat sweeps every second
     wait_until(all_embedded(1), workers, "the sweep to re-enqueue the chunk")
+
+
+def test_reindex_from_the_admin_is_carried_out_by_a_worker(workspace, workers, client, editor):
+    doc = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+    for i in range(3):
+        entry_make(doc, title=f"Reindexed text {i}")
+    Chunk.objects.all().delete()  # as if chunking had been lost: only a re-sync brings them back
+    client.force_login(editor)
+    response = client.post(f"/admin/ingestion/status/{workspace.slug}/", {"action": "reindex", "content_types": [doc.pk]})
+    assert response.status_code == 302 and not Chunk.objects.exists()  # queued, not done in the request
+    workers.start(provider="fake")
+    wait_until(lambda: Chunk.objects.embedded().count() == 3, workers, "the worker to re-chunk and embed the type")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 
-from search.embeddings.fake import FakeEmbeddingBackend
+from ingestion.embeddings.fake import FakeEmbeddingBackend
 
 
 class SlowFakeBackend(FakeEmbeddingBackend):

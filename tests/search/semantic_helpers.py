@@ -15,11 +15,11 @@ import pytest
 
 from cms.models import ContentType, Entry, Workspace
 from ingestion.models import Chunk, ChunkStatus, SourceKind
-from search.embeddings import get_embedding_backend, reset_embedding_backends
+from ingestion.embeddings import get_embedding_backend, reset_embedding_backends
 from tests.factories import ContentTypeFactory, entry_make
 
 LOCAL_BACKEND = {
-    "BACKEND": "search.embeddings.local.LocalEmbeddingBackend",
+    "BACKEND": "ingestion.embeddings.local.LocalEmbeddingBackend",
     "OPTIONS": {"threads": 1},
     "PRICE_PER_MILLION_TOKENS": 0.0,
 }

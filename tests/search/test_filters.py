@@ -14,7 +14,7 @@ from search.filters import (
     filter_compile,
 )
 from search.semantic import SemanticSearchError, semantic_search
-from tests.factories import ContentTypeFactory
+from tests.factories import ContentTypeFactory, full_access
 from tests.search.semantic_helpers import chunk_make, entry_for, plain_type
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def docs(local_embeddings, workspace, other_workspace):
 
 
 def found(workspace, spec) -> set[str]:
-    result = semantic_search(workspace=workspace, query="notes", top_k=100, filter=spec)
+    result = semantic_search(access=full_access(workspace), query="notes", top_k=100, filter=spec)
     return {hit.title for hit in result.hits}
 
 
@@ -247,7 +247,7 @@ def test_empty_filter_matches_everything():
 
 def test_filter_error_reaches_the_search_caller_with_its_code(local_embeddings, workspace):
     with pytest.raises(SemanticSearchError) as caught:
-        semantic_search(workspace=workspace, query="notes", filter={"version": {"$between": [1, 2]}})
+        semantic_search(access=full_access(workspace), query="notes", filter={"version": {"$between": [1, 2]}})
     assert caught.value.code == "unknown_operator"
     assert caught.value.path == "filter.version.$between"
 

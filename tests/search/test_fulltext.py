@@ -12,11 +12,11 @@ from django.utils import timezone
 from cms.models import Entry
 from search.errors import SearchInputError
 from search.fulltext import MAX_QUERY_CHARS, SearchPlan, search_entries, search_entries_explain, search_int_param
-from tests.factories import ContentTypeFactory, entry_make
+from tests.factories import ContentTypeFactory, entry_make, full_access
 
 
 def found(workspace, query, **kwargs) -> list[int]:
-    return [hit.entry_id for hit in search_entries(workspace=workspace, query=query, **kwargs).hits]
+    return [hit.entry_id for hit in search_entries(access=full_access(workspace), query=query, **kwargs).hits]
 
 
 # --- literal input -------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def test_limit_and_offset_page_through_matches(workspace, article_type):
 def test_has_more_says_whether_another_page_exists(workspace, article_type):
     for i in range(3):
         entry_make(article_type, title=f"refund {i}")
-    first, last = (search_entries(workspace=workspace, query="refund", limit=2, offset=o) for o in (0, 2))
+    first, last = (search_entries(access=full_access(workspace), query="refund", limit=2, offset=o) for o in (0, 2))
     assert (first.has_more, last.has_more) == (True, False)
 
 
@@ -166,13 +166,13 @@ def test_status_filter_keeps_only_that_status(workspace, article_type):
 
 def test_hit_names_matching_fields_in_schema_order(workspace, article_type):
     entry_make(article_type, title="Refund", body="How to get a refund")
-    (hit,) = search_entries(workspace=workspace, query="refund").hits
+    (hit,) = search_entries(access=full_access(workspace), query="refund").hits
     assert hit.matched_fields == ("title", "body")
 
 
 def test_hit_carries_type_status_and_timestamps(workspace, article_type):
     entry = entry_make(article_type, status="published", title="Refund")
-    (hit,) = search_entries(workspace=workspace, query="refund").hits
+    (hit,) = search_entries(access=full_access(workspace), query="refund").hits
     assert (hit.content_type, hit.status, hit.created_at, hit.updated_at) == (
         "article", "published", entry.created_at, entry.updated_at
     )
@@ -180,14 +180,14 @@ def test_hit_carries_type_status_and_timestamps(workspace, article_type):
 
 def test_snippet_offsets_cover_the_match(workspace, article_type):
     entry_make(article_type, title="x", body="Before. " * 20 + "The REFUND window is 30 days. " + "After. " * 20)
-    snippet = search_entries(workspace=workspace, query="refund").hits[0].snippet
+    snippet = search_entries(access=full_access(workspace), query="refund").hits[0].snippet
     start, end = snippet.highlights[0]
     assert (snippet.field, snippet.text[start:end]) == ("body", "REFUND")
 
 
 def test_snippet_is_short_and_marks_cut_text(workspace, article_type):
     entry_make(article_type, title="x", body="a" * 1000 + "返品" + "b" * 1000)
-    snippet = search_entries(workspace=workspace, query="返品").hits[0].snippet
+    snippet = search_entries(access=full_access(workspace), query="返品").hits[0].snippet
     assert len(snippet.text) < 200 and snippet.text.startswith("…") and snippet.text.endswith("…")
 
 
@@ -195,27 +195,27 @@ def test_snippet_is_short_and_marks_cut_text(workspace, article_type):
 
 
 def test_common_term_is_answered_by_the_recent_scan(workspace, article_type, filler_entries):
-    assert search_entries(workspace=workspace, query="shipping").plan == SearchPlan.RECENT_SCAN
+    assert search_entries(access=full_access(workspace), query="shipping").plan == SearchPlan.RECENT_SCAN
 
 
 def test_rare_term_of_three_characters_uses_the_gram_index(workspace, article_type, filler_entries):
     entry_make(article_type, title="PX-4417-QR")
     Entry.objects.filter(data__title="PX-4417-QR").update(created_at=timezone.now() - dt.timedelta(days=9))
-    result = search_entries(workspace=workspace, query="4417")
+    result = search_entries(access=full_access(workspace), query="4417")
     assert (result.plan, len(result.hits)) == (SearchPlan.GRAM_INDEX, 1)
 
 
 def test_rare_term_of_two_characters_uses_the_gram_index(workspace, article_type, filler_entries):
     rare = entry_make(article_type, title="鰻丼")
     Entry.objects.filter(pk=rare.pk).update(created_at=timezone.now() - dt.timedelta(days=9))
-    result = search_entries(workspace=workspace, query="鰻丼")
+    result = search_entries(access=full_access(workspace), query="鰻丼")
     assert (result.plan, [h.entry_id for h in result.hits]) == (SearchPlan.GRAM_INDEX, [rare.pk])
 
 
 def test_query_without_word_characters_uses_the_gram_index(workspace, article_type, filler_entries):
     rare = entry_make(article_type, title="100%_!")
     Entry.objects.filter(pk=rare.pk).update(created_at=timezone.now() - dt.timedelta(days=9))
-    result = search_entries(workspace=workspace, query="%_!")
+    result = search_entries(access=full_access(workspace), query="%_!")
     assert (result.plan, [h.entry_id for h in result.hits]) == (SearchPlan.GRAM_INDEX, [rare.pk])
 
 
@@ -230,7 +230,7 @@ def test_term_present_but_sparse_in_recent_rows_uses_the_gram_index(workspace, a
     older = entry_make(article_type, title="warranty card")
     Entry.objects.filter(pk=older.pk).update(created_at=timezone.now() - dt.timedelta(days=9))
     newest = entry_make(article_type, title="warranty card")
-    result = search_entries(workspace=workspace, query="warranty")
+    result = search_entries(access=full_access(workspace), query="warranty")
     assert (result.plan, [h.entry_id for h in result.hits]) == (SearchPlan.GRAM_INDEX, [newest.pk, older.pk])
 
 
@@ -238,7 +238,7 @@ def test_gram_index_plan_checks_the_whole_query_not_just_its_pairs(workspace, ar
     decoy = entry_make(article_type, title="wa ty ca: every pair, never the phrase")
     Entry.objects.filter(pk=decoy.pk).update(created_at=timezone.now() - dt.timedelta(days=9))
     match = entry_make(article_type, title="warranty card")
-    result = search_entries(workspace=workspace, query="warranty card")
+    result = search_entries(access=full_access(workspace), query="warranty card")
     assert (result.plan, [h.entry_id for h in result.hits]) == (SearchPlan.GRAM_INDEX, [match.pk])
 
 
@@ -250,7 +250,7 @@ def test_fairly_common_term_is_answered_by_a_longer_recent_scan(workspace, artic
         for i in range(300)
     )
     with django_assert_num_queries(2):  # the budgeted scan, then a longer one that returns the page
-        result = search_entries(workspace=workspace, query="sale")
+        result = search_entries(access=full_access(workspace), query="sale")
     assert (result.plan, len(result.hits), result.has_more) == (SearchPlan.RECENT_SCAN, 20, True)
 
 
@@ -277,22 +277,22 @@ def workspace_btrees_dropped(filler_entries):
 
 
 def test_explain_shows_gram_index_for_english_query(workspace, workspace_btrees_dropped):
-    plan, explain = search_entries_explain(workspace=workspace, query="warranty")
+    plan, explain = search_entries_explain(access=full_access(workspace), query="warranty")
     assert (plan, _uses_index(explain, "entry_search_grams")) == (SearchPlan.GRAM_INDEX, True)
 
 
 def test_explain_shows_gram_index_for_japanese_query(workspace, workspace_btrees_dropped):
-    plan, explain = search_entries_explain(workspace=workspace, query="払い戻し")
+    plan, explain = search_entries_explain(access=full_access(workspace), query="払い戻し")
     assert (plan, _uses_index(explain, "entry_search_grams")) == (SearchPlan.GRAM_INDEX, True)
 
 
 def test_explain_shows_gram_index_for_two_character_query(workspace, workspace_btrees_dropped):
-    plan, explain = search_entries_explain(workspace=workspace, query="返品")
+    plan, explain = search_entries_explain(access=full_access(workspace), query="返品")
     assert (plan, _uses_index(explain, "entry_search_grams")) == (SearchPlan.GRAM_INDEX, True)
 
 
 def test_explain_of_common_term_walks_the_newest_entries_index(workspace, filler_entries):
-    plan, explain = search_entries_explain(workspace=workspace, query="shipping")
+    plan, explain = search_entries_explain(access=full_access(workspace), query="shipping")
     assert (plan, "entry_ws_newest" in explain) == (SearchPlan.RECENT_SCAN, True)
 
 
@@ -324,7 +324,7 @@ def test_index_plan_reads_no_row_of_another_workspace(workspace, article_type, w
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE cms_entry")
     with CaptureQueriesContext(connection) as captured:
-        result = search_entries(workspace=workspace, query="xqz warranty")
+        result = search_entries(access=full_access(workspace), query="xqz warranty")
     assert (result.plan, [hit.entry_id for hit in result.hits]) == (SearchPlan.GRAM_INDEX, [ours.pk])
     index_message = next(q["sql"] for q in reversed(captured.captured_queries) if "enable_seqscan" in q["sql"])
     rows_read = sum(_scan_rows(plan) for plan in _analyze(index_message))
@@ -354,7 +354,7 @@ def _scan_rows(plan: dict) -> int:
 @pytest.mark.django_db(transaction=True)
 def test_common_term_search_is_one_statement(workspace, article_type, filler_entries, django_assert_num_queries):
     with django_assert_num_queries(1):
-        search_entries(workspace=workspace, query="shipping")
+        search_entries(access=full_access(workspace), query="shipping")
 
 
 # Outside a test transaction, as in production: inside one, each search adds a savepoint.
@@ -362,11 +362,11 @@ def test_common_term_search_is_one_statement(workspace, article_type, filler_ent
 def test_rare_term_search_is_two_round_trips(workspace, article_type, filler_entries, django_assert_num_queries):
     # The recent scan, then one message: planner settings, the index statement, restore.
     with django_assert_num_queries(2):
-        search_entries(workspace=workspace, query="xqzzy")
+        search_entries(access=full_access(workspace), query="xqzzy")
 
 
 def test_index_search_leaves_planner_settings_as_they_were(workspace, article_type, filler_entries):
-    search_entries(workspace=workspace, query="xqzzy")
+    search_entries(access=full_access(workspace), query="xqzzy")
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_setting('enable_seqscan'), current_setting('enable_indexscan')")
         assert cursor.fetchone() == ("on", "on")
@@ -377,7 +377,7 @@ def test_index_search_leaves_planner_settings_as_they_were(workspace, article_ty
 
 def _error_code(workspace, **kwargs) -> str:
     with pytest.raises(SearchInputError) as raised:
-        search_entries(workspace=workspace, **{"query": "refund", **kwargs})
+        search_entries(access=full_access(workspace), **{"query": "refund", **kwargs})
     return raised.value.code
 
 
@@ -394,7 +394,7 @@ def test_query_over_500_characters_is_refused(workspace):
 
 
 def test_query_of_500_characters_is_accepted(workspace):
-    assert search_entries(workspace=workspace, query="a" * MAX_QUERY_CHARS).hits == ()
+    assert search_entries(access=full_access(workspace), query="a" * MAX_QUERY_CHARS).hits == ()
 
 
 def test_nul_byte_in_query_is_refused(workspace):

@@ -38,7 +38,7 @@ def error_of(result) -> dict:
 
 @pytest.fixture
 def agent(settings, local_model):
-    from search.embeddings import reset_embedding_backends
+    from ingestion.embeddings import reset_embedding_backends
 
     settings.SEARCH_EMBEDDING_BACKENDS = {"default": LOCAL_BACKEND}
     reset_embedding_backends()

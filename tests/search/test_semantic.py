@@ -8,7 +8,7 @@ from django.db import connection
 
 from ingestion.models import ChunkStatus
 from search.semantic import SemanticSearchError, semantic_search, vector_candidates_sql
-from tests.factories import ContentTypeFactory
+from tests.factories import ContentTypeFactory, full_access
 from tests.search.semantic_helpers import LOCAL_MODEL, REFUND_EN, chunk_make, chunks_make, embed, entry_for, plain_type
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def test_japanese_query_finds_english_refund_chunk(local_embeddings, workspace, 
     entry = entry_for(article, title="Help")
     chunks_make(entry, [REFUND_EN, *DISTRACTORS_EN, *DISTRACTORS_JA])
 
-    result = semantic_search(workspace=workspace, query="返品", top_k=3)
+    result = semantic_search(access=full_access(workspace), query="返品", top_k=3)
 
     assert result.hits[0].text == REFUND_EN
 
@@ -50,7 +50,7 @@ def test_english_query_finds_japanese_refund_chunk(local_embeddings, workspace, 
     entry = entry_for(article, title="ヘルプ")
     chunks_make(entry, [REFUND_JA, *DISTRACTORS_JA, *DISTRACTORS_EN])
 
-    result = semantic_search(workspace=workspace, query="refund", top_k=3)
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=3)
 
     assert result.hits[0].text == REFUND_JA
 
@@ -59,7 +59,7 @@ def test_scores_are_cosine_similarity_best_first(local_embeddings, workspace, ar
     entry = entry_for(article)
     chunks_make(entry, [REFUND_EN, *DISTRACTORS_EN])
 
-    result = semantic_search(workspace=workspace, query="How do I get my money back?", top_k=5)
+    result = semantic_search(access=full_access(workspace), query="How do I get my money back?", top_k=5)
 
     query_vector = np.array(local_embeddings.embed_query("How do I get my money back?"))
     expected = [float(np.dot(query_vector, np.array(embed([hit.text])[0]))) for hit in result.hits]
@@ -70,10 +70,10 @@ def test_scores_are_cosine_similarity_best_first(local_embeddings, workspace, ar
 def test_min_score_drops_chunks_below_the_threshold(local_embeddings, workspace, article):
     entry = entry_for(article)
     chunks_make(entry, [REFUND_EN, *DISTRACTORS_EN])
-    everything = semantic_search(workspace=workspace, query="refund policy", top_k=10)
+    everything = semantic_search(access=full_access(workspace), query="refund policy", top_k=10)
     threshold = (everything.hits[0].score + everything.hits[1].score) / 2
 
-    result = semantic_search(workspace=workspace, query="refund policy", top_k=10, min_score=threshold)
+    result = semantic_search(access=full_access(workspace), query="refund policy", top_k=10, min_score=threshold)
 
     assert _titles(result) == [REFUND_EN]
 
@@ -81,7 +81,7 @@ def test_min_score_drops_chunks_below_the_threshold(local_embeddings, workspace,
 def test_top_k_caps_the_number_of_results(local_embeddings, workspace, article):
     chunks_make(entry_for(article), [REFUND_EN, *DISTRACTORS_EN])
 
-    result = semantic_search(workspace=workspace, query="refund", top_k=2)
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=2)
 
     assert len(result.hits) == 2
 
@@ -92,7 +92,7 @@ def test_pending_and_failed_chunks_are_not_searched(local_embeddings, workspace,
     chunk_make(entry, "Pending refund text not yet embedded.", status=ChunkStatus.PENDING)
     chunk_make(entry, "Failed refund text.", status=ChunkStatus.FAILED)
 
-    result = semantic_search(workspace=workspace, query="refund", top_k=10)
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=10)
 
     assert _titles(result) == [REFUND_EN]
 
@@ -103,7 +103,7 @@ def test_vectors_of_another_model_are_not_searched(local_embeddings, workspace, 
     # Same dimensions, other model: its vectors live in another space and must not mix in.
     chunk_make(entry, "Refunds are issued within a week.", model="some-other-model")
 
-    result = semantic_search(workspace=workspace, query="refund", top_k=10)
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=10)
 
     assert _titles(result) == [REFUND_EN]
     assert result.model == LOCAL_MODEL
@@ -116,7 +116,7 @@ def test_pending_count_is_reported_in_meta(local_embeddings, workspace, other_wo
     chunk_make(entry, "second pending", status=ChunkStatus.PENDING)
     chunk_make(entry_for(plain_type(other_workspace)), "other tenant pending", status=ChunkStatus.PENDING)
 
-    meta = semantic_search(workspace=workspace, query="refund").as_dict()["meta"]
+    meta = semantic_search(access=full_access(workspace), query="refund").as_dict()["meta"]
 
     assert meta["pending"] == 2
     assert meta["model"] == LOCAL_MODEL
@@ -127,14 +127,14 @@ def test_other_workspaces_chunks_are_never_returned(local_embeddings, workspace,
     chunk_make(entry_for(article), DISTRACTORS_EN[0])
     chunk_make(entry_for(plain_type(other_workspace)), REFUND_EN)
 
-    result = semantic_search(workspace=workspace, query="refund policy", top_k=100)
+    result = semantic_search(access=full_access(workspace), query="refund policy", top_k=100)
 
     assert _titles(result) == [DISTRACTORS_EN[0]]
 
 
 def test_no_provider_is_not_configured_error(no_embeddings, workspace):
     with pytest.raises(SemanticSearchError) as caught:
-        semantic_search(workspace=workspace, query="refund")
+        semantic_search(access=full_access(workspace), query="refund")
 
     assert caught.value.code == "not_configured"
     assert caught.value.status == 503
@@ -146,7 +146,7 @@ def test_content_type_narrows_to_that_type(local_embeddings, workspace, article)
     chunk_make(entry_for(article), REFUND_EN)
     chunk_make(entry_for(faq), "Refunds take five days to reach your card.")
 
-    result = semantic_search(workspace=workspace, query="refund", content_type="faq")
+    result = semantic_search(access=full_access(workspace), query="refund", content_type="faq")
 
     assert _titles(result) == ["Refunds take five days to reach your card."]
 
@@ -154,7 +154,7 @@ def test_content_type_narrows_to_that_type(local_embeddings, workspace, article)
 def test_unknown_content_type_is_an_error(local_embeddings, workspace, other_workspace):
     plain_type(other_workspace)  # exists, but in another workspace
     with pytest.raises(SemanticSearchError) as caught:
-        semantic_search(workspace=workspace, query="refund", content_type="article")
+        semantic_search(access=full_access(workspace), query="refund", content_type="article")
 
     assert caught.value.code == "unknown_content_type"
 
@@ -163,7 +163,7 @@ def test_relevant_context_joins_titles_and_text_best_first(local_embeddings, wor
     chunk_make(entry_for(article, title="Returns"), REFUND_EN)
     chunk_make(entry_for(article, title="Jobs"), DISTRACTORS_EN[3])
 
-    context = semantic_search(workspace=workspace, query="refund", top_k=2).relevant_context
+    context = semantic_search(access=full_access(workspace), query="refund", top_k=2).relevant_context
 
     assert context == f"[1] Returns\n{REFUND_EN}\n\n[2] Jobs\n{DISTRACTORS_EN[3]}"
 
@@ -172,7 +172,7 @@ def test_sources_carry_metadata_and_no_vector_by_default(local_embeddings, works
     entry = entry_for(article, title="Returns")
     chunk = chunk_make(entry, REFUND_EN)
 
-    source = semantic_search(workspace=workspace, query="refund").as_dict()["sources"][0]
+    source = semantic_search(access=full_access(workspace), query="refund").as_dict()["sources"][0]
 
     assert "vector" not in source
     assert source["id"] == chunk.id
@@ -186,7 +186,7 @@ def test_sources_carry_metadata_and_no_vector_by_default(local_embeddings, works
 def test_include_vectors_returns_the_stored_vector(local_embeddings, workspace, article):
     chunk_make(entry_for(article), REFUND_EN)
 
-    source = semantic_search(workspace=workspace, query="refund", include_vectors=True).as_dict(
+    source = semantic_search(access=full_access(workspace), query="refund", include_vectors=True).as_dict(
         include_vectors=True)["sources"][0]
 
     assert source["vector"] == pytest.approx(embed([REFUND_EN])[0], abs=1e-6)
@@ -195,7 +195,7 @@ def test_include_vectors_returns_the_stored_vector(local_embeddings, workspace, 
 def test_include_sources_false_omits_sources(local_embeddings, workspace, article):
     chunk_make(entry_for(article), REFUND_EN)
 
-    body = semantic_search(workspace=workspace, query="refund").as_dict(include_sources=False)
+    body = semantic_search(access=full_access(workspace), query="refund").as_dict(include_sources=False)
 
     assert "sources" not in body
     assert REFUND_EN in body["relevant_context"]
@@ -205,7 +205,7 @@ def test_search_makes_a_fixed_number_of_queries(local_embeddings, workspace, art
     chunks_make(entry_for(article), [REFUND_EN, *DISTRACTORS_EN])
     # set_config, the search, the pending count (+ the savepoint pair the test transaction adds).
     with django_assert_num_queries(5):
-        semantic_search(workspace=workspace, query="refund")
+        semantic_search(access=full_access(workspace), query="refund")
 
 
 def _explain(workspace, article_filter_sql: str = "TRUE") -> str:
@@ -250,7 +250,7 @@ def test_filtered_query_still_returns_top_k(local_embeddings, workspace, article
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("SET LOCAL enable_sort = off")
 
-    result = semantic_search(workspace=workspace, query="refund", top_k=15, ef_search=10,
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=15, ef_search=10,
                              filter={"tag": "rare"})
 
     assert len(result.hits) == 15
@@ -275,7 +275,7 @@ def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspac
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("SET LOCAL enable_sort = off")
 
-    result = semantic_search(workspace=workspace, query="refund", top_k=10, ef_search=10, filter={"tag": "rare"})
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=10, ef_search=10, filter={"tag": "rare"})
 
     assert all(hit.exact for hit in result.hits)
     rare = [texts[i] for i in range(0, 120, 10)]
@@ -309,7 +309,7 @@ def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspac
 )
 def test_bad_input_is_a_coded_error(local_embeddings, workspace, kwargs, code):
     with pytest.raises(SemanticSearchError) as caught:
-        semantic_search(workspace=workspace, **kwargs)
+        semantic_search(access=full_access(workspace), **kwargs)
 
     assert caught.value.code == code
     assert caught.value.status == 400
@@ -318,6 +318,6 @@ def test_bad_input_is_a_coded_error(local_embeddings, workspace, kwargs, code):
 def test_query_of_exactly_2000_characters_is_accepted(local_embeddings, workspace, article):
     chunk_make(entry_for(article), REFUND_EN)
 
-    result = semantic_search(workspace=workspace, query="refund " * 285 + "refun")
+    result = semantic_search(access=full_access(workspace), query="refund " * 285 + "refun")
 
     assert len(result.hits) == 1

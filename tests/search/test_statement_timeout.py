@@ -24,7 +24,7 @@ from search.errors import SearchTimeout
 from search.fulltext import search_entries
 from search.mcp_server import build_mcp_server
 from search.semantic import semantic_search
-from tests.factories import entry_make
+from tests.factories import entry_make, full_access
 from tests.search.semantic_helpers import REFUND_EN, chunk_make, entry_for, plain_type
 
 TIMEOUT_MS = 200
@@ -78,7 +78,7 @@ def refund_entry(article_type):
 
 def test_slow_recent_scan_is_search_timeout_with_503(workspace, refund_entry):
     with sleeping("cms_entry e"), pytest.raises(SearchTimeout) as caught:
-        search_entries(workspace=workspace, query="refund")
+        search_entries(access=full_access(workspace), query="refund")
     assert (caught.value.code, caught.value.status) == ("search_timeout", 503)
     assert f"{TIMEOUT_MS} ms" in caught.value.message
 
@@ -86,24 +86,24 @@ def test_slow_recent_scan_is_search_timeout_with_503(workspace, refund_entry):
 def test_after_a_timeout_the_connection_and_settings_are_as_before(workspace, refund_entry, filler_entries):
     before = settings_now()
     with sleeping("cms_entry e", only_if="enable_seqscan"), pytest.raises(SearchTimeout):
-        search_entries(workspace=workspace, query="xqzzy")  # the recent scan runs; the index statement sleeps
+        search_entries(access=full_access(workspace), query="xqzzy")  # the recent scan runs; the index statement sleeps
     assert settings_now() == before
-    assert [h.entry_id for h in search_entries(workspace=workspace, query="refund").hits] == [refund_entry.pk]
+    assert [h.entry_id for h in search_entries(access=full_access(workspace), query="refund").hits] == [refund_entry.pk]
 
 
 def test_search_leaves_the_callers_timeout_in_place(workspace, refund_entry):
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL statement_timeout = '7s'")
-    search_entries(workspace=workspace, query="refund")
+    search_entries(access=full_access(workspace), query="refund")
     assert settings_now()[0] == "7s"
 
 
 @pytest.mark.django_db(transaction=True)
 def test_in_autocommit_a_timeout_leaves_the_connection_usable(workspace, refund_entry, filler_entries):
     with sleeping("cms_entry e", only_if="enable_seqscan"), pytest.raises(SearchTimeout):
-        search_entries(workspace=workspace, query="xqzzy")
+        search_entries(access=full_access(workspace), query="xqzzy")
     assert settings_now() == ("0", "on", "on")
-    assert [h.entry_id for h in search_entries(workspace=workspace, query="refund").hits] == [refund_entry.pk]
+    assert [h.entry_id for h in search_entries(access=full_access(workspace), query="refund").hits] == [refund_entry.pk]
 
 
 def test_zero_means_no_limit_of_its_own(settings, workspace, refund_entry):
@@ -112,7 +112,7 @@ def test_zero_means_no_limit_of_its_own(settings, workspace, refund_entry):
         cursor.execute("SET LOCAL statement_timeout = '150ms'")
     # The caller's (or the server's) timeout stays in force, and is answered the same way.
     with sleeping("cms_entry e"), pytest.raises(SearchTimeout) as caught:
-        search_entries(workspace=workspace, query="refund")
+        search_entries(access=full_access(workspace), query="refund")
     assert "0 ms" not in caught.value.message
     assert settings_now()[0] == "150ms"
 
@@ -126,8 +126,8 @@ def refund_chunk(local_embeddings, workspace):
 
 def test_slow_vector_search_is_search_timeout(workspace, refund_chunk):
     with sleeping("ingestion_chunk c"), pytest.raises(SearchTimeout):
-        semantic_search(workspace=workspace, query="refund")
-    assert semantic_search(workspace=workspace, query="refund").hits[0].id == refund_chunk.id
+        semantic_search(access=full_access(workspace), query="refund")
+    assert semantic_search(access=full_access(workspace), query="refund").hits[0].id == refund_chunk.id
 
 
 # --- every interface answers it the same way -----------------------------------------------

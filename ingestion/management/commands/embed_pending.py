@@ -8,7 +8,7 @@ from ingestion import services
 from ingestion.management.progress import Progress
 from ingestion.management.scope import workspace_from_option
 from ingestion.models import Chunk
-from search.embeddings import EmbeddingProviderError
+from ingestion.embeddings import EmbeddingProviderError
 
 
 class Command(BaseCommand):

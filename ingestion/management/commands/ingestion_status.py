@@ -40,6 +40,10 @@ class Command(BaseCommand):
                     f"  {counts['model'] or '(no model)':<28} pending {counts['pending']:>7}  "
                     f"embedded {counts['embedded']:>7}  failed {counts['failed']:>7}"
                 )
+            if ws["retrying"]:
+                self.stdout.write(
+                    f"  {ws['retrying']} waiting to retry after a provider error; next at {ws['next_retry_at']}"
+                )
             if ws["last_error"]:
                 self.stdout.write(f"  last error ({ws['last_error_at']}): {ws['last_error']}")
 

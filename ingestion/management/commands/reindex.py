@@ -9,7 +9,7 @@ from ingestion.management.progress import Progress
 from ingestion.management.scope import content_types_from_option, workspace_from_option
 from ingestion.models import Chunk
 from ingestion.tasks import chunks_embed_enqueue
-from search.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
+from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
 
 
 class Command(BaseCommand):

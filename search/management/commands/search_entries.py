@@ -6,8 +6,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cms.models import Workspace
 from search.errors import SearchError
+from search.management.access import access_from_options, add_access_arguments
 from search.fulltext import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -23,7 +23,7 @@ class Command(BaseCommand):
     help = "Search a workspace's entries for a literal, case-insensitive substring of their values, newest first."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("workspace", help="workspace slug")
+        add_access_arguments(parser)
         parser.add_argument("query", help="text to find (literal: % and _ are ordinary characters)")
         parser.add_argument("--content-type", dest="content_type", help="only entries of this content type (api_id)")
         parser.add_argument("--status", help="only entries with this status (draft or published)")
@@ -33,12 +33,12 @@ class Command(BaseCommand):
         parser.add_argument("--explain", action="store_true", help="print the chosen plan and its EXPLAIN instead")
 
     def handle(self, *args, **options) -> None:
-        workspace = Workspace.objects.filter(slug=options["workspace"]).first()
-        if workspace is None:
-            raise CommandError(f"No workspace with slug {options['workspace']!r}.")
+        access = access_from_options(
+            workspace=options["workspace"], user=options["user"], published_only=options["published_only"]
+        )
         try:
             params = {
-                "workspace": workspace,
+                "access": access,
                 "query": options["query"],
                 "content_type": options["content_type"],
                 "status": options["status"],

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cms.models import Workspace
 from search.errors import SearchError
 from search.json_input import json_loads_bounded
+from search.management.access import access_from_options, add_access_arguments
 from search.semantic import DEFAULT_TOP_K, semantic_search
 
 
@@ -17,7 +17,7 @@ class Command(BaseCommand):
     help = "Rank a workspace's chunks by meaning against a query (the same search as the API)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("workspace", help="workspace slug")
+        add_access_arguments(parser)
         parser.add_argument("query")
         parser.add_argument("--top-k", type=int, default=DEFAULT_TOP_K)
         parser.add_argument("--min-score", type=float, default=None)
@@ -27,9 +27,10 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the API's JSON answer")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        workspace = Workspace.objects.filter(slug=options["workspace"]).first()
-        if workspace is None:
-            raise CommandError(f"No workspace with slug {options['workspace']!r}.")
+        access = access_from_options(
+            workspace=options["workspace"], user=options["user"], published_only=options["published_only"]
+        )
+        workspace = access.workspace
         filter_spec = None
         if options["filter"]:
             try:
@@ -40,7 +41,7 @@ class Command(BaseCommand):
                 raise CommandError(f"[{exc.code}] {exc.message}") from exc
         try:
             result = semantic_search(
-                workspace=workspace,
+                access=access,
                 query=options["query"],
                 top_k=options["top_k"],
                 min_score=options["min_score"],

@@ -14,13 +14,13 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from search.embeddings import (
+from ingestion.embeddings import (
     EmbeddingNotConfigured,
     EmbeddingProviderError,
     get_embedding_backend,
     reset_embedding_backends,
 )
-from search.embeddings.voyage import VoyageEmbeddingBackend
+from ingestion.embeddings.voyage import VoyageEmbeddingBackend
 
 API_KEY = "pa-test-key"
 DIMENSIONS = 1024
@@ -330,7 +330,7 @@ def test_missing_api_key_is_not_configured():
 
 def test_get_embedding_backend_reports_voyage_without_key_as_not_configured(settings):
     settings.SEARCH_EMBEDDING_BACKENDS = {
-        "default": {"BACKEND": "search.embeddings.voyage.VoyageEmbeddingBackend", "OPTIONS": {"api_key": ""}}
+        "default": {"BACKEND": "ingestion.embeddings.voyage.VoyageEmbeddingBackend", "OPTIONS": {"api_key": ""}}
     }
     reset_embedding_backends()
     try:
@@ -348,7 +348,7 @@ def test_unknown_model_without_dimensions_is_not_configured():
 def test_backend_built_from_settings_options_embeds(fake, server, settings):
     settings.SEARCH_EMBEDDING_BACKENDS = {
         "default": {
-            "BACKEND": "search.embeddings.voyage.VoyageEmbeddingBackend",
+            "BACKEND": "ingestion.embeddings.voyage.VoyageEmbeddingBackend",
             "OPTIONS": {
                 "api_key": API_KEY,
                 "base_url": f"http://127.0.0.1:{server.port}/v1",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 
-from search.embeddings.base import BaseEmbeddingBackend
+from ingestion.embeddings.base import BaseEmbeddingBackend
 
 
 class LocalEmbeddingBackend(BaseEmbeddingBackend):

@@ -20,7 +20,7 @@ import time
 import voyageai
 from voyageai import error as voyage_error
 
-from search.embeddings.base import BaseEmbeddingBackend, EmbeddingNotConfigured, EmbeddingProviderError
+from ingestion.embeddings.base import BaseEmbeddingBackend, EmbeddingNotConfigured, EmbeddingProviderError
 
 logger = logging.getLogger(__name__)
 

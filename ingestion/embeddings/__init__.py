@@ -11,7 +11,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-from search.embeddings.base import BaseEmbeddingBackend, EmbeddingNotConfigured, EmbeddingProviderError
+from ingestion.embeddings.base import BaseEmbeddingBackend, EmbeddingNotConfigured, EmbeddingProviderError
 
 __all__ = [
     "BaseEmbeddingBackend",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import math
 
-from search.embeddings.base import BaseEmbeddingBackend
+from ingestion.embeddings.base import BaseEmbeddingBackend
 
 
 class FakeEmbeddingBackend(BaseEmbeddingBackend):

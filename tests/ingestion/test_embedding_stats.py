@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from search.embeddings.fake import FakeEmbeddingBackend
-from search.embeddings.local import LocalEmbeddingBackend
+from ingestion.embeddings.fake import FakeEmbeddingBackend
+from ingestion.embeddings.local import LocalEmbeddingBackend
 
 
 def test_stats_are_empty_before_any_call():

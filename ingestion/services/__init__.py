@@ -1,0 +1,51 @@
+"""Writes to the chunk table and the usage table: the only code that changes them.
+
+One module per job; the public services are re-exported here, so callers write
+`from ingestion import services` and `services.chunks_embed_pending(...)`:
+
+- `sync`: make chunk rows match their entry or asset (runs inside the content's transaction);
+- `claims`: claim pending chunks with leases, record failed attempts, requeue;
+- `vectors`: store vectors (hash-checked) and find reusable ones;
+- `usage`: provider usage per workspace, model and day;
+- `embed`: the embed loop that ties claims, the provider, vectors and usage together;
+- `estimate`: the dry run of reindex (writes nothing).
+"""
+
+from ingestion.services.claims import (
+    ClaimedChunk,
+    chunks_claim_ids,
+    chunks_claim_pending,
+    chunks_reclaim_expired_leases,
+    chunks_requeue,
+)
+from ingestion.services.embed import EmbedReport, chunks_embed_batch, chunks_embed_pending
+from ingestion.services.estimate import EmbedEstimate, chunks_reindex_estimate
+from ingestion.services.sync import (
+    ChunkSyncResult,
+    chunks_delete_for_asset,
+    chunks_delete_for_entry,
+    chunks_sync_for_asset,
+    chunks_sync_for_assets,
+    chunks_sync_for_content_type,
+    chunks_sync_for_entry,
+)
+
+__all__ = [
+    "ChunkSyncResult",
+    "ClaimedChunk",
+    "EmbedEstimate",
+    "EmbedReport",
+    "chunks_claim_ids",
+    "chunks_claim_pending",
+    "chunks_delete_for_asset",
+    "chunks_delete_for_entry",
+    "chunks_embed_batch",
+    "chunks_embed_pending",
+    "chunks_reclaim_expired_leases",
+    "chunks_reindex_estimate",
+    "chunks_requeue",
+    "chunks_sync_for_asset",
+    "chunks_sync_for_assets",
+    "chunks_sync_for_content_type",
+    "chunks_sync_for_entry",
+]
