@@ -21,8 +21,12 @@ What it does:
    cost is printed separately). Recall@10 is measured against exact search: the same SQL
    with index scans disabled, which computes every distance.
    Scenarios: the big workspace (99% of rows: effectively unfiltered), a small workspace
-   holding 1% of rows, and the big workspace with a metadata filter keeping 1% of its rows
-   (`{"bucket": 7}`, which only the HNSW iterative scan can serve). `short` counts queries
+   holding 1% of rows, and the big workspace with a filter keeping 1% of its rows, on a
+   number field (`{"bucket": 7}`) and on a text field (`{"category": "category-07"}`), and
+   a text `$in` keeping 3% (filters only the HNSW iterative scan can serve). Filters are
+   compiled by search.chunk_filters.chunk_filter_compile, as the API does. Each chunk's
+   metadata carries what ingestion stores for an entry: its title, a category, and its rich
+   text body cut to 256 characters (ingestion.sources.FILTER_TEXT_MAX_CHARS). `short` counts queries
    that came back with fewer than top_k rows although enough rows matched; `exact fallback`
    counts queries where the index walk came back short and the statement's gated exact
    ranking answered instead (see search/semantic.py).
@@ -54,6 +58,7 @@ DIMENSIONS = 512
 NOISE_SIGMA = 0.035
 TOP_K = 10
 FILTER_BUCKETS = 100
+CATEGORIES = 100
 
 
 def django_setup() -> None:
@@ -126,6 +131,8 @@ def load_chunks(vectors: np.ndarray, texts: list[str], workspace_of: np.ndarray,
     from pgvector.psycopg import register_vector
     from psycopg.types.json import Jsonb
 
+    from ingestion.sources import FILTER_TEXT_MAX_CHARS
+
     indexes = importlib.import_module("ingestion.migrations.0002_chunk_search_indexes")
     with connection.cursor() as cursor:
         cursor.execute("TRUNCATE ingestion_chunk")
@@ -148,7 +155,8 @@ def load_chunks(vectors: np.ndarray, texts: list[str], workspace_of: np.ndarray,
             for i in range(len(vectors)):
                 ws = "small" if workspace_of[i] else "big"
                 metadata = {"content_type": "article", "status": "published", "source_kind": "entry",
-                            "fields": {"bucket": i % FILTER_BUCKETS}}
+                            "fields": {"bucket": i % FILTER_BUCKETS, "title": f"Chunk {i}",
+                                       "body": texts[i][:FILTER_TEXT_MAX_CHARS], "category": category_of(i)}}
                 copy.write_row((ws_ids[ws], "entry", entry_ids[ws], "body", i, texts[i], f"{i:064x}",
                                 len(texts[i]) // 3, f"Chunk {i}", Jsonb(metadata), "embedded", 1, "",
                                 vectors[i], MODEL, DIMENSIONS, now, now))
@@ -162,6 +170,11 @@ def load_chunks(vectors: np.ndarray, texts: list[str], workspace_of: np.ndarray,
             cursor.execute(operation.sql)
         cursor.execute("ANALYZE ingestion_chunk")
     print(f"  HNSW index build (m=16, ef_construction=64): {time.perf_counter() - started:.1f} s", flush=True)
+
+
+def category_of(i: int) -> str:
+    # Spread differently from bucket, so the text and number filters pick different rows.
+    return f"category-{(i * 7 + 3) % CATEGORIES:02d}"
 
 
 def ensure_dataset(total: int, rebuild: bool) -> tuple[dict[str, int], np.ndarray]:
@@ -181,7 +194,11 @@ def ensure_dataset(total: int, rebuild: bool) -> tuple[dict[str, int], np.ndarra
             workspace=ws, api_id="article",
             defaults={"name": "Article", "fields": [{"id": "title", "label": "Title", "type": "text"},
                                                    {"id": "body", "label": "Body", "type": "richtext"},
-                                                   {"id": "bucket", "label": "Bucket", "type": "number"}]})
+                                                   {"id": "bucket", "label": "Bucket", "type": "number"},
+                                                   {"id": "category", "label": "Category", "type": "text"}]})
+        if not any(f["id"] == "category" for f in ct.fields):  # a data set loaded by an older bench
+            ct.fields = [*ct.fields, {"id": "category", "label": "Category", "type": "text"}]
+            ct.save()
         entry = Entry.objects.filter(workspace=ws).first() or Entry.objects.create(
             workspace=ws, content_type=ct, data={"title": f"Bench {name}"}, status="published")
         ws_ids[name], entry_ids[name] = ws.pk, entry.pk
@@ -204,7 +221,10 @@ def ensure_dataset(total: int, rebuild: bool) -> tuple[dict[str, int], np.ndarra
     with connection.cursor() as cursor:
         cursor.execute("SELECT to_regclass('chunk_hnsw_use_multilingual_v3') IS NOT NULL")
         has_index = cursor.fetchone()[0]
-    if rebuild or Chunk.objects.count() != total or not has_index:
+        cursor.execute("SELECT metadata -> 'fields' ? 'category' FROM ingestion_chunk LIMIT 1")
+        row = cursor.fetchone()
+        has_text_metadata = bool(row and row[0])
+    if rebuild or Chunk.objects.count() != total or not has_index or not has_text_metadata:
         print(f"Loading {total} chunks ({len(real)} real, {max(0, total - len(real))} sampled) into {BENCH_DB}...",
               flush=True)
         load_chunks(vectors, all_texts, workspace_of, ws_ids, entry_ids)
@@ -244,7 +264,11 @@ def plan_of(sql: str, params: list, ef_search: int) -> str:
 
 
 def measure(args: argparse.Namespace) -> None:
-    from search.filters import CompiledFilter, filter_compile
+    from cms.access import workspace_access_for_operator
+    from cms.models import Workspace
+    from cms.selectors import content_type_schemas
+    from search.chunk_filters import chunk_filter_compile
+    from search.filters import CompiledFilter
     from search.semantic import _vector_candidates, _vector_literal, vector_candidates_params, vector_candidates_sql
 
     total = args.chunks
@@ -282,11 +306,25 @@ def measure(args: argparse.Namespace) -> None:
                         " cache; a server sized for it (ALTER SYSTEM SET shared_buffers = '1GB', restart) is faster")
 
     big_rows = int((~workspace_of).sum())
+    big = Workspace.objects.get(pk=ws_ids["big"])
+
+    def big_filter(spec: dict) -> CompiledFilter:
+        return chunk_filter_compile(spec, content_type=None, access=workspace_access_for_operator(workspace=big),
+                                    schemas=content_type_schemas(workspace=big))
+
+    def big_count(keep) -> int:
+        return int(sum(1 for i in range(total) if not workspace_of[i] and keep(i)))
+
+    three = ["category-07", "category-42", "category-91"]
     scenarios = [
         ("unfiltered (ws 99%)", ws_ids["big"], CompiledFilter("TRUE", []), big_rows),
         ("workspace 1%", ws_ids["small"], CompiledFilter("TRUE", []), int(workspace_of.sum())),
-        ("ws 99% + filter 1%", ws_ids["big"], filter_compile({"bucket": 7}, column="c.metadata"),
-         int(sum(1 for i in range(total) if not workspace_of[i] and i % FILTER_BUCKETS == 7))),
+        ("ws 99% + number 1%", ws_ids["big"], big_filter({"bucket": 7}),
+         big_count(lambda i: i % FILTER_BUCKETS == 7)),
+        ("ws 99% + text 1%", ws_ids["big"], big_filter({"category": "category-07"}),
+         big_count(lambda i: category_of(i) == "category-07")),
+        ("ws 99% + text $in 3%", ws_ids["big"], big_filter({"category": {"$in": three}}),
+         big_count(lambda i: category_of(i) in three)),
     ]
     efs = [int(x) for x in args.ef.split(",")]
     print(f"\n{total} chunks, {len(qvectors)} real queries (SciFact, StackFAQ, JSQuAD), top_k={TOP_K}, "

@@ -34,6 +34,11 @@ def content_type_get(*, workspace: Workspace, api_id: str) -> ContentType | None
     return ContentType.objects.for_workspace(workspace).filter(api_id=api_id).first()
 
 
+def content_type_schemas(*, workspace: Workspace) -> dict[str, list[dict]]:
+    """Every content type of the workspace: api id -> its fields (one query)."""
+    return dict(ContentType.objects.for_workspace(workspace).values_list("api_id", "fields"))
+
+
 def entry_list(
     *, workspace: Workspace, content_type: ContentType | None = None, status: str | None = None
 ) -> QuerySet[Entry]:

@@ -268,6 +268,35 @@ HEALTH_TOKEN = env("HEALTH_TOKEN", default="")
 # A broker check's result is reused this long, so polling opens no connection per call.
 HEALTH_BROKER_CACHE_SECONDS = env.float("HEALTH_BROKER_CACHE_SECONDS", default=5.0)
 
+# --- Reranking ---------------------------------------------------------------------------
+# RERANK_PROVIDER: "voyage" (rerank-2.5; the default with VOYAGE_API_KEY) or "none" (the
+# default without a key: a search asking to rerank answers not_configured). "fake" scores
+# word overlap, for plumbing tests. Voyage's OPTIONS (base URL, timeout, retries) are the
+# embedding backend's.
+RERANK_PROVIDER = env("RERANK_PROVIDER", default="voyage" if VOYAGE_API_KEY else "none")
+# USD per million tokens (rerank-2.5: 0.05), for usage records.
+RERANK_PRICE_PER_MTOK = env.float("RERANK_PRICE_PER_MTOK", default=0.05)
+_RERANK_BACKEND_CLASSES = {
+    "voyage": "ingestion.embeddings.voyage_rerank.VoyageRerankBackend",
+    "fake": "ingestion.embeddings.fake.FakeRerankBackend",
+}
+SEARCH_RERANK_BACKENDS = {
+    "default": {
+        "BACKEND": _RERANK_BACKEND_CLASSES.get(RERANK_PROVIDER, RERANK_PROVIDER),
+        "OPTIONS": {
+            "api_key": VOYAGE_API_KEY,
+            "base_url": env("VOYAGE_BASE_URL", default=""),
+            "model": env("VOYAGE_RERANK_MODEL", default="rerank-2.5"),
+            "timeout": env.float("VOYAGE_TIMEOUT", default=30.0),
+            "max_retries": env.int("VOYAGE_MAX_RETRIES", default=4),
+            "retry_base_delay": env.float("VOYAGE_RETRY_BASE_DELAY", default=1.0),
+        },
+        "PRICE_PER_MILLION_TOKENS": RERANK_PRICE_PER_MTOK,
+    }
+    if RERANK_PROVIDER != "none"
+    else None,
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

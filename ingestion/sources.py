@@ -18,8 +18,15 @@ from cms.models import TEXT_ASSET_MIME_TYPES, TEXT_FIELD_TYPES, Asset, ContentTy
 from ingestion.chunking import chunk_text
 from ingestion.models import SourceKind
 
-# Scalar field types copied into chunk metadata for filtering.
-METADATA_FIELD_TYPES = frozenset({FieldType.NUMBER, FieldType.BOOLEAN, FieldType.DATE, FieldType.REFERENCE})
+# Field types whose values are copied into chunk metadata (`metadata.fields`) for filtering:
+# every type, so a filter on any field means what it says.
+METADATA_FIELD_TYPES = frozenset(FieldType)
+# Text and rich text values are copied cut to this many characters: every chunk of an entry
+# carries them, and a rich text body can be long. A filter compares text for equality only
+# up to FILTER_TEXT_MAX_CHARS - 1 characters (search.filters refuses longer values), so a
+# cut value never equals a filter value it did not start as; a range on an ISO date (at
+# most 40 characters) orders the cut prefix exactly as the whole value; $exists is exact.
+FILTER_TEXT_MAX_CHARS = 256
 ASSET_FIELD = "body"
 TITLE_MAX_LENGTH = 500
 
@@ -127,8 +134,10 @@ def entry_chunk_title(entry: Entry, info: ContentTypeInfo) -> str:
 
 
 def entry_chunk_metadata(entry: Entry, info: ContentTypeInfo) -> dict[str, Any]:
+    """What filters read: the entry's content type, status, and its field values (text cut
+    to FILTER_TEXT_MAX_CHARS)."""
     scalar_fields = {
-        spec["id"]: entry.data[spec["id"]]
+        spec["id"]: _filter_value(entry.data[spec["id"]], spec["type"])
         for spec in info.fields
         if spec["type"] in METADATA_FIELD_TYPES and spec["id"] in entry.data
     }
@@ -138,6 +147,12 @@ def entry_chunk_metadata(entry: Entry, info: ContentTypeInfo) -> dict[str, Any]:
         "source_kind": SourceKind.ENTRY.value,
         "fields": scalar_fields,
     }
+
+
+def _filter_value(value: Any, field_type: str) -> Any:
+    if field_type in TEXT_FIELD_TYPES and isinstance(value, str):
+        return value[:FILTER_TEXT_MAX_CHARS]
+    return value
 
 
 def asset_is_ingested(asset: Asset) -> bool:

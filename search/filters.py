@@ -1,5 +1,8 @@
 """The metadata filter language (MongoDB-style operators) compiled to a parameterised SQL fragment.
 
+A pure compiler: no database access. `search.chunk_filters.chunk_filter_compile` is what
+searches call; it passes the field ids that exist and adds the read policy.
+
 A filter is a JSON object over chunk metadata (`ingestion_chunk.metadata`):
 
     {"status": "published"}                                  implicit $eq
@@ -11,18 +14,34 @@ Keys (a whitelist; anything else is `unknown_filter_key`):
 
 - `content_type`, `status`, `source_kind`: the chunk's content type api id, its entry's
   status (draft/published) and whether it came from an entry or an asset;
-- `fields.<field_id>`: an entry field value, e.g. `fields.version`;
+- `fields.<field_id>`: an entry field value of any type, e.g. `fields.version` or
+  `fields.category` (ingestion copies every field value into the chunks' metadata; text
+  and rich text cut to 256 characters, see ingestion.sources.FILTER_TEXT_MAX_CHARS);
 - a bare `<field_id>` (e.g. `version`) is shorthand for `fields.<field_id>`. The three
   names above win over a field of the same name: write `fields.status` for that field.
 
 Field ids match ^[a-z][a-z0-9_]{0,63}$ (the schema's rule), so a key can never carry quotes
-or SQL; even so, keys are bound as parameters, like every value.
+or SQL; even so, keys are bound as parameters, like every value. Given `field_ids` (the
+fields of the content types in scope), a field no content type has is `unknown_filter_key`,
+and the message lists the keys that exist.
 
 Operators: $eq $ne $gt $gte $lt $lte $in $nin $exists (on a key) and $and $or $not ($not
 also on a key, negating that key's operators). Semantics follow MongoDB: a missing key
 equals null, so `$ne`/`$nin`/`$not` match chunks that lack the key. `$gt`-style operators
 take a number, or an ISO date/datetime string (compared as text, which orders ISO dates
-correctly), and match only values of that JSON type.
+correctly), and match only values of that JSON type. Where this differs from Mastra's
+pgvector filter (kept on purpose; see the README): `$not` is a true complement, so chunks
+without the key match; an empty `$and`/`$or` list, an empty `$not` and an empty filter
+inside a logical operator are refused; a range on a string that is not an ISO date (a
+numeric string such as "100") is `filter_type_mismatch`. Text compared for equality may
+have at most MAX_STRING_LENGTH characters (`filter_value_too_long`): stored text is cut
+to one more than that, so a cut value can never equal a filter value by accident.
+
+Size: a filter holds at most MAX_NODES JSON values (objects, empty ones too, lists and their
+items), MAX_CONDITIONS conditions, MAX_LOGICAL_ITEMS filters per $and/$or, MAX_IN_VALUES
+values per $in/$nin, and nests MAX_DEPTH levels deep; past a limit it is
+`filter_too_complex` or `filter_too_deep`, naming the limit and the path. These are checked
+before compiling, without recursion, so refusing a huge filter costs little.
 
 The compiled fragment only narrows: callers AND it with their own workspace predicate, and
 nothing a filter says can add an OR outside its own parentheses.
@@ -34,6 +53,7 @@ import datetime
 import json
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +77,10 @@ MAX_NODES = 1_000
 MAX_CONDITIONS = 100  # key conditions ({"version": {"$gt": 2}} is one per operator)
 MAX_LOGICAL_ITEMS = 100  # filters in one $and or $or list
 MAX_IN_VALUES = 500
-MAX_STRING_LENGTH = 1000
+# One less than ingestion.sources.FILTER_TEXT_MAX_CHARS (see the module docstring).
+MAX_STRING_LENGTH = 255
+# How many existing keys an unknown_filter_key message lists.
+MAX_KEYS_LISTED = 40
 MAX_KEY_LENGTH = len(FIELD_PREFIX) + 64  # "fields." and the longest field id
 # The JSON nesting a filter within MAX_DEPTH can reach: the top object, an object and a list
 # per $and/$or level, then a key's operator object and an $in list.
@@ -79,16 +102,19 @@ class CompiledFilter:
     params: list[Any] = field(default_factory=list)
 
 
-def filter_compile(spec: Any, *, column: str = "metadata", path: str = "filter") -> CompiledFilter:
+def filter_compile(
+    spec: Any, *, column: str = "metadata", path: str = "filter", field_ids: Collection[str] | None = None
+) -> CompiledFilter:
     """Validate `spec` and compile it; raise FilterError naming the path to the first bad part.
 
     `column` is the metadata column expression (trusted, from the caller's code, never from
-    input). An empty filter (None or {}) compiles to TRUE.
+    input). `field_ids`, when given, are the entry fields a key may name; None checks only
+    the field id's form. An empty filter (None or {}) compiles to TRUE.
     """
     if spec is None:
         return CompiledFilter("TRUE", [])
     _bounds_check(spec, path)
-    compiler = _Compiler(column)
+    compiler = _Compiler(column, field_ids)
     sql = compiler.document(spec, path, depth=0)
     return CompiledFilter(sql, compiler.params)
 
@@ -145,8 +171,9 @@ def _bounds_check(spec: Any, path: str) -> None:
 
 
 class _Compiler:
-    def __init__(self, column: str):
+    def __init__(self, column: str, field_ids: Collection[str] | None = None):
         self.column = column
+        self.field_ids = None if field_ids is None else frozenset(field_ids)
         self.params: list[Any] = []
         self.conditions = 0
 
@@ -157,6 +184,12 @@ class _Compiler:
         if not isinstance(spec, dict):
             raise FilterError(
                 "invalid_filter", f"{path} must be an object such as {{\"status\": \"published\"}}.", path=path
+            )
+        if not spec and depth > 0:
+            # {"$not": {}} would compile to NOT TRUE and silently match nothing.
+            raise FilterError(
+                "invalid_filter", f"{path} is empty: give it a condition such as {{\"status\": \"published\"}}.",
+                path=path,
             )
         parts: list[str] = []
         for key, value in spec.items():
@@ -201,6 +234,16 @@ class _Compiler:
                 "unknown_filter_key",
                 f"{path}: unknown key {key[:80]!r}. Filter on content_type, status, source_kind, or an "
                 f"entry field as fields.<field_id> (field ids are lowercase letters, digits and _).",
+                path=path,
+            )
+        if self.field_ids is not None and field_id not in self.field_ids:
+            names = sorted(self.field_ids)
+            listed = ", ".join(names[:MAX_KEYS_LISTED]) + (", ..." if len(names) > MAX_KEYS_LISTED else "")
+            raise FilterError(
+                "unknown_filter_key",
+                f"{path}: no content type in this search has a field {field_id!r}. Filter on content_type, "
+                f"status, source_kind" + (f", or one of these fields: {listed}." if names else " (no content "
+                "type in this search has fields)."),
                 path=path,
             )
         return f"({self.column} -> 'fields' -> %s)", field_id
@@ -319,7 +362,11 @@ class _Compiler:
             if "\x00" in value:
                 raise FilterError("filter_invalid_character", f"{path} contains a NUL character.", path=path)
             if len(value) > MAX_STRING_LENGTH:
-                raise FilterError("invalid_filter", f"{path} is longer than {MAX_STRING_LENGTH} characters.", path=path)
+                raise FilterError(
+                    "filter_value_too_long",
+                    f"{path} is {len(value)} characters; filters compare text of at most {MAX_STRING_LENGTH}.",
+                    path=path,
+                )
             return
         raise FilterError(
             "filter_type_mismatch",

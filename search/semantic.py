@@ -43,13 +43,13 @@ from django.db import connection
 
 from cms.access import WorkspaceAccess
 from cms.models import Workspace
-from cms.selectors import content_type_get
+from cms.selectors import content_type_schemas
 from ingestion.models import ChunkStatus
 from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
-from search.errors import SearchError
-from search.filters import CompiledFilter, FilterError, filter_compile
+from search.chunk_filters import chunk_filter_compile, chunk_filter_needs_schemas
+from search.errors import SearchError, SearchInputError
+from search.filters import CompiledFilter
 from search.statements import search_cursor
-from search.visibility import chunk_visibility_filter
 
 DEFAULT_TOP_K = 10
 MAX_TOP_K = 100
@@ -181,7 +181,7 @@ def semantic_search(
     else:
         ef_search = _validate_int(ef_search, name="ef_search", low=MIN_EF_SEARCH, high=MAX_EF_SEARCH)
     max_distance = None if min_score is None else 1.0 - _validate_min_score(min_score)
-    compiled = _compile_filter(filter, content_type=_validate_content_type(workspace, content_type), access=access)
+    compiled = _compile_filter(filter, content_type=content_type, access=access)
 
     try:
         backend = get_embedding_backend()
@@ -242,29 +242,16 @@ def _validate_min_score(value: Any) -> float:
     return float(value)
 
 
-def _validate_content_type(workspace: Workspace, api_id: Any) -> str | None:
-    if api_id is None:
-        return None
-    if not isinstance(api_id, str) or content_type_get(workspace=workspace, api_id=api_id) is None:
-        raise SemanticSearchError(
-            "unknown_content_type", f"This workspace has no content type {str(api_id)[:80]!r}."
-        )
-    return api_id
-
-
-def _compile_filter(spec: Any, *, content_type: str | None, access: WorkspaceAccess) -> CompiledFilter:
-    """The caller's filter, ANDed with the content type and what the caller may see."""
+def _compile_filter(spec: Any, *, content_type: Any, access: WorkspaceAccess) -> CompiledFilter:
+    """The caller's filter, ANDed with the content type and what the caller may see
+    (search.chunk_filters, shared with every chunk search); the schemas are read only
+    when the filter or the content type needs them."""
+    needs_schemas = chunk_filter_needs_schemas(spec, content_type)
+    schemas = content_type_schemas(workspace=access.workspace) if needs_schemas else {}
     try:
-        compiled = filter_compile(spec, column="c.metadata")
-    except FilterError as exc:
+        return chunk_filter_compile(spec, content_type=content_type, access=access, schemas=schemas)
+    except SearchInputError as exc:
         raise SemanticSearchError(exc.code, exc.message, path=exc.path) from exc
-    visible = chunk_visibility_filter(access)
-    parts = [visible, compiled]
-    if content_type is not None:
-        parts.insert(0, CompiledFilter("(c.metadata ->> 'content_type') = %s", [content_type]))
-    return CompiledFilter(
-        "(" + " AND ".join(part.sql for part in parts) + ")", [p for part in parts for p in part.params]
-    )
 
 
 # --- retrieval ------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
-"""Embedding providers behind one interface, chosen by alias in settings.SEARCH_EMBEDDING_BACKENDS.
+"""Embedding and rerank providers behind one interface each, chosen by alias in settings.
 
-Only this package imports a provider SDK. `get_embedding_backend()` is to embeddings what
-`caches["default"]` is to caching.
+Only this package imports a provider SDK. `get_embedding_backend()` (SEARCH_EMBEDDING_BACKENDS)
+and `get_rerank_backend()` (SEARCH_RERANK_BACKENDS) are to providers what `caches["default"]`
+is to caching.
 """
 
 from __future__ import annotations
@@ -12,12 +13,25 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 from ingestion.embeddings.base import BaseEmbeddingBackend, EmbeddingNotConfigured, EmbeddingProviderError
+from ingestion.embeddings.rerank import (
+    BaseRerankBackend,
+    RerankNotConfigured,
+    RerankResult,
+    get_rerank_backend,
+    reset_rerank_backends,
+)
 
 __all__ = [
     "BaseEmbeddingBackend",
+    "BaseRerankBackend",
     "EmbeddingNotConfigured",
     "EmbeddingProviderError",
+    "RerankNotConfigured",
+    "RerankResult",
     "get_embedding_backend",
+    "get_rerank_backend",
+    "reset_embedding_backends",
+    "reset_rerank_backends",
 ]
 
 NOT_CONFIGURED_HELP = (

@@ -8,7 +8,8 @@ One module per job; the public services are re-exported here, so callers write
 - `vectors`: store vectors (hash-checked) and find reusable ones;
 - `usage`: provider usage per workspace, model and day;
 - `embed`: the embed loop that ties claims, the provider, vectors and usage together;
-- `estimate`: the dry run of reindex (writes nothing).
+- `estimate`: the dry run of reindex (writes nothing);
+- `rerank`: rerank a search's documents and record the provider usage.
 """
 
 from ingestion.services.claims import (
@@ -20,6 +21,7 @@ from ingestion.services.claims import (
 )
 from ingestion.services.embed import EmbedReport, chunks_embed_batch, chunks_embed_pending
 from ingestion.services.estimate import EmbedEstimate, chunks_reindex_estimate
+from ingestion.services.rerank import RerankOutcome, documents_rerank
 from ingestion.services.sync import (
     ChunkSyncResult,
     chunks_delete_for_asset,
@@ -35,6 +37,7 @@ __all__ = [
     "ClaimedChunk",
     "EmbedEstimate",
     "EmbedReport",
+    "RerankOutcome",
     "chunks_claim_ids",
     "chunks_claim_pending",
     "chunks_delete_for_asset",
@@ -48,4 +51,5 @@ __all__ = [
     "chunks_sync_for_assets",
     "chunks_sync_for_content_type",
     "chunks_sync_for_entry",
+    "documents_rerank",
 ]

@@ -99,7 +99,18 @@ def test_chunk_metadata_carries_type_status_source_and_scalar_fields(semantic_ty
     assert chunk.metadata["content_type"] == "doc"
     assert chunk.metadata["status"] == "draft"
     assert chunk.metadata["source_kind"] == "entry"
-    assert chunk.metadata["fields"] == {"version": 3, "published_on": "2026-01-02", "featured": True}
+    assert chunk.metadata["fields"] == {"title": "Refund policy", "body": "<p>Body</p>", "version": 3,
+                                        "published_on": "2026-01-02", "featured": True}
+
+
+def test_chunk_metadata_cuts_long_text_values(semantic_type):
+    body = "<p>" + "Refunds take five days. " * 40 + "</p>"
+
+    entry = entry_make(semantic_type, title="Refund policy", body=body)
+
+    metadata = Chunk.objects.filter(entry=entry).first().metadata
+    assert metadata["fields"]["body"] == body[:sources.FILTER_TEXT_MAX_CHARS]
+    assert metadata["fields"]["title"] == "Refund policy"
 
 
 def test_saving_unchanged_entry_writes_no_chunk_row(semantic_type, django_assert_num_queries):

@@ -1,18 +1,12 @@
-"""The Voyage backend against a local fake of Voyage's POST /v1/embeddings (real wire format)."""
+"""The Voyage embedding backend against a local fake of Voyage's POST /v1/embeddings (real wire format)."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import json
 import socket
-import threading
 import time
 
-import numpy as np
 import pytest
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
 
 from ingestion.embeddings import (
     EmbeddingNotConfigured,
@@ -21,74 +15,7 @@ from ingestion.embeddings import (
     reset_embedding_backends,
 )
 from ingestion.embeddings.voyage import VoyageEmbeddingBackend
-
-API_KEY = "pa-test-key"
-DIMENSIONS = 1024
-
-
-def expected_vector(text: str) -> list[float]:
-    """What the fake returns for `text` (as float32, which is what crosses the wire)."""
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    raw = np.array([digest[i % 32] - 127.5 for i in range(DIMENSIONS)], dtype="<f4")
-    return (raw / np.linalg.norm(raw)).astype("<f4").tolist()
-
-
-class FakeVoyage:
-    """Answers like api.voyageai.com/v1/embeddings: checks the key and the body, counts one
-    token per character, refuses over-limit batches with Voyage's 400, and can be scripted
-    to fail (status codes) or stall (sleep) on the next requests."""
-
-    def __init__(self) -> None:
-        self.bodies: list[dict] = []
-        self.headers: list[dict] = []
-        self.script: list[tuple[str, float]] = []  # ("status", 429) or ("sleep", 1.0)
-        self.max_batch_tokens = 320_000
-        self.shuffle = False
-        self._lock = threading.Lock()
-
-    def __call__(self, request: Request) -> Response:
-        body = request.get_json()
-        with self._lock:
-            self.bodies.append(body)
-            self.headers.append(dict(request.headers))
-            action = self.script.pop(0) if self.script else None
-        if request.headers.get("Authorization") != f"Bearer {API_KEY}":
-            return _json(401, {"detail": "Provided API key is invalid."})
-        if action and action[0] == "sleep":
-            time.sleep(action[1])
-        elif action:
-            return _json(int(action[1]), {"detail": f"Scripted failure {action[1]}."})
-        texts = body["input"]
-        if len(texts) > 1000:
-            return _json(400, {"detail": f"The batch size limit is 1000. Your batch size is {len(texts)}."})
-        tokens = sum(len(text) for text in texts)
-        if tokens > self.max_batch_tokens:
-            return _json(400, {"detail": (
-                f"Request to model '{body['model']}' failed. The max allowed tokens per submitted batch is "
-                f"{self.max_batch_tokens}. Your batch has {tokens} tokens after truncation. Please lower the "
-                "number of tokens in the batch."
-            )})
-        data = [
-            {"object": "embedding", "embedding": self._encode(expected_vector(text), body), "index": index}
-            for index, text in enumerate(texts)
-        ]
-        if self.shuffle:
-            data.reverse()
-        return _json(200, {"object": "list", "data": data, "model": body["model"], "usage": {"total_tokens": tokens}})
-
-    @staticmethod
-    def _encode(vector: list[float], body: dict):
-        if body.get("encoding_format") == "base64":
-            return base64.b64encode(np.array(vector, dtype="<f4").tobytes()).decode("ascii")
-        return vector
-
-    @property
-    def batch_sizes(self) -> list[int]:
-        return [len(body["input"]) for body in self.bodies]
-
-
-def _json(status: int, payload: dict) -> Response:
-    return Response(json.dumps(payload), status=status, content_type="application/json")
+from tests.ingestion.fake_voyage import API_KEY, FakeVoyage, expected_vector
 
 
 @pytest.fixture(scope="module")

@@ -1,21 +1,32 @@
-"""The metadata filter language: every operator against real chunks, and what it refuses."""
+"""The metadata filter language: every operator against chunks the pipeline wrote, and what it refuses.
+
+Entries are saved through cms.services; ingestion writes their chunks (and the field values
+filters read); the fake provider embeds them; semantic_search answers.
+"""
 
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
+from cms import services as cms_services
+from cms.models import Entry
+from ingestion import sources
+from search.chunk_filters import chunk_filter_compile
+from search.errors import SearchInputError
 from search.filters import (
     MAX_CONDITIONS,
     MAX_DEPTH,
     MAX_IN_VALUES,
     MAX_LOGICAL_ITEMS,
     MAX_NODES,
+    MAX_STRING_LENGTH,
     FilterError,
     filter_compile,
 )
 from search.semantic import SemanticSearchError, semantic_search
-from tests.factories import ContentTypeFactory, full_access
-from tests.search.semantic_helpers import chunk_make, entry_for, plain_type
+from tests.factories import entry_make, full_access
+from tests.search.pipeline_helpers import embed_all, fake_embeddings, field, semantic_type, titles_found  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -27,24 +38,24 @@ DOCS = {
     "delta": ("draft", "faq", {"tag": None}),
     "epsilon": ("published", "faq", {"version": 2.5, "published_on": "2025-01-01", "featured": True}),
 }
+FIELDS = [field("version", "number"), field("published_on", "date"), field("featured", "boolean"),
+          field("tag", "text")]
 
 
 @pytest.fixture
-def docs(local_embeddings, workspace, other_workspace):
-    types = {"article": plain_type(workspace), "faq": ContentTypeFactory(workspace=workspace, api_id="faq")}
+def docs(fake_embeddings, workspace, other_workspace):
+    types = {"article": semantic_type(workspace, "article", FIELDS), "faq": semantic_type(workspace, "faq", FIELDS)}
     for name, (status, type_id, fields) in DOCS.items():
-        chunk_make(entry_for(types[type_id], title=name, status=status), f"Notes about {name}.",
-                   fields=fields, entry_status=status)
-    # The other tenant has a chunk that matches every filter below: it must never show up.
-    other = entry_for(plain_type(other_workspace), title="intruder")
-    chunk_make(other, "Notes about the intruder.",
-               fields={"version": 2, "published_on": "2024-03-01", "featured": True, "tag": "x"})
+        entry_make(types[type_id], status=status, title=name, body=f"<p>Notes about {name}.</p>", **fields)
+    # The other tenant has an entry that matches every filter below: it must never show up.
+    entry_make(semantic_type(other_workspace, "article", FIELDS), title="intruder",
+               body="<p>Notes about the intruder.</p>", version=2, published_on="2024-03-01", featured=True, tag="x")
+    embed_all()
     return workspace
 
 
-def found(workspace, spec) -> set[str]:
-    result = semantic_search(access=full_access(workspace), query="notes", top_k=100, filter=spec)
-    return {hit.title for hit in result.hits}
+def found(workspace, spec, **kwargs) -> set[str]:
+    return titles_found(workspace, spec, **kwargs)
 
 
 # --- one test per operator -------------------------------------------------------------------
@@ -154,9 +165,10 @@ def test_sql_in_a_value_is_only_a_value(docs):
 
 
 def test_a_column_name_as_key_is_only_an_entry_field(docs, other_workspace):
-    # Bare keys name entry fields inside metadata.fields, never table columns.
-    assert found(docs, {"workspace_id": other_workspace.pk}) == set()
-    assert found(docs, {"$or": [{"workspace_id": {"$exists": False}}]}) == set(DOCS)
+    # Bare keys name entry fields inside metadata.fields, never table columns; no type has this one.
+    with pytest.raises(SemanticSearchError) as caught:
+        found(docs, {"workspace_id": other_workspace.pk})
+    assert caught.value.code == "unknown_filter_key"
 
 
 @pytest.mark.parametrize(
@@ -232,6 +244,14 @@ def test_unknown_key_names_the_path():
         ({"tag": "a\x00b"}, "filter_invalid_character"),
         ({"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {}}}}}}}}}},
          "filter_too_deep"),
+        ({"$not": {}}, "invalid_filter"),
+        ({"version": {"$not": {}}}, "invalid_filter"),
+        ({"$and": [{}]}, "invalid_filter"),
+        ({"$or": [{"tag": "x"}, {}]}, "invalid_filter"),
+        ({"$and": []}, "invalid_filter"),
+        ({"tag": "x" * (MAX_STRING_LENGTH + 1)}, "filter_value_too_long"),
+        ({"tag": {"$in": ["x", "y" * (MAX_STRING_LENGTH + 1)]}}, "filter_value_too_long"),
+        ({"price": {"$gt": "100"}}, "filter_type_mismatch"),
     ],
 )
 def test_malformed_filters_have_codes(spec, code):
@@ -245,9 +265,9 @@ def test_empty_filter_matches_everything():
     assert filter_compile(None).sql == "TRUE"
 
 
-def test_filter_error_reaches_the_search_caller_with_its_code(local_embeddings, workspace):
+def test_filter_error_reaches_the_search_caller_with_its_code(docs):
     with pytest.raises(SemanticSearchError) as caught:
-        semantic_search(access=full_access(workspace), query="notes", filter={"version": {"$between": [1, 2]}})
+        semantic_search(access=full_access(docs), query="notes", filter={"version": {"$between": [1, 2]}})
     assert caught.value.code == "unknown_operator"
     assert caught.value.path == "filter.version.$between"
 
@@ -321,8 +341,8 @@ def test_filter_at_every_limit_still_compiles():
 
 
 def test_largest_accepted_filter_compiles_to_little_sql():
-    # Before the node limit, 200,000 empty objects compiled to 1.8 MB of SQL.
-    spec = {"$or": [{"$and": [{}] * 90} for _ in range(10)]}
+    # Before every node counted, 200,000 empty objects compiled to 1.8 MB of SQL.
+    spec = {"$or": [{f"tag{i}": {"$in": [f"v{j}" for j in range(8)]}} for i in range(90)]}  # 992 values
     assert len(filter_compile(spec).sql) < 20_000
 
 
@@ -330,3 +350,126 @@ def test_overlong_key_is_refused_with_a_short_message():
     error = _refusal({"x" * 1_000_000: 1})
     assert error.code == "unknown_filter_key"
     assert len(error.message) < 200
+
+
+# --- text values reach the filter ----------------------------------------------------------------
+
+def test_text_field_equality_finds_the_entries_with_that_value(docs):
+    assert found(docs, {"tag": "x"}) == {"alpha", "gamma"}
+
+
+def test_ne_nin_and_not_on_a_text_field_leave_out_the_matching_entries(docs):
+    everything_but_x = {"beta", "delta", "epsilon"}
+    assert found(docs, {"tag": {"$ne": "x"}}) == everything_but_x
+    assert found(docs, {"tag": {"$nin": ["x"]}}) == everything_but_x
+    assert found(docs, {"tag": {"$not": {"$eq": "x"}}}) == everything_but_x
+    assert found(docs, {"$not": {"tag": "x"}}) == everything_but_x
+
+
+def test_the_title_and_rich_text_body_are_filterable_as_stored(docs):
+    assert found(docs, {"title": "beta"}) == {"beta"}
+    assert found(docs, {"body": "<p>Notes about gamma.</p>"}) == {"gamma"}
+
+
+def test_an_edit_is_what_the_filter_sees_next(docs):
+    alpha = Entry.objects.get(workspace=docs, data__title="alpha")
+    cms_services.entry_update(entry=alpha, data={**alpha.data, "tag": "z"})
+
+    assert found(docs, {"tag": "z"}) == {"alpha"}
+    assert found(docs, {"tag": "x"}) == {"gamma"}
+
+
+@pytest.fixture
+def long_note(fake_embeddings, workspace):
+    notes = semantic_type(workspace, "note", [field("summary", "text")])
+    summary = "2024-05-01: " + "a long summary of what changed, " * 20  # ~650 characters
+    entry_make(notes, title="long", body="<p>Notes, long.</p>", summary=summary)
+    entry_make(notes, title="short", body="<p>Notes, short.</p>", summary="2023-12-31: short")
+    embed_all()
+    return summary
+
+
+def test_a_long_text_value_is_stored_cut_and_still_exists(workspace, long_note):
+    assert found(workspace, {"summary": {"$exists": True}}) == {"long", "short"}
+    assert found(workspace, {"summary": {"$exists": False}}) == set()
+
+
+def test_a_cut_text_value_never_equals_a_filter_value(workspace, long_note):
+    assert found(workspace, {"summary": long_note[:MAX_STRING_LENGTH]}) == set()
+    assert found(workspace, {"summary": {"$ne": long_note[:MAX_STRING_LENGTH]}}) == {"long", "short"}
+
+
+def test_a_filter_value_longer_than_stored_text_is_an_error_not_a_miss(workspace, long_note):
+    with pytest.raises(SemanticSearchError) as caught:
+        found(workspace, {"summary": long_note})
+    assert caught.value.code == "filter_value_too_long"
+    assert caught.value.status == 400
+
+
+def test_a_date_range_on_a_cut_text_value_compares_the_whole_value(workspace, long_note):
+    assert found(workspace, {"summary": {"$gt": "2024-05-01"}}) == {"long"}
+    assert found(workspace, {"summary": {"$lt": "2024-01-01"}}) == {"short"}
+
+
+def test_stored_text_is_cut_one_past_the_longest_filter_value():
+    assert sources.FILTER_TEXT_MAX_CHARS == MAX_STRING_LENGTH + 1
+
+
+# --- keys must exist in the content types in scope -----------------------------------------------
+
+def test_a_key_no_content_type_has_is_unknown_and_the_message_lists_the_keys(docs):
+    with pytest.raises(SemanticSearchError) as caught:
+        found(docs, {"$or": [{"tag": "x"}, {"category": "books"}]})
+
+    assert caught.value.code == "unknown_filter_key"
+    assert caught.value.status == 400
+    assert caught.value.path == "filter.$or[1].category"
+    assert "body, featured, published_on, tag, title, version" in caught.value.message
+
+
+def test_a_key_of_another_content_type_is_unknown_when_the_search_names_one_type(docs):
+    semantic_type(docs, "product", [field("price", "number")])
+
+    assert found(docs, {"price": {"$gt": 1}}) == set()
+    with pytest.raises(SemanticSearchError) as caught:
+        found(docs, {"price": {"$gt": 1}}, content_type="article")
+    assert caught.value.code == "unknown_filter_key"
+    assert "price" not in caught.value.message.split("fields:")[1]
+
+
+def test_a_content_type_of_another_workspace_is_unknown(docs, other_workspace):
+    semantic_type(other_workspace, "secret", [])
+
+    with pytest.raises(SemanticSearchError) as caught:
+        found(docs, None, content_type="secret")
+    assert caught.value.code == "unknown_content_type"
+
+
+def test_an_empty_not_is_refused_instead_of_matching_nothing(docs):
+    with pytest.raises(SemanticSearchError) as caught:
+        found(docs, {"$not": {}})
+    assert caught.value.code == "invalid_filter"
+    assert caught.value.path == "filter.$not"
+
+
+# --- one compiled filter for every chunk search --------------------------------------------------
+
+def test_chunk_filter_compile_works_over_any_chunk_alias(docs):
+    schemas = {"article": [*FIELDS, {"id": "title", "type": "text"}]}
+    compiled = chunk_filter_compile({"tag": "x"}, content_type="article", access=full_access(docs),
+                                    schemas=schemas, alias="k")
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT DISTINCT k.title FROM ingestion_chunk k WHERE k.workspace_id = %s AND {compiled.sql}",
+            [docs.pk, *compiled.params],
+        )
+        titles = {row[0] for row in cursor.fetchall()}
+    assert titles == {"alpha", "gamma"}
+    assert "c." not in compiled.sql
+
+
+def test_chunk_filter_compile_refuses_an_unknown_content_type():
+    with pytest.raises(SearchInputError) as caught:
+        chunk_filter_compile(None, content_type="nope", access=None, schemas={"article": []})
+    assert caught.value.code == "unknown_content_type"

@@ -243,7 +243,7 @@ def test_filtered_query_still_returns_top_k(local_embeddings, workspace, article
     embed(texts)
     for i, text in enumerate(texts):
         # One chunk in twelve carries the tag: 20 matches, scattered over the graph.
-        chunk_make(entry, text, fields={"tag": "rare" if i % 12 == 0 else "common"})
+        chunk_make(entry, text, fields={"version": 1 if i % 12 == 0 else 2})
     with connection.cursor() as cursor:
         # Force the HNSW path (see test_explain_shows_the_hnsw_index): the point is that the
         # index scan keeps going past ef_search candidates until top_k rows pass the filter.
@@ -251,10 +251,10 @@ def test_filtered_query_still_returns_top_k(local_embeddings, workspace, article
         cursor.execute("SET LOCAL enable_sort = off")
 
     result = semantic_search(access=full_access(workspace), query="refund", top_k=15, ef_search=10,
-                             filter={"tag": "rare"})
+                             filter={"version": 1})
 
     assert len(result.hits) == 15
-    assert all(hit.metadata["fields"]["tag"] == "rare" for hit in result.hits)
+    assert all(hit.metadata["fields"]["version"] == 1 for hit in result.hits)
     assert not any(hit.exact for hit in result.hits)  # the index scan itself delivered them
 
 
@@ -263,7 +263,7 @@ def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspac
     texts = [f"Policy note {i}: refunds, returns and exchanges, case {i}." for i in range(120)]
     embed(texts)
     for i, text in enumerate(texts):
-        chunk_make(entry, text, fields={"tag": "rare" if i % 10 == 0 else "common"})
+        chunk_make(entry, text, fields={"version": 1 if i % 10 == 0 else 2})
     # ef_search 10 without the iterative scan: the walk yields 10 candidates, about one of
     # them rare, so the index path alone comes back short (as a walk cut off by
     # hnsw.max_scan_tuples or by dead elements would).
@@ -275,7 +275,7 @@ def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspac
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("SET LOCAL enable_sort = off")
 
-    result = semantic_search(access=full_access(workspace), query="refund", top_k=10, ef_search=10, filter={"tag": "rare"})
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=10, ef_search=10, filter={"version": 1})
 
     assert all(hit.exact for hit in result.hits)
     rare = [texts[i] for i in range(0, 120, 10)]
@@ -307,7 +307,7 @@ def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspac
         ({"query": "refund", "filter": {"version": {"$gt": "two"}}}, "filter_type_mismatch"),
     ],
 )
-def test_bad_input_is_a_coded_error(local_embeddings, workspace, kwargs, code):
+def test_bad_input_is_a_coded_error(local_embeddings, workspace, article, kwargs, code):
     with pytest.raises(SemanticSearchError) as caught:
         semantic_search(access=full_access(workspace), **kwargs)
 

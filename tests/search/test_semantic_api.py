@@ -153,7 +153,7 @@ def test_wrong_type_for_a_flag_is_400(api):
         ({"query": "refund", "filter": {"version": {"$lt": "soon"}}}, "filter_type_mismatch"),
     ],
 )
-def test_bad_input_is_400_with_code(api, local_embeddings, body, code):
+def test_bad_input_is_400_with_code(api, local_embeddings, article_type, body, code):
     response = post(api, body)
 
     assert response.status_code == 400
@@ -161,7 +161,7 @@ def test_bad_input_is_400_with_code(api, local_embeddings, body, code):
     assert response.json()["message"]
 
 
-def test_filter_error_message_and_details_name_the_path(api, local_embeddings):
+def test_filter_error_message_and_details_name_the_path(api, local_embeddings, article_type):
     response = post(api, {"query": "refund", "filter": {"$or": [{"status": "draft"}, {"version": {"$gt": "x"}}]}})
 
     assert response.json()["code"] == "filter_type_mismatch"

@@ -1,0 +1,56 @@
+"""The one predicate every chunk search ANDs in: the caller's filter, the content type and the read policy.
+
+Both legs of a search (vectors and keywords) call `chunk_filter_compile`, so a filter means
+the same thing on each. It is pure (no database access): the caller reads the workspace's
+schemas once (`cms.selectors.content_type_schemas`) and passes them in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cms.access import WorkspaceAccess
+from search.errors import SearchInputError
+from search.filters import CompiledFilter, filter_compile
+from search.visibility import chunk_visibility_filter
+
+
+def chunk_filter_compile(
+    spec: Any,
+    *,
+    content_type: Any,
+    access: WorkspaceAccess,
+    schemas: Mapping[str, Sequence[dict]],
+    alias: str = "c",
+) -> CompiledFilter:
+    """A boolean SQL expression over the chunk alias `alias` (trusted, from code).
+
+    - `spec`: the caller's metadata filter (search/filters.py); its field keys must be fields
+      of a content type in scope: the one named by `content_type`, or any of `schemas`
+      (api_id -> fields, the workspace's content types);
+    - `content_type`: an api id or None; an id not in `schemas` is `unknown_content_type`;
+    - `access`: what the caller may see (drafts or not), always ANDed in.
+
+    `schemas` may be empty when `spec` is empty and `content_type` is None (nothing to check).
+    Raises SearchInputError (a FilterError for the filter) with a code and, for a filter, the
+    path of the bad part.
+    """
+    if content_type is not None and (not isinstance(content_type, str) or content_type not in schemas):
+        raise SearchInputError(
+            "unknown_content_type", f"This workspace has no content type {str(content_type)[:80]!r}."
+        )
+    in_scope = [schemas[content_type]] if content_type is not None else list(schemas.values())
+    field_ids = {spec_["id"] for fields in in_scope for spec_ in fields}
+    compiled = filter_compile(spec, column=f"{alias}.metadata", field_ids=field_ids)
+    parts = [chunk_visibility_filter(access, alias=alias), compiled]
+    if content_type is not None:
+        parts.insert(0, CompiledFilter(f"({alias}.metadata ->> 'content_type') = %s", [content_type]))
+    return CompiledFilter(
+        "(" + " AND ".join(part.sql for part in parts) + ")", [p for part in parts for p in part.params]
+    )
+
+
+def chunk_filter_needs_schemas(spec: Any, content_type: Any) -> bool:
+    """Whether chunk_filter_compile will read `schemas` (callers skip the query otherwise)."""
+    return content_type is not None or spec not in (None, {})
