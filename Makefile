@@ -56,6 +56,7 @@ bench: db
 	$(PY) bench/ingest.py
 	$(PY) bench/semantic.py
 	$(PY) bench/eval.py
+	$(PY) bench/api.py
 	$(PY) bench/health.py
 
 # Stops the embedded PostgreSQL and deletes its data.

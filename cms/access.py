@@ -23,7 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.http import Http404
 
-from cms.models import EntryStatus, Membership, Role, Workspace
+from cms.models import ApiKey, EntryStatus, Membership, Role, Workspace
 from cms.selectors import workspace_list_for_user
 
 # Roles that may see drafts (and write content).
@@ -107,6 +107,21 @@ def workspace_accesses_for_user(*, user: AbstractBaseUser) -> list[WorkspaceAcce
         for ws in workspaces
         if ws.pk in roles
     ]
+
+
+def workspace_access_for_api_key(*, api_key: ApiKey, slug: str | None = None) -> WorkspaceAccess:
+    """The key's access to its own workspace: published content, drafts too if it was made so.
+
+    With `slug`, the workspace the caller named: any other than the key's raises
+    WorkspaceNotFound, the same answer as a workspace that does not exist. The key must
+    already be checked (cms.services.api_key_authenticate).
+    """
+    if slug is not None and api_key.workspace.slug != slug:
+        raise WorkspaceNotFound()
+    return WorkspaceAccess(
+        workspace=api_key.workspace, role=API_KEY_ROLE, include_drafts=api_key.include_drafts,
+        actor=f"key:cms_{api_key.prefix}",
+    )
 
 
 def workspace_access_for_operator(*, workspace: Workspace, include_drafts: bool = True) -> WorkspaceAccess:

@@ -383,3 +383,10 @@ class AssetAdmin(WorkspaceScopedAdmin):
 
     def service_delete(self, request: HttpRequest, obj: Asset) -> None:
         services.asset_delete(asset=obj)
+
+
+# Workspace API keys: a self-contained admin of their own (cms/admin_api_keys.py).
+from cms.admin_api_keys import ApiKeyAdmin  # noqa: E402
+from cms.models import ApiKey  # noqa: E402
+
+admin.site.register(ApiKey, ApiKeyAdmin)

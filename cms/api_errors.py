@@ -38,17 +38,30 @@ _DEFAULT_CODES = {
 }
 
 
+# Keys of DRF's error bodies that are not names of request fields: their text stands alone.
+_PLAIN_KEYS = frozenset({"detail", "non_field_errors"})
+
+
 def _message(detail: Any) -> str:
+    """DRF's error detail as plain sentences: "No such workspace.", not "detail: No such workspace."."""
     if isinstance(detail, list):
         return " ".join(_message(d) for d in detail)
     if isinstance(detail, dict):
-        return " ".join(f"{k}: {_message(v)}" for k, v in detail.items())
+        return " ".join(_message(v) if k in _PLAIN_KEYS else f"{k}: {_message(v)}" for k, v in detail.items())
     return str(detail)
 
 
 # Seconds a client should wait before retrying when the database is unreachable (a restart
 # or a failover takes a few seconds).
 DATABASE_RETRY_AFTER_SECONDS = 2
+
+
+def _code(exc: Exception, status_code: int) -> str:
+    """A code given when the exception was raised (e.g. `api_key_expired`), else the status's."""
+    codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
+    if isinstance(codes, str) and codes != getattr(type(exc), "default_code", None):
+        return codes
+    return _DEFAULT_CODES.get(status_code, "error")
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
@@ -74,7 +87,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    body = {"code": _DEFAULT_CODES.get(response.status_code, "error"), "message": _message(response.data)}
+    body = {"code": _code(exc, response.status_code), "message": _message(response.data)}
     if isinstance(exc, exceptions.ValidationError):
         body["code"] = "invalid_request"
         body["details"] = response.data

@@ -140,7 +140,7 @@ class Entry(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    # Derived from `data` by the database (SQL functions in migrations 0003 and 0004), for
+    # Derived from `data` by the database (SQL functions in migrations 0003 and 0005), for
     # full-text search: the string and number values lowercased and joined by U+001F, and a
     # tsvector of each value's lowercased characters and character pairs, each keyed by the
     # workspace ('<workspace id>:<gram>'). Read-only; every writer keeps them current.
@@ -214,3 +214,40 @@ class Asset(models.Model):
 
     def __str__(self) -> str:
         return self.filename
+
+
+class ApiKeyQuerySet(models.QuerySet):
+    def for_workspace(self, workspace: Workspace) -> ApiKeyQuerySet:
+        return self.filter(workspace=workspace)
+
+
+class ApiKey(models.Model):
+    """A credential scoped to one workspace, for agents: `cms_<prefix>_<secret>`.
+
+    Only `secret_hash` (a keyed HMAC-SHA256, see cms/api_keys.py) is stored; the secret is
+    shown once, when the key is created. `prefix` is public: it names the key in lists and
+    logs and finds its row.
+    """
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="api_keys")
+    name = models.CharField(max_length=200)
+    prefix = models.CharField(max_length=16, unique=True)
+    secret_hash = models.CharField(max_length=64)
+    include_drafts = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    # Updated at most once a minute per key (cms.services.api_key_touch).
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ApiKeyQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "API key"
+        ordering = ["workspace_id", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (cms_{self.prefix}_…)"

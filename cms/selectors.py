@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.http import Http404
 
-from cms.models import ContentType, Entry, Workspace
+from cms.models import ApiKey, ContentType, Entry, Workspace
 
 
 def workspace_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Workspace]:
@@ -48,3 +48,20 @@ def entry_list(
     if status is not None:
         entries = entries.filter(status=status)
     return entries.newest_first()
+
+
+def api_key_list(*, workspace: Workspace | None = None) -> QuerySet[ApiKey]:
+    """Keys, newest first per workspace; all of them for an operator (workspace None)."""
+    keys = ApiKey.objects.select_related("workspace", "created_by")
+    return keys.for_workspace(workspace) if workspace is not None else keys
+
+
+def api_key_get(*, prefix: str) -> ApiKey | None:
+    """The key with this public prefix (with or without its `cms_` scheme), if any."""
+    prefix = prefix.removeprefix("cms_").split("_", 1)[0]
+    return ApiKey.objects.select_related("workspace").filter(prefix=prefix).first()
+
+
+def content_type_list(*, workspace: Workspace) -> QuerySet[ContentType]:
+    """The workspace's content types by api id."""
+    return ContentType.objects.for_workspace(workspace).order_by("api_id")

@@ -15,7 +15,7 @@ the code chooses the plan (measured by bench/fulltext.py):
    the budget shows the term is fairly common (a third of a page found), one longer scan
    sized from that rate is still cheaper than an index.
 2. Otherwise the gram index. `search_grams` holds every character and character pair of
-   the entry's values as '<workspace id>:<gram>' (cms migration 0004), so each GIN posting
+   the entry's values as '<workspace id>:<gram>' (cms migration 0005), so each GIN posting
    list holds one workspace's rows. The tsquery asks for the query's one or two characters,
    or up to GRAM_QUERY_PAIRS of its pairs (likeliest rare first), and the substring test is
    the final check. The statement runs with index walks and sequential scans disabled

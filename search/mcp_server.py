@@ -1,120 +1,244 @@
-"""MCP tools for AI agents: the full-text and semantic searches, scoped to one CMS user.
+"""MCP tools for AI agents: the full-text and semantic searches of one workspace.
 
-An agent host starts `python manage.py mcp_serve --user <username>` and talks MCP over
-stdio. Every tool takes the workspace slug and answers only within the workspaces that user
-is a member of (a superuser sees all); another workspace is "not found", exactly as in the
-HTTP API. The tools call the same search functions as the API, the admin and the CLI.
+The workspace is the caller's, never a tool argument: a workspace API key names its own,
+and an operator's `mcp_serve --user U --workspace W` fixes one. The caller is checked again
+on EVERY tool call (`Caller`), so a key revoked or a user deactivated mid-session is
+refused at the next call. The tools call the same search functions as the API, the admin
+and the CLI; their errors are tool errors carrying the API's `{"code", "message"}`.
+
+Two transports serve the same tools: stdio (`manage.py mcp_serve`) and Streamable HTTP at
+/mcp/ (search/mcp_http.py).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db import close_old_connections, connection
+import anyio.to_thread
+
+from django.contrib.auth import get_user_model
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.http import Http404
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
-from cms.access import WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
+from cms.access import WorkspaceAccess, workspace_access_for_api_key, workspace_access_for_user
+from cms.api_keys import ApiKeyRejected
+from cms.selectors import content_type_list
+from cms.services import api_key_authenticate
+from ingestion.models import SourceKind
 from search.errors import SearchError
+from search.filters import OPERATORS, RESERVED_KEYS
 from search.fulltext import DEFAULT_LIMIT, search_entries
 from search.semantic import DEFAULT_TOP_K, semantic_search
 
 INSTRUCTIONS = (
-    "Search a headless CMS instead of reading every entry. Use search_entries for exact words, "
-    "names, ids, slugs and product codes (case-insensitive substring over field values). Use "
-    "semantic_search for questions and meaning (multilingual: a Japanese query finds English "
-    "text); it returns relevant_context ready to quote, and sources with scores. Call "
-    "list_workspaces first to learn the workspace slugs you may search."
+    "Search one workspace of a headless CMS instead of reading every entry. Call "
+    "list_content_types first: it names the content types, their fields and the status values "
+    "you may filter on. Use search_entries for exact words, names, ids, slugs and product codes "
+    "(case-insensitive substring over field values). Use semantic_search for questions and "
+    "meaning (multilingual: a Japanese query finds English text); it returns relevant_context "
+    "ready to quote, and sources with scores."
 )
+
+# Who is asking, resolved again at every call: returns the caller's access, or raises
+# CallerRefused / WorkspaceNotFound.
+Caller = Callable[[], WorkspaceAccess]
+# Runs a tool's synchronous work somewhere and awaits it.
+RunSync = Callable[[Callable[[], Any]], Awaitable[Any]]
 
 _Tool = TypeVar("_Tool", bound=Callable[..., Any])
 
 
-def _tool_errors(fn: _Tool) -> _Tool:
-    """Run a tool on a fresh database connection and turn search errors into tool errors.
+class CallerRefused(Exception):
+    """The acting key or user may not search (any more): the API's 401 code and message."""
 
-    Tools run in worker threads; each call closes its connection so none is left idle in a
-    long-lived agent session. Errors reach the agent as `{"code", "message"}` JSON text.
-    """
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        close_old_connections()
+
+def _tool_error(code: str, message: str) -> ToolError:
+    return ToolError(json.dumps({"code": code, "message": message}, ensure_ascii=False))
+
+
+def api_key_caller(raw_key: str) -> Caller:
+    """The caller behind a workspace API key: the key is checked (revocation, expiry) each call."""
+
+    def access() -> WorkspaceAccess:
         try:
-            return fn(*args, **kwargs)
-        except Http404 as exc:
-            raise ToolError(json.dumps({"code": "not_found", "message": "No such workspace."})) from exc
-        except SearchError as exc:
-            raise ToolError(json.dumps({"code": exc.code, "message": exc.message}, ensure_ascii=False)) from exc
-        finally:
-            connection.close()
+            api_key = api_key_authenticate(raw_key=raw_key)
+        except ApiKeyRejected as rejected:
+            raise CallerRefused(rejected.code, rejected.message) from rejected
+        return workspace_access_for_api_key(api_key=api_key)
 
-    return wrapper  # type: ignore[return-value]
+    return access
 
 
-def build_mcp_server(*, user: AbstractBaseUser) -> MCPServer:
-    """An MCP server whose tools act as `user`."""
+def user_caller(*, username: str, workspace: str) -> Caller:
+    """An operator's choice: act as a CMS user in one workspace, with that user's role, read afresh each call."""
+
+    def access() -> WorkspaceAccess:
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None or not user.is_active:
+            raise CallerRefused("not_authenticated", f"User {username!r} does not exist or is deactivated.")
+        return workspace_access_for_user(user=user, slug=workspace)
+
+    return access
+
+
+async def in_worker_thread(call: Callable[[], Any]) -> Any:
+    """Run a tool's database work in one of the SDK's worker threads (stdio)."""
+    return await anyio.to_thread.run_sync(call)
+
+
+def _tool_calls(*, caller: Caller, run_sync: RunSync | None) -> Callable[[_Tool], _Tool]:
+    """Wrap a tool: resolve the caller first, and turn every refusal into a coded tool error.
+
+    `run_sync` decides which thread does the (synchronous, database) work. By default one of
+    the SDK's worker threads, which closes its connection after each call, so none sits idle
+    through a long agent session. Over HTTP, the request's own thread (search/mcp_http.py),
+    whose connection Django manages like any request's.
+    """
+    close_after = run_sync is None
+    run = run_sync or in_worker_thread
+
+    def decorate(fn: _Tool) -> _Tool:
+        def call(**kwargs: Any) -> Any:
+            if close_after:
+                close_old_connections()
+            try:
+                return fn(caller(), **kwargs)
+            except CallerRefused as refused:
+                raise _tool_error(refused.code, refused.message) from refused
+            except Http404 as exc:
+                raise _tool_error("not_found", "No such workspace.") from exc
+            except SearchError as exc:
+                raise _tool_error(exc.code, exc.message) from exc
+            except (OperationalError, InterfaceError) as exc:  # as the API's 503 (cms/api_errors.py)
+                raise _tool_error("database_unavailable", "The database is unavailable; retry in a few seconds.") from exc
+            finally:
+                if close_after:
+                    connection.close()
+
+        @wraps(fn)
+        async def tool(**kwargs: Any) -> Any:
+            return await run(functools.partial(call, **kwargs))
+
+        # The SDK reads the tool's parameters from the signature: hide the injected access.
+        tool.__signature__ = _without_first_parameter(fn)  # type: ignore[attr-defined]
+        return tool  # type: ignore[return-value]
+
+    return decorate
+
+
+def _without_first_parameter(fn: Callable[..., Any]) -> inspect.Signature:
+    signature = inspect.signature(fn, eval_str=True)
+    return signature.replace(parameters=list(signature.parameters.values())[1:])
+
+
+def content_types_describe(access: WorkspaceAccess) -> dict[str, Any]:
+    """What an agent may filter on in this workspace: content types with typed fields, the
+    status values this caller sees, and the filter keys and operators."""
+    return {
+        "workspace": access.workspace.slug,
+        "statuses": list(access.entry_statuses),
+        "source_kinds": list(SourceKind.values),
+        "filter_keys": sorted(RESERVED_KEYS) + ["fields.<field id>", "<field id>"],
+        "filter_operators": sorted(OPERATORS),
+        "content_types": [
+            {
+                "api_id": content_type.api_id,
+                "name": content_type.name,
+                "semantic_search": content_type.semantic_search_enabled,
+                "fields": [
+                    {"id": f["id"], "label": f.get("label", f["id"]), "type": f["type"],
+                     "required": bool(f.get("required", False))}
+                    for f in content_type.fields
+                ],
+            }
+            for content_type in content_type_list(workspace=access.workspace)
+        ],
+    }
+
+
+def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPServer:
+    """An MCP server whose tools search the workspace `caller` resolves to, as that caller.
+
+    `run_sync` runs each call's database work (see _tool_calls); by default a worker thread.
+    """
     server = MCPServer("cms-search", instructions=INSTRUCTIONS)
+    tool_call = _tool_calls(caller=caller, run_sync=run_sync)
 
-    def access_for(slug: str) -> WorkspaceAccess:
-        return workspace_access_for_user(user=user, slug=slug)
-
-    @server.tool()
-    @_tool_errors
-    def list_workspaces() -> list[dict[str, Any]]:
-        """The workspaces you may search: slug, name, your role, and whether you see drafts."""
-        return [
-            {"slug": a.workspace.slug, "name": a.workspace.name, "role": a.role, "sees_drafts": a.include_drafts}
-            for a in workspace_accesses_for_user(user=user)
-        ]
+    @server.tool(name="list_content_types")
+    @tool_call
+    def list_content_types_tool(access: WorkspaceAccess) -> dict[str, Any]:
+        """Call this first. The workspace's content types with their fields (id, label, type),
+        the entry status values you can see, and the keys and operators semantic_search's
+        `filter` accepts. Use the api_id values as `content_type` in the other tools."""
+        return content_types_describe(access)
 
     @server.tool(name="search_entries")
-    @_tool_errors
+    @tool_call
     def search_entries_tool(
-        workspace: str,
+        access: WorkspaceAccess,
         query: str,
         content_type: str | None = None,
         status: str | None = None,
         limit: int = DEFAULT_LIMIT,
         offset: int = 0,
     ) -> dict[str, Any]:
-        """Entries whose field values contain `query` (case-insensitive, literal), newest first.
+        """Use for an exact word or code: names, ids, slugs, SKUs, error codes, a quoted phrase.
 
-        Each result names the matched fields and has a snippet around the first match.
+        Entries whose field values contain `query` (case-insensitive, literal), newest first;
+        each result names the matched fields and has a snippet around the first match. Not for
+        questions or meaning: use semantic_search for those. `status` narrows to "draft" or
+        "published" (only those list_content_types shows you); page with limit and offset.
         """
         from search.api.entries import EntrySearchResultSerializer
 
         result = search_entries(
-            access=access_for(workspace), query=query, content_type=content_type, status=status,
-            limit=limit, offset=offset,
+            access=access, query=query, content_type=content_type, status=status, limit=limit, offset=offset
         )
         return dict(EntrySearchResultSerializer(result).data)
 
     @server.tool(name="semantic_search")
-    @_tool_errors
+    @tool_call
     def semantic_search_tool(
-        workspace: str,
+        access: WorkspaceAccess,
         query: str,
         top_k: int = DEFAULT_TOP_K,
         min_score: float | None = None,
         content_type: str | None = None,
         filter: dict[str, Any] | None = None,  # noqa: A002 - the public parameter name
     ) -> dict[str, Any]:
-        """The chunks nearest in meaning to `query`, best first, with `relevant_context` to quote.
-
-        `filter` is a MongoDB-style metadata filter ($eq $ne $gt $gte $lt $lte $in $nin
-        $exists $and $or $not) over content_type, status, source_kind and entry field values.
-        `meta.pending` says how many chunks are not embedded yet.
+        """Use for a question or a topic in any wording or language ("how do refunds work?",
+        「返品」 finds "refund policy"). Returns the passages nearest in meaning, best first, with
+        `relevant_context` ready to quote and `sources` with scores. For an exact code or name use
+        search_entries. `filter` is MongoDB-style ($eq $ne $gt $gte $lt $lte $in $nin $exists $and
+        $or $not) over content_type, status, source_kind and entry fields (list_content_types
+        names them). `meta.pending` counts chunks not embedded yet.
         """
         result = semantic_search(
-            access=access_for(workspace), query=query, top_k=top_k, min_score=min_score,
-            content_type=content_type, filter=filter,
+            access=access, query=query, top_k=top_k, min_score=min_score, content_type=content_type, filter=filter
         )
         return result.as_dict()
 
     return server
+
+
+__all__ = [
+    "Caller",
+    "CallerRefused",
+    "RunSync",
+    "api_key_caller",
+    "build_mcp_server",
+    "content_types_describe",
+    "user_caller",
+]

@@ -46,6 +46,7 @@ from cms.models import Workspace
 from cms.selectors import content_type_schemas
 from ingestion.models import ChunkStatus
 from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
+from ingestion.services import query_embed
 from search.chunk_filters import chunk_filter_compile, chunk_filter_needs_schemas
 from search.errors import SearchError, SearchInputError
 from search.filters import CompiledFilter
@@ -188,7 +189,7 @@ def semantic_search(
     except EmbeddingNotConfigured as exc:
         raise SemanticSearchError("not_configured", str(exc), status=503) from exc
     try:
-        query_vector = backend.embed_query(query)
+        query_vector = query_embed(backend=backend, workspace_id=workspace.pk, text=query)
     except EmbeddingProviderError as exc:
         code = "provider_unavailable" if exc.transient else "provider_error"
         raise SemanticSearchError(code, f"The embedding provider could not embed the query: {exc}", status=503) from exc

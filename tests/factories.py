@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 
 from cms import services
 from cms.access import WorkspaceAccess, workspace_access_for_operator
-from cms.models import ContentType, Entry, EntryStatus, Membership, Role, Workspace
+from cms.models import ApiKey, ContentType, Entry, EntryStatus, Membership, Role, Workspace
 
 ARTICLE_FIELDS = [
     {"id": "title", "label": "Title", "type": "text", "required": True},
@@ -70,3 +70,13 @@ def entry_make(content_type: ContentType, status: str = EntryStatus.PUBLISHED, *
 def full_access(workspace: Workspace) -> WorkspaceAccess:
     """Access that sees everything in `workspace` (drafts too), as an operator does."""
     return workspace_access_for_operator(workspace=workspace)
+
+
+def api_key_make(workspace: Workspace, *, include_drafts: bool = False, name: str = "agent", **kwargs) -> tuple[ApiKey, str]:
+    """An API key for `workspace` made by the service, and its secret."""
+    return services.api_key_create(workspace=workspace, name=name, include_drafts=include_drafts, **kwargs)
+
+
+def bearer(secret: str) -> dict[str, str]:
+    """Test-client keyword arguments that send `secret` as a Bearer key."""
+    return {"HTTP_AUTHORIZATION": f"Bearer {secret}"}

@@ -44,6 +44,9 @@ class VoyageEmbeddingBackend(VoyageBackendMixin, BaseEmbeddingBackend):
         api_key: str = "",
         model: str = "voyage-3.5",
         dimensions: int | None = None,
+        query_timeout: float = 2.0,
+        query_max_retries: int = 1,
+        query_retry_max_delay: float = 0.5,
         **options,
     ):
         client = client_options(options)
@@ -64,6 +67,14 @@ class VoyageEmbeddingBackend(VoyageBackendMixin, BaseEmbeddingBackend):
         if known is not None:
             self.max_batch_tokens = known[1]
         self._client = VoyageClient(api_key=api_key, model=model, **client)
+        # A query has a caller waiting: a short timeout and at most one quick retry, then the
+        # search answers 503. Documents (ingestion) keep the patient client above.
+        self._query_client = VoyageClient(
+            api_key=api_key, model=model, **{
+                **client, "timeout": query_timeout, "max_retries": query_max_retries,
+                "retry_max_delay": query_retry_max_delay,
+            },
+        )
 
     def _embed(self, texts: list[str], *, input_type: str) -> list[list[float]]:
         vectors: list[list[float]] = []
@@ -77,7 +88,8 @@ class VoyageEmbeddingBackend(VoyageBackendMixin, BaseEmbeddingBackend):
 
     def _request(self, texts: Sequence[str], input_type: str) -> list[list[float]]:
         texts = list(texts)
-        return self._client.request(
+        client = self._query_client if input_type == "query" else self._client
+        return client.request(
             voyageai.Embedding,
             what=f"a batch of {len(texts)} texts",
             parse=lambda response: self._vectors_from(response, texts),

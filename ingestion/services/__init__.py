@@ -6,7 +6,7 @@ One module per job; the public services are re-exported here, so callers write
 - `sync`: make chunk rows match their entry or asset (runs inside the content's transaction);
 - `claims`: claim pending chunks with leases, record failed attempts, requeue;
 - `vectors`: store vectors (hash-checked) and find reusable ones;
-- `usage`: provider usage per workspace, model and day;
+- `usage`: provider usage per workspace, model and day, and embedding a search query;
 - `embed`: the embed loop that ties claims, the provider, vectors and usage together;
 - `estimate`: the dry run of reindex (writes nothing);
 - `rerank`: rerank a search's documents and record the provider usage.
@@ -31,6 +31,7 @@ from ingestion.services.sync import (
     chunks_sync_for_content_type,
     chunks_sync_for_entry,
 )
+from ingestion.services.usage import query_embed
 
 __all__ = [
     "ChunkSyncResult",
@@ -52,4 +53,5 @@ __all__ = [
     "chunks_sync_for_content_type",
     "chunks_sync_for_entry",
     "documents_rerank",
+    "query_embed",
 ]

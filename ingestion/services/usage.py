@@ -78,3 +78,13 @@ def usage_record_call(
             cost=backend.cost_usd(tokens),
         )
     return requests, total_tokens
+
+
+def query_embed(*, backend: BaseEmbeddingBackend, workspace_id: int, text: str) -> list[float]:
+    """Embed a search query for the workspace, and record what it cost like document embeddings.
+
+    Raises the backend's errors (EmbeddingProviderError) unrecorded: a failed call made no vector.
+    """
+    vector = backend.embed_query(text)
+    usage_record_call(backend=backend, texts_by_workspace={workspace_id: [text]}, reported=usage_reported_by(backend))
+    return vector

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from rest_framework.views import APIView
 
-from cms.access import WorkspaceAccess, workspace_access_for_user
+from cms.access import WorkspaceAccess, workspace_access_for_api_key, workspace_access_for_user
 from cms.api_errors import ApiError
+from cms.models import ApiKey
 from search.errors import SearchError
 
 
@@ -20,8 +21,11 @@ class WorkspaceAPIView(APIView):
 
     `get_access()` is the caller's access to the workspace (cms/access.py): what the search
     may show them. It answers 404 both for a missing workspace and for one the caller is not
-    a member of, so a response never reveals whether another tenant exists.
+    a member of (or, for an API key, for any workspace but the key's), so a response never
+    reveals whether another tenant exists.
     """
 
     def get_access(self) -> WorkspaceAccess:
+        if isinstance(self.request.auth, ApiKey):
+            return workspace_access_for_api_key(api_key=self.request.auth, slug=self.kwargs["slug"])
         return workspace_access_for_user(user=self.request.user, slug=self.kwargs["slug"])

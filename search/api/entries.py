@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl
+from urllib.parse import unquote_to_bytes
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from search.api.base import WorkspaceAPIView, api_error_from
+from search.api.schema import ENTRY_400_CODES, error_responses
 from search.errors import SearchError, SearchInputError
 from search.fulltext import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, search_entries, search_int_param
 
@@ -39,18 +42,50 @@ class EntrySearchResultSerializer(serializers.Serializer):
 
 
 def _query_params(request: Request) -> dict[str, str]:
-    """The query string decoded strictly: Django replaces invalid UTF-8 with U+FFFD, which
-    would turn a broken query into a search for a character nobody typed."""
-    try:
-        pairs = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True, errors="strict")
-    except UnicodeDecodeError as exc:
-        raise SearchInputError("query_invalid_encoding", "The query string is not valid UTF-8.") from exc
-    return dict(pairs)
+    """The query string parsed as `request.GET` parses it, but decoded strictly.
+
+    Like Django, it takes the raw bytes (WSGI hands them over as latin-1 text), so UTF-8 sent
+    unencoded (`curl ".../entries?q=返品"` through runserver) reads the same as
+    percent-encoded UTF-8. Unlike Django, invalid UTF-8 is refused instead of replaced with
+    U+FFFD, which would turn a broken query into a search for a character nobody typed.
+    """
+    raw = request.META.get("QUERY_STRING", "").encode("iso-8859-1", errors="replace")
+    params: dict[str, str] = {}
+    for pair in raw.split(b"&") if raw else ():
+        if not pair:
+            continue
+        name, _, value = pair.partition(b"=")
+        try:
+            key = unquote_to_bytes(name.replace(b"+", b" ")).decode("utf-8")
+            params[key] = unquote_to_bytes(value.replace(b"+", b" ")).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SearchInputError("query_invalid_encoding", "The query string is not valid UTF-8.") from exc
+    return params
 
 
 class EntrySearchView(WorkspaceAPIView):
     """Search entries of the workspace: ?q=&content_type=&status=&limit=&offset= (members only)."""
 
+    @extend_schema(
+        tags=["search"],
+        operation_id="search_entries",
+        summary="Full-text search over entries",
+        description="Entries whose field values contain `q` (case-insensitive, literal: `%` and `_` are "
+        "ordinary characters), newest first. For exact words, names, ids, slugs and product codes. "
+        "Percent-encode the query string as UTF-8 (`curl -G --data-urlencode \"q=返品\"`).",
+        parameters=[
+            OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The workspace slug."),
+            OpenApiParameter("q", OpenApiTypes.STR, required=True, description="Text to find (1-500 characters; not trimmed)."),
+            OpenApiParameter("content_type", OpenApiTypes.STR, description="Only entries of this content type (api_id)."),
+            OpenApiParameter("status", OpenApiTypes.STR, enum=["draft", "published"],
+                             description="Only entries in this status; never widens what the caller may see."),
+            OpenApiParameter("limit", OpenApiTypes.INT, description=f"Page size, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT})."),
+            OpenApiParameter("offset", OpenApiTypes.INT, description=f"Results to skip, 0-{MAX_OFFSET}."),
+        ],
+        responses={200: EntrySearchResultSerializer,
+                   **error_responses(family="EntrySearch", bad_request=ENTRY_400_CODES,
+                                     forbidden=["status_not_visible", "permission_denied"])},
+    )
     def get(self, request: Request, slug: str) -> Response:
         access = self.get_access()
         try:

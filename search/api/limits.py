@@ -1,11 +1,11 @@
 """Bounds on what the API reads: the size of a request body, and the nesting of its JSON.
 
-- ApiBodyLimitMiddleware refuses a body over API_MAX_BODY_BYTES under /api/ with 413
-  `request_too_large`, before anything reads it. Django reads at most Content-Length
+- ApiBodyLimitMiddleware refuses a body over API_MAX_BODY_BYTES under /api/ and at /mcp/
+  (MCP over HTTP) with 413 `request_too_large`, before anything reads it. Django reads at most Content-Length
   bytes, so checking the header bounds the bytes read too. A chunked body (no
   Content-Length) is read up to the limit when the server has de-chunked it (gunicorn
   sets `wsgi.input_terminated`), and refused with 411 `length_required` otherwise: without
-  that, Django would read it as empty. Admin uploads are not under /api/ and keep
+  that, Django would read it as empty. Admin uploads are elsewhere and keep
   DATA_UPLOAD_MAX_MEMORY_SIZE.
 - BoundedJSONParser (REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]) refuses JSON nested deeper
   than search.json_input.MAX_JSON_DEPTH with 400 `json_too_deep`, instead of the
@@ -27,13 +27,17 @@ from rest_framework.utils.json import strict_constant
 from search.json_input import JSONTooDeep, json_loads_bounded
 
 API_PREFIX = "/api/"
+MCP_PATH = "/mcp"
+
+
+def _is_limited(path: str) -> bool:
+    return path.startswith(API_PREFIX) or path.rstrip("/") == MCP_PATH
 
 
 def _refusal(status: int, code: str, message: str) -> JsonResponse:
-    # Answered without reading the body: the client may still be sending it.
-    response = JsonResponse({"code": code, "message": message}, status=status)
-    response["Connection"] = "close"
-    return response
+    # Answered without reading the body. What happens to the unread rest is the server's
+    # business (gunicorn discards it or closes the connection); WSGI forbids a Connection header.
+    return JsonResponse({"code": code, "message": message}, status=status)
 
 
 class ApiBodyLimitMiddleware:
@@ -41,7 +45,7 @@ class ApiBodyLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path_info.startswith(API_PREFIX):
+        if _is_limited(request.path_info):
             refusal = self._check(request)
             if refusal is not None:
                 return refusal

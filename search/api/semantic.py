@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
@@ -11,6 +13,14 @@ from rest_framework.response import Response
 
 from cms.api_errors import ApiError
 from search.api.base import WorkspaceAPIView, api_error_from
+from search.api.limits import BoundedJSONParser
+from search.api.schema import (
+    PROVIDER_CODES,
+    SEMANTIC_400_CODES,
+    SemanticSearchRequestDoc,
+    SemanticSearchResponseDoc,
+    error_responses,
+)
 from search.errors import SearchError
 from search.semantic import DEFAULT_TOP_K, semantic_search
 
@@ -43,6 +53,21 @@ class SemanticSearchRequestSerializer(serializers.Serializer):
 
 
 class SemanticSearchView(WorkspaceAPIView):
+    parser_classes = [BoundedJSONParser]  # JSON only (415 otherwise), nesting bounded
+
+    @extend_schema(
+        tags=["search"],
+        operation_id="semantic_search",
+        summary="Semantic search over chunks",
+        description="The chunks nearest in meaning to `query`, best first, with `relevant_context` ready to "
+        "paste into a prompt. For questions and topics in any wording or language.",
+        parameters=[OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The workspace slug.")],
+        request=SemanticSearchRequestDoc,
+        responses={200: SemanticSearchResponseDoc,
+                   **error_responses(family="SemanticSearch", bad_request=SEMANTIC_400_CODES,
+                                     forbidden=["permission_denied"], unavailable=PROVIDER_CODES,
+                                     json_body=True)},
+    )
     def post(self, request: Request, slug: str) -> Response:
         access = self.get_access()
         params = self._params(request)

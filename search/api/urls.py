@@ -1,13 +1,27 @@
-"""Routes under /api/."""
+"""Routes under /api/: health, the search endpoints, and the OpenAPI schema with its docs page."""
 
 from django.urls import path
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from search.api import views
 from search.api.entries import EntrySearchView
+from search.api.schema import HealthResponseDoc
 from search.api.semantic import SemanticSearchView
 
+health = extend_schema(
+    tags=["health"],
+    operation_id="health",
+    summary="Service health",
+    description="Whether the database, broker and embedding provider are usable. No credential needed.",
+    auth=[],
+    responses={200: HealthResponseDoc, 503: OpenApiResponse(HealthResponseDoc, description="Something is down.")},
+)(views.health)
+
 urlpatterns = [
-    path("health", views.health, name="health"),
+    path("health", health, name="health"),
     path("v1/workspaces/<slug:slug>/search/entries", EntrySearchView.as_view(), name="search-entries"),
     path("v1/workspaces/<slug:slug>/search/semantic", SemanticSearchView.as_view(), name="search-semantic"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

@@ -294,3 +294,24 @@ def test_backend_built_from_settings_options_embeds(fake, server, settings):
         reset_embedding_backends()
 
     assert vector == expected_vector("refund")
+
+
+def test_query_gets_one_quick_retry_while_documents_keep_their_patient_retries(fake, make_backend):
+    backend = make_backend(max_retries=3, query_max_retries=1, query_retry_max_delay=0.01)
+    fake.script = [("status", 503)] * 3
+
+    assert backend.embed_documents(["a"]) == [expected_vector("a")]  # fourth attempt succeeded
+    fake.script = [("status", 503)] * 3
+    with pytest.raises(EmbeddingProviderError) as raised:
+        backend.embed_query("a")
+    assert raised.value.transient is True
+    assert "failed 2 times" in str(raised.value)
+
+
+def test_query_uses_its_own_short_timeout(fake, make_backend):
+    fake.script = [("sleep", 1.5), ("sleep", 1.5)]
+
+    with pytest.raises(EmbeddingProviderError):
+        make_backend(timeout=5.0, query_timeout=0.2, query_max_retries=1, query_retry_max_delay=0.01).embed_query("a")
+
+    assert len(fake.bodies) == 2  # both attempts timed out at 0.2 s, not 5 s

@@ -18,9 +18,9 @@ from rest_framework.test import APIClient
 from cms.access import workspace_access_for_user
 from cms.models import EntryStatus, Role
 from search.fulltext import search_entries
-from search.mcp_server import build_mcp_server
+from search.mcp_server import api_key_caller, build_mcp_server, user_caller
 from search.semantic import semantic_search
-from tests.factories import MembershipFactory, UserFactory
+from tests.factories import MembershipFactory, UserFactory, api_key_make
 from tests.search.semantic_helpers import chunk_make, entry_for, plain_type
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -115,19 +115,62 @@ def test_api_hides_drafts_from_a_viewer_in_both_searches(content, viewer):
     assert refused.status_code == 403 and refused.json()["code"] == "status_not_visible"
 
 
-def test_mcp_tools_hide_drafts_from_a_viewer(content, viewer):
-    server = build_mcp_server(user=viewer)
+def mcp_entry_ids(caller) -> tuple[set[int], set[int]]:
+    """Entry ids that the MCP full-text and semantic tools return for "refund"."""
 
     async def run():
-        async with Client(server) as client:
-            entries = await client.call_tool("search_entries", {"workspace": "acme", "query": "refund"})
-            semantic = await client.call_tool("semantic_search", {"workspace": "acme", "query": "refund"})
+        async with Client(build_mcp_server(caller=caller)) as client:
+            entries = await client.call_tool("search_entries", {"query": "refund"})
+            semantic = await client.call_tool("semantic_search", {"query": "refund"})
             return entries.structured_content, semantic.structured_content
 
     entries, semantic = asyncio.run(run())
+    return {hit["id"] for hit in entries["results"]}, {s["metadata"]["entry_id"] for s in semantic["sources"]}
 
-    assert {hit["id"] for hit in entries["results"]} == {content[0].pk}
-    assert {s["metadata"]["entry_id"] for s in semantic["sources"]} == {content[0].pk}
+
+def api_entry_ids(client: APIClient) -> tuple[set[int], set[int]]:
+    """Entry ids that the API's full-text and semantic searches return for "refund"."""
+    entries = client.get("/api/v1/workspaces/acme/search/entries", {"q": "refund"}).json()
+    semantic = client.post("/api/v1/workspaces/acme/search/semantic", {"query": "refund"}, format="json").json()
+    return {hit["id"] for hit in entries["results"]}, {s["metadata"]["entry_id"] for s in semantic["sources"]}
+
+
+def test_mcp_tools_hide_drafts_from_a_viewer(content, viewer):
+    published, _ = content
+
+    assert mcp_entry_ids(user_caller(username=viewer.username, workspace="acme")) == ({published.pk}, {published.pk})
+
+
+def test_api_key_without_drafts_flag_never_sees_drafts_in_any_api_search(content, workspace):
+    _, secret = api_key_make(workspace)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+    assert api_entry_ids(client) == ({content[0].pk}, {content[0].pk})
+    refused = client.get("/api/v1/workspaces/acme/search/entries", {"q": "refund", "status": "draft"})
+    assert refused.status_code == 403 and refused.json()["code"] == "status_not_visible"
+
+
+def test_api_key_with_drafts_flag_sees_drafts_in_every_api_search(content, workspace):
+    _, secret = api_key_make(workspace, include_drafts=True)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+    every = {entry.pk for entry in content}
+    assert api_entry_ids(client) == (every, every)
+
+
+def test_api_key_without_drafts_flag_never_sees_drafts_in_mcp_tools(content, workspace):
+    _, secret = api_key_make(workspace)
+
+    assert mcp_entry_ids(api_key_caller(secret)) == ({content[0].pk}, {content[0].pk})
+
+
+def test_api_key_with_drafts_flag_sees_drafts_in_mcp_tools(content, workspace):
+    _, secret = api_key_make(workspace, include_drafts=True)
+
+    every = {entry.pk for entry in content}
+    assert mcp_entry_ids(api_key_caller(secret)) == (every, every)
 
 
 def test_search_commands_hide_drafts_when_acting_as_a_viewer(content, viewer):

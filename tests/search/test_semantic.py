@@ -203,8 +203,9 @@ def test_include_sources_false_omits_sources(local_embeddings, workspace, articl
 
 def test_search_makes_a_fixed_number_of_queries(local_embeddings, workspace, article, django_assert_num_queries):
     chunks_make(entry_for(article), [REFUND_EN, *DISTRACTORS_EN])
-    # set_config, the search, the pending count (+ the savepoint pair the test transaction adds).
-    with django_assert_num_queries(5):
+    # The query's usage upsert, set_config, the search, the pending count (+ the savepoint
+    # pair the test transaction adds).
+    with django_assert_num_queries(6):
         semantic_search(access=full_access(workspace), query="refund")
 
 

@@ -22,9 +22,9 @@ from rest_framework.test import APIClient
 
 from search.errors import SearchTimeout
 from search.fulltext import search_entries
-from search.mcp_server import build_mcp_server
+from search.mcp_server import api_key_caller, build_mcp_server
 from search.semantic import semantic_search
-from tests.factories import entry_make, full_access
+from tests.factories import api_key_make, entry_make, full_access
 from tests.search.semantic_helpers import REFUND_EN, chunk_make, entry_for, plain_type
 
 TIMEOUT_MS = 200
@@ -166,13 +166,13 @@ def test_admin_search_shows_the_timeout_message(client, editor, refund_entry):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_mcp_tool_error_is_search_timeout(workspace, editor, refund_entry):
-    server = build_mcp_server(user=editor)
+def test_mcp_tool_error_is_search_timeout(workspace, refund_entry):
+    server = build_mcp_server(caller=api_key_caller(api_key_make(workspace)[1]))
 
     def call(query: str):
         async def run():
             async with Client(server) as client:
-                return await client.call_tool("search_entries", {"workspace": "acme", "query": query})
+                return await client.call_tool("search_entries", {"query": query})
 
         return asyncio.run(run())
 

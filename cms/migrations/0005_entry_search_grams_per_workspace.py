@@ -86,7 +86,7 @@ def _search_grams_field() -> models.GeneratedField:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("cms", "0003_entry_search_columns")]
+    dependencies = [("cms", "0004_api_key")]
 
     operations = [
         migrations.RemoveIndex(model_name="entry", name="entry_search_text_trgm"),

@@ -1,0 +1,316 @@
+#!/usr/bin/env python
+"""The search API through gunicorn on loopback, against the same searches called in-process.
+
+Run from the repo root:  .venv/bin/python bench/api.py [--seconds S] [--workers W] [--clients 1,8,32]
+
+What it does:
+
+1. Data. A dedicated database (cms_bench_api on the embedded server) gets the demo
+   workspace (seed_demo) plus --docs documents of the eval corpora (../shared/eval:
+   SciFact, StackFAQ, JSQuAD) as entries of a semantic content type, chunked and embedded
+   with the local model. Built once; later runs reuse it.
+2. In-process. Each search runs --iterations times through the function the API calls
+   (search_entries, semantic_search) with the key's access: the floor HTTP adds to.
+3. HTTP. gunicorn (sync workers, DEBUG off, persistent connections, the app's settings)
+   serves cms.wsgi on 127.0.0.1. 1, 8 and 32 client threads send requests with a workspace
+   API key for --seconds each, cycling through the same queries; each request opens its
+   own connection (sync workers close it). Errors are anything but a 200.
+   The MCP endpoint is measured the same way: POST /mcp/ with a tools/call of
+   search_entries (the SDK's stateless JSON mode, bridged into the WSGI app).
+4. Prints p50/p95/p99 latency (ms), requests per second and errors per level, the
+   in-process p50 beside it, the HTTP overhead at 1 client (HTTP p50 - in-process p50;
+   target <= 3 ms) and the load average (the machine is shared: compare on a quiet one).
+
+The throttles stay on, with a rate no run reaches, so their cost is in the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(REPO_ROOT / "bench"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+# As production: no DEBUG (which records every query), a non-development secret key.
+os.environ["DEBUG"] = "false"
+os.environ.setdefault("SECRET_KEY", "bench-api-not-a-secret-" + "x" * 32)
+os.environ.setdefault("SECURE_SSL_REDIRECT", "false")  # loopback HTTP, no TLS proxy in front
+os.environ.setdefault("EMBEDDING_PROVIDER", "local")
+
+BENCH_DB = os.environ.get("BENCH_API_DB", "cms_bench_api")
+WORKSPACE = "demo"
+DOC_TYPE = "doc"
+FULLTEXT_QUERIES = ["refund", "返品", "policy", "kettle", "配送", "password", "TEA-CUP", "protein", "cell",
+                    "東京", "install", "error"]
+SEMANTIC_QUERIES = ["how do I get my money back?", "返品できますか", "how long does shipping take?",
+                    "reset my password", "does vitamin D affect bone density?", "how to install a package",
+                    "日本の首都はどこですか", "cancer cells and mutations", "delete my account",
+                    "tea cup price"]
+PORT = int(os.environ.get("BENCH_API_PORT", "8765"))
+
+
+def django_setup() -> None:
+    from django.conf import settings
+
+    settings.DATABASES["default"]["NAME"] = BENCH_DB  # the embedded backend creates it
+    # WhiteNoise (DEBUG off) warns in every worker when STATIC_ROOT does not exist yet.
+    Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
+    import django
+
+    django.setup()
+
+
+# --- data -----------------------------------------------------------------------------------
+
+def ensure_dataset(docs: int) -> None:
+    from django.core.management import call_command
+    from django.db import connection
+
+    from cms import services
+    from cms.models import ContentType, Entry, EntryStatus, Workspace
+    from evalsets import SETS, load_set
+    from ingestion.services import chunks_embed_pending
+
+    call_command("migrate", verbosity=0)
+    call_command("seed_demo", verbosity=0)
+    workspace = Workspace.objects.get(slug=WORKSPACE)
+    doc_type = ContentType.objects.filter(workspace=workspace, api_id=DOC_TYPE).first()
+    if doc_type is None:
+        doc_type = services.content_type_create(
+            workspace=workspace, api_id=DOC_TYPE, name="Document", semantic_search_enabled=True,
+            fields=[{"id": "title", "label": "Title", "type": "text", "required": True},
+                    {"id": "body", "label": "Body", "type": "text"}],
+        )
+    have = Entry.objects.filter(content_type=doc_type).count()
+    if have < docs:
+        print(f"Loading {docs - have} documents ...", flush=True)
+        per_set = -(-docs // len(SETS))
+        corpus = [doc for name in SETS for doc in load_set(name).corpus[:per_set]][have:docs]
+        for doc in corpus:
+            services.entry_create(content_type=doc_type, status=EntryStatus.PUBLISHED,
+                                  data={"title": (doc.get("title") or doc["text"][:60])[:200], "body": doc["text"]})
+    started = time.monotonic()
+    report = chunks_embed_pending()
+    if report.embedded:
+        print(f"Embedded {report.embedded} chunks in {time.monotonic() - started:.0f} s", flush=True)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
+def bench_key() -> tuple[object, str]:
+    """A fresh key for this run (drafts included, as an editor's agent would have)."""
+    from cms.models import Workspace
+    from cms.services import api_key_create
+
+    return api_key_create(workspace=Workspace.objects.get(slug=WORKSPACE), name="bench/api.py", include_drafts=True)
+
+
+# --- measuring ------------------------------------------------------------------------------
+
+def percentiles(samples: list[float]) -> tuple[float, float, float]:
+    if len(samples) < 2:
+        value = samples[0] if samples else float("nan")
+        return value, value, value
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return statistics.median(samples), cuts[94], cuts[98]
+
+
+def in_process(kind: str, access, iterations: int) -> list[float]:
+    from search.fulltext import search_entries
+    from search.semantic import semantic_search
+
+    queries = FULLTEXT_QUERIES if kind != "semantic" else SEMANTIC_QUERIES
+    run = (lambda q: search_entries(access=access, query=q)) if kind != "semantic" else (
+        lambda q: semantic_search(access=access, query=q, top_k=5))
+    for query in queries:  # warm up
+        run(query)
+    samples = []
+    for i in range(iterations):
+        started = time.perf_counter()
+        run(queries[i % len(queries)])
+        samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+def request_for(kind: str, index: int, key: str) -> tuple[str, str, bytes | None, dict[str, str]]:
+    headers = {"Authorization": f"Bearer {key}", "Host": "127.0.0.1"}
+    if kind == "full-text":
+        query = FULLTEXT_QUERIES[index % len(FULLTEXT_QUERIES)]
+        return "GET", f"/api/v1/workspaces/{WORKSPACE}/search/entries?q={quote(query)}", None, headers
+    if kind == "semantic":
+        body = json.dumps({"query": SEMANTIC_QUERIES[index % len(SEMANTIC_QUERIES)], "top_k": 5}).encode()
+        return "POST", f"/api/v1/workspaces/{WORKSPACE}/search/semantic", body, {
+            **headers, "Content-Type": "application/json"}
+    query = FULLTEXT_QUERIES[index % len(FULLTEXT_QUERIES)]
+    body = json.dumps({"jsonrpc": "2.0", "id": index, "method": "tools/call",
+                       "params": {"name": "search_entries", "arguments": {"query": query}}}).encode()
+    return "POST", "/mcp/", body, {**headers, "Content-Type": "application/json",
+                                   "Accept": "application/json, text/event-stream",
+                                   "MCP-Protocol-Version": "2025-06-18"}
+
+
+def one_request(kind: str, index: int, key: str) -> bool:
+    method, path, body, headers = request_for(kind, index, key)
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        payload = response.read()
+        if response.status != 200:
+            return False
+        return kind != "mcp" or (b'"result"' in payload and b'"isError":true' not in payload)
+    finally:
+        conn.close()
+
+
+@dataclass
+class Level:
+    clients: int
+    samples: list[float] = field(default_factory=list)
+    errors: int = 0
+    elapsed: float = 0.0
+
+
+def drive(kind: str, clients: int, seconds: float, key: str) -> Level:
+    level = Level(clients)
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+    counter = iter(range(10**9))
+
+    def client() -> None:
+        local, errors = [], 0
+        while time.monotonic() < deadline:
+            with lock:
+                index = next(counter)
+            started = time.perf_counter()
+            try:
+                ok = one_request(kind, index, key)
+            except OSError:
+                ok = False
+            local.append((time.perf_counter() - started) * 1000)
+            errors += not ok
+        with lock:
+            level.samples.extend(local)
+            level.errors += errors
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    level.elapsed = time.monotonic() - started
+    return level
+
+
+# --- gunicorn -------------------------------------------------------------------------------
+
+def start_gunicorn(workers: int) -> subprocess.Popen:
+    from django.db import connection
+
+    params = connection.get_connection_params()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{params.get('user', 'postgres')}@/{BENCH_DB}?host={params['host']}",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "API_RATE_LIMIT_KEY": "10000000/min",
+        "LOG_LEVEL": "WARNING",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "cms.wsgi", "--bind", f"127.0.0.1:{PORT}", "--workers", str(workers),
+         "--backlog", "2048", "--timeout", "120", "--log-level", "warning"],
+        cwd=REPO_ROOT, env=env,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=2)
+            conn.request("GET", "/api/health", headers={"Host": "127.0.0.1"})
+            conn.getresponse().read()
+            conn.close()
+            return process
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("gunicorn did not start")
+
+
+def warm_up(kind: str, key: str, workers: int) -> None:
+    """Each worker opens its connection and (for semantic) loads the model before timing."""
+    drive(kind, workers * 2, 3.0 if kind == "semantic" else 1.0, key)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="seconds per concurrency level")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
+    parser.add_argument("--clients", default="1,8,32")
+    parser.add_argument("--iterations", type=int, default=300, help="in-process calls per search")
+    parser.add_argument("--docs", type=int, default=1500, help="eval-corpus documents beside the demo data")
+    parser.add_argument("--searches", default="full-text,semantic,mcp")
+    args = parser.parse_args()
+    levels = [int(c) for c in args.clients.split(",")]
+
+    django_setup()
+    ensure_dataset(args.docs)
+    from django.db import connection
+
+    from cms.access import workspace_access_for_api_key
+    from cms.models import Entry
+    from ingestion.models import Chunk
+
+    api_key, secret = bench_key()
+    access = workspace_access_for_api_key(api_key=api_key)
+    print(f"Data: {Entry.objects.filter(workspace=access.workspace).count()} entries, "
+          f"{Chunk.objects.filter(workspace=access.workspace, status='embedded').count()} embedded chunks "
+          f"in workspace {WORKSPACE!r}; key cms_{api_key.prefix}; gunicorn {args.workers} sync workers; "
+          f"{os.cpu_count()} CPUs")
+    print(f"Load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+
+    floors = {}
+    for kind in args.searches.split(","):
+        samples = in_process("full-text" if kind == "mcp" else kind, access, args.iterations)
+        floors[kind] = statistics.median(samples)
+    connection.close()
+
+    server = start_gunicorn(args.workers)
+    try:
+        print()
+        print(f"{'search':<10} {'clients':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'req/s':>8} "
+              f"{'requests':>8} {'errors':>6}")
+        overheads = {}
+        for kind in args.searches.split(","):
+            warm_up(kind, secret, args.workers)
+            print(f"{kind:<10} {'in-proc':>7} {floors[kind]:>8.2f} {'':>8} {'':>8} {'':>8} {'':>8} {'':>6}")
+            for clients in levels:
+                level = drive(kind, clients, args.seconds, secret)
+                p50, p95, p99 = percentiles(level.samples)
+                rate = len(level.samples) / level.elapsed
+                print(f"{kind:<10} {clients:>7} {p50:>8.2f} {p95:>8.2f} {p99:>8.2f} {rate:>8.1f} "
+                      f"{len(level.samples):>8} {level.errors:>6}", flush=True)
+                if clients == 1:
+                    overheads[kind] = p50 - floors[kind]
+        print()
+        for kind, overhead in overheads.items():
+            verdict = "meets" if overhead <= 3.0 else "misses"
+            print(f"HTTP overhead at 1 client, {kind}: {overhead:.2f} ms (target <= 3 ms: {verdict})")
+        print(f"Load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+if __name__ == "__main__":
+    main()

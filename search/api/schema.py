@@ -1,0 +1,173 @@
+"""What the OpenAPI document (drf-spectacular, /api/schema/) says about the API beyond its views.
+
+The views' serializers describe what the searches return; this module adds what they cannot
+say: the error body and its codes per status, the semantic request's types (its serializer
+passes values through so the search function can validate them with precise codes), and
+the Bearer scheme. tests/search/test_openapi.py checks real responses against the result.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from rest_framework import serializers
+
+# Codes each status may carry, by endpoint family. 400s are listed in the description only:
+# filter errors name new codes as the filter language grows.
+AUTH_CODES = ["not_authenticated", "invalid_api_key", "api_key_expired", "api_key_revoked"]
+ENTRY_400_CODES = [
+    "query_empty", "query_too_long", "query_invalid", "query_invalid_character", "query_invalid_encoding",
+    "limit_invalid", "limit_out_of_range", "offset_invalid", "offset_out_of_range", "unknown_content_type",
+    "unknown_status",
+]
+SEMANTIC_400_CODES = [
+    "malformed_json", "invalid_request", "unknown_parameter", "query_empty", "query_invalid",
+    "query_invalid_character", "query_too_long", "top_k_invalid", "top_k_out_of_range", "min_score_invalid",
+    "min_score_out_of_range", "ef_search_invalid", "ef_search_out_of_range", "unknown_content_type",
+    "invalid_filter", "unknown_filter_key", "unknown_operator", "filter_type_mismatch", "filter_invalid_character",
+    "filter_value_too_long",
+]
+PROVIDER_CODES = ["not_configured", "provider_unavailable", "provider_error"]
+# Any endpoint that reads the database may answer this (cms/api_errors.py), with Retry-After.
+DATABASE_CODES = ["database_unavailable"]
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Machine-readable, stable: branch on this.")
+    message = serializers.CharField(help_text="One plain sentence for people.")
+    details = serializers.JSONField(
+        required=False, help_text="Extra facts when there are any, e.g. the path of a bad filter part."
+    )
+
+
+_error_serializers: dict[str, type[serializers.Serializer]] = {}
+
+
+def _error_serializer(name: str, codes: list[str]) -> type[serializers.Serializer]:
+    """The error body with `code` limited to `codes`, as one named component (made once)."""
+    if name not in _error_serializers:
+        _error_serializers[name] = inline_serializer(
+            name=name,
+            fields={
+                "code": serializers.ChoiceField(choices=codes, help_text="Machine-readable, stable: branch on this."),
+                "message": serializers.CharField(help_text="One plain sentence for people."),
+                "details": serializers.JSONField(required=False),
+            },
+        )
+    return _error_serializers[name]
+
+
+def _codes(codes: list[str]) -> str:
+    return ", ".join(f"`{c}`" for c in codes)
+
+
+def _error(name: str, codes: list[str], description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=_error_serializer(name, codes), description=f"{description} Codes: {_codes(codes)}.")
+
+
+def error_responses(*, family: str, bad_request: list[str], forbidden: list[str] | None = None,
+                    unavailable: list[str] | None = None, json_body: bool = False) -> dict[int, OpenApiResponse]:
+    """The error responses of one endpoint: {status: response} with each status's codes."""
+    responses = {
+        400: OpenApiResponse(response=ErrorSerializer, description="The request cannot run as asked; fix it "
+                             f"and retry. Codes: {_codes(bad_request)}."),
+        401: _error("AuthenticationError", AUTH_CODES, "No credential, or a key that is unknown, expired or "
+                    "revoked. Comes with `WWW-Authenticate: Bearer`."),
+        404: _error("NotFoundError", ["not_found"], "No such workspace: also the answer for another tenant's."),
+        429: _error("ThrottledError", ["throttled"], "Too many requests for this key or user; wait `Retry-After` seconds."),
+    }
+    if forbidden:
+        responses[403] = _error(f"{family}Forbidden", forbidden, "The caller may not ask for this.")
+    if json_body:
+        responses[415] = _error("UnsupportedMediaTypeError", ["unsupported_media_type"],
+                                "The body must be JSON (`Content-Type: application/json`).")
+    responses[503] = _error(f"{family}Unavailable", [*(unavailable or []), *DATABASE_CODES],
+                            "The search cannot run now; retry later (`Retry-After`, when given) or tell an operator.")
+    return responses
+
+
+class SemanticSearchRequestDoc(serializers.Serializer):
+    """The semantic request as documented: the view's serializer has the same fields (a test pins it)."""
+
+    class Meta:
+        ref_name = "SemanticSearchRequest"
+
+    query = serializers.CharField(max_length=2000, help_text="What to search for, in any language.")
+    top_k = serializers.IntegerField(min_value=1, max_value=100, default=10, required=False)
+    min_score = serializers.FloatField(min_value=-1, max_value=1, required=False, allow_null=True,
+                                       help_text="Drop hits under this cosine similarity.")
+    content_type = serializers.CharField(required=False, allow_null=True, help_text="A content type's api_id.")
+    filter = serializers.DictField(
+        required=False, allow_null=True,
+        help_text="MongoDB-style filter ($eq $ne $gt $gte $lt $lte $in $nin $exists $and $or $not) over "
+        "content_type, status, source_kind and entry fields, e.g. "
+        '{"status": "published", "version": {"$gte": 2}}. It only narrows what the caller may see.',
+    )
+    ef_search = serializers.IntegerField(min_value=10, max_value=1000, required=False, allow_null=True,
+                                         help_text="HNSW candidate list size: higher finds more, slower.")
+    include_vectors = serializers.BooleanField(default=False, required=False)
+    include_sources = serializers.BooleanField(default=True, required=False)
+
+
+class ChunkMetadataSerializer(serializers.Serializer):
+    workspace = serializers.CharField()
+    entry_id = serializers.IntegerField(required=False)
+    asset_id = serializers.IntegerField(required=False)
+    content_type = serializers.CharField(allow_null=True)
+    title = serializers.CharField(allow_blank=True)
+    field = serializers.CharField()
+    ordinal = serializers.IntegerField()
+    status = serializers.CharField(allow_null=True)
+    source_kind = serializers.ChoiceField(choices=["entry", "asset"])
+
+
+class ChunkSourceSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    score = serializers.FloatField(help_text="Cosine similarity: 1 is the same direction.")
+    document = serializers.CharField(help_text="The chunk's text.")
+    metadata = ChunkMetadataSerializer()
+    vector = serializers.ListField(child=serializers.FloatField(), required=False, allow_null=True)
+
+
+class SemanticMetaSerializer(serializers.Serializer):
+    model = serializers.CharField()
+    dimensions = serializers.IntegerField()
+    top_k = serializers.IntegerField()
+    ef_search = serializers.IntegerField()
+    returned = serializers.IntegerField()
+    pending = serializers.IntegerField(help_text="Chunks of this workspace not embedded yet.")
+    exact_fallback = serializers.BooleanField()
+
+
+class SemanticSearchResponseDoc(serializers.Serializer):
+    class Meta:
+        ref_name = "SemanticSearchResponse"
+
+    relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
+    sources = ChunkSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
+    meta = SemanticMetaSerializer()
+
+
+class HealthResponseDoc(serializers.Serializer):
+    """Staff (and monitors with a health token) get details beside `ok`."""
+
+    class Meta:
+        ref_name = "Health"
+
+    ok = serializers.BooleanField()
+
+
+class BearerApiKeyScheme(OpenApiAuthenticationExtension):
+    """The Bearer scheme of cms.api_auth.ApiKeyAuthentication in the document."""
+
+    target_class = "cms.api_auth.ApiKeyAuthentication"
+    name = "ApiKey"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "bearerFormat": "cms_<prefix>_<secret>",
+            "description": "A workspace API key (manage.py api_key_create, or the admin). It reaches its "
+            "own workspace only; published content unless it was created with --include-drafts.",
+        }

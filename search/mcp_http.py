@@ -1,0 +1,253 @@
+"""MCP over Streamable HTTP at /mcp/, served by the same WSGI app as the API.
+
+The MCP SDK serves HTTP as an ASGI app; this app runs WSGI (runserver, gunicorn sync
+workers with persistent database connections). Rather than move everything to ASGI, the
+SDK's session manager runs in stateless JSON-response mode on one background event loop
+per process, and a DRF view hands each request to it (`_AsgiBridge`):
+
+- stateless + JSON response: every POST is one self-contained exchange with one JSON body,
+  so a synchronous view can wait for it; no session lives between requests, so any gunicorn
+  worker can answer any request. GET (a server-to-client SSE stream) and DELETE (ending a
+  session) have nothing to do here and answer 405, which the protocol allows.
+- The view is a DRF view: the same Bearer key authentication, 401 codes and throttles as
+  the search API. Each HTTP request is one tool call, so the key is checked again at every
+  call; a context variable hands the key's access to the tool.
+- The tools are the same functions as over stdio (search/mcp_server.py). Their database
+  work is sent back to the request's own thread (`_RequestThread`), which waits for the
+  answer anyway: it uses the request's persistent connection, so an MCP call costs the
+  database what an API request does, and no extra thread holds a connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpResponse
+from mcp.server.transport_security import TransportSecuritySettings
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from cms.access import WorkspaceAccess, workspace_access_for_api_key
+from cms.api_auth import ApiKeyAuthentication
+from cms.api_errors import ApiError
+from search.mcp_server import CallerRefused, build_mcp_server
+
+_request_access: contextvars.ContextVar[WorkspaceAccess | None] = contextvars.ContextVar(
+    "mcp_request_access", default=None
+)
+_request_thread: contextvars.ContextVar[_RequestThread | None] = contextvars.ContextVar(
+    "mcp_request_thread", default=None
+)
+# Response headers the WSGI server sets itself.
+_HOP_BY_HOP = frozenset({"connection", "content-length", "keep-alive", "transfer-encoding"})
+
+
+def _http_caller() -> WorkspaceAccess:
+    access = _request_access.get()
+    if access is None:  # only reachable if a tool ran outside McpView
+        raise CallerRefused("not_authenticated", "Send a workspace API key as Authorization: Bearer <key>.")
+    return access
+
+
+class _RequestThread:
+    """Work the event loop hands back to the thread serving the HTTP request.
+
+    The request thread runs `serve_until` while the exchange is in flight; a tool's
+    `run_on_request_thread` queues its call and awaits the result.
+    """
+
+    _DONE = object()
+
+    def __init__(self) -> None:
+        self._work: queue.SimpleQueue = queue.SimpleQueue()
+
+    def submit(self, call: Callable[[], Any]) -> concurrent.futures.Future:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        self._work.put((call, future))
+        return future
+
+    def finish(self, _exchange: concurrent.futures.Future | None = None) -> None:
+        self._work.put(self._DONE)
+
+    def serve_until(self, exchange: concurrent.futures.Future, *, timeout: float) -> Any:
+        """Run queued calls until `exchange` is done; return its result."""
+        exchange.add_done_callback(self.finish)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                item = self._work.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                exchange.cancel()
+                raise concurrent.futures.TimeoutError() from None
+            if item is self._DONE:
+                return exchange.result()
+            call, future = item
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(call())
+                except BaseException as exc:  # noqa: BLE001 - handed to the awaiting tool
+                    future.set_exception(exc)
+
+
+async def run_on_request_thread(call: Callable[[], Any]) -> Any:
+    """RunSync for the HTTP tools: the request's thread does the work (see _RequestThread)."""
+    request_thread = _request_thread.get()
+    if request_thread is None:  # only reachable if a tool ran outside McpView
+        raise CallerRefused("not_authenticated", "Send a workspace API key as Authorization: Bearer <key>.")
+    return await asyncio.wrap_future(request_thread.submit(call))
+
+
+class _AsgiBridge:
+    """Runs the SDK's stateless session manager on a background event loop, one per process.
+
+    Started on first use, so a gunicorn worker forked from a preloading master starts its own.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._manager: Any = None
+        self._pid = 0
+
+    def _ensure_started(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is not None and self._pid == os.getpid():
+                return self._loop
+            server = build_mcp_server(caller=_http_caller, run_sync=run_on_request_thread)
+            server.streamable_http_app(
+                stateless_http=True,
+                json_response=True,
+                # Django checks the Host header (ALLOWED_HOSTS); Bearer keys are never sent
+                # by a browser on its own, so the SDK's DNS-rebinding guard adds nothing here.
+                transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+            )
+            self._manager = server.session_manager
+            loop = asyncio.new_event_loop()
+            started = threading.Event()
+            thread = threading.Thread(target=self._serve, args=(loop, started), name="mcp-http", daemon=True)
+            thread.start()
+            started.wait(10)
+            self._loop, self._pid = loop, os.getpid()
+            return loop
+
+    def _serve(self, loop: asyncio.AbstractEventLoop, started: threading.Event) -> None:
+        asyncio.set_event_loop(loop)
+
+        async def run() -> None:
+            async with self._manager.run():
+                started.set()
+                await asyncio.Event().wait()  # for the life of the process (a daemon thread)
+
+        loop.run_until_complete(run())
+
+    def handle(self, scope: dict[str, Any], body: bytes, *, timeout: float) -> tuple[int, list[tuple[str, str]], bytes]:
+        """Serve one request from the thread that received it; return (status, headers, body).
+
+        The exchange runs on the loop in this thread's context (so the tools see its
+        context variables), while this thread does the tools' database work.
+        """
+        loop = self._ensure_started()
+        request_thread = _RequestThread()
+        token = _request_thread.set(request_thread)
+        try:
+            exchange = asyncio.run_coroutine_threadsafe(self._exchange(scope, body), loop)
+        finally:
+            _request_thread.reset(token)
+        return request_thread.serve_until(exchange, timeout=timeout)
+
+    async def _exchange(self, scope: dict[str, Any], body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
+        request_sent = False
+        finished = asyncio.Event()
+        status = 500
+        headers: list[tuple[str, str]] = []
+        chunks: list[bytes] = []
+
+        async def receive() -> dict[str, Any]:
+            nonlocal request_sent
+            if not request_sent:
+                request_sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await finished.wait()  # the client stays connected until the answer is complete
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers.extend((k.decode("latin-1"), v.decode("latin-1")) for k, v in message.get("headers", []))
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body", False):
+                    finished.set()
+
+        try:
+            await self._manager.handle_request(scope, receive, send)
+        finally:
+            finished.set()
+        return status, headers, b"".join(chunks)
+
+
+_bridge = _AsgiBridge()
+
+
+def _asgi_scope(request: Request) -> dict[str, Any]:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": "1.1",
+        "method": request.method,
+        "scheme": request.scheme,
+        "path": "/mcp/",
+        "raw_path": b"/mcp/",
+        "root_path": "",
+        "query_string": request.META.get("QUERY_STRING", "").encode("latin-1"),
+        "headers": [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in request.headers.items()],
+        "client": (request.META.get("REMOTE_ADDR", ""), 0),
+        "server": (request.get_host().rsplit(":", 1)[0], int(request.get_port() or 80)),
+    }
+
+
+class McpView(APIView):
+    """POST /mcp/: one MCP JSON-RPC exchange, as the workspace API key in the Bearer header."""
+
+    authentication_classes = [ApiKeyAuthentication]
+    permission_classes = [IsAuthenticated]
+    schema = None  # MCP describes itself (tools/list); it is not part of the OpenAPI document
+
+    def post(self, request: Request) -> HttpResponse:
+        token = _request_access.set(workspace_access_for_api_key(api_key=request.auth))
+        try:
+            status, headers, body = _bridge.handle(_asgi_scope(request), request.body, timeout=settings.MCP_HTTP_TIMEOUT)
+        except concurrent.futures.TimeoutError as exc:
+            raise ApiError("mcp_timeout", f"The tool call took longer than {settings.MCP_HTTP_TIMEOUT:g} seconds.",
+                           status_code=504) from exc
+        finally:
+            _request_access.reset(token)
+        response = HttpResponse(body, status=status)
+        for name, value in headers:
+            if name.lower() not in _HOP_BY_HOP:
+                response[name] = value
+        return response
+
+    def get(self, request: Request) -> HttpResponse:
+        return self._not_offered()
+
+    def delete(self, request: Request) -> HttpResponse:
+        return self._not_offered()
+
+    @staticmethod
+    def _not_offered() -> HttpResponse:
+        # Stateless: no server-to-client stream to open, no session to end.
+        response = HttpResponse(status=405)
+        response["Allow"] = "POST"
+        return response

@@ -1,0 +1,196 @@
+"""The OpenAPI document: valid, served with local docs, and true to what the API really answers."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from django.contrib.staticfiles import finders
+from django.core.cache import caches
+from django.core.management import call_command
+from django.utils import timezone
+from openapi_core import OpenAPI
+from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
+from rest_framework.test import APIClient
+
+from cms.models import ApiKey
+from cms.services import api_key_revoke
+from search.api.schema import SemanticSearchRequestDoc
+from search.api.semantic import SemanticSearchRequestSerializer
+from tests.factories import api_key_make, entry_make
+from tests.search.semantic_helpers import REFUND_EN, chunk_make, entry_for, plain_type
+
+pytestmark = pytest.mark.django_db
+
+ENTRIES = "/api/v1/workspaces/{slug}/search/entries"
+SEMANTIC = "/api/v1/workspaces/{slug}/search/semantic"
+
+
+def test_schema_is_valid_and_generates_without_warnings(tmp_path: Path):
+    target = tmp_path / "schema.yaml"
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(target))
+
+    assert yaml.safe_load(target.read_text())["openapi"].startswith("3.")
+
+
+@pytest.fixture
+def openapi(client) -> OpenAPI:
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    return OpenAPI.from_dict(json.loads(response.content))
+
+
+def test_schema_describes_every_endpoint_with_the_bearer_scheme(openapi):
+    spec = openapi.spec.read_value() if hasattr(openapi.spec, "read_value") else openapi.spec.contents()
+    paths = spec["paths"]
+
+    assert set(paths) == {"/api/health", "/api/v1/workspaces/{slug}/search/entries",
+                          "/api/v1/workspaces/{slug}/search/semantic"}
+    assert spec["components"]["securitySchemes"]["ApiKey"] == {**spec["components"]["securitySchemes"]["ApiKey"],
+                                                              "type": "http", "scheme": "bearer"}
+    for path in paths.values():
+        for operation in path.values():
+            assert {"200"} <= set(operation["responses"])
+    searches = [paths[p][m] for p, m in [("/api/v1/workspaces/{slug}/search/entries", "get"),
+                                         ("/api/v1/workspaces/{slug}/search/semantic", "post")]]
+    for operation in searches:
+        assert {"ApiKey": []} in operation["security"]
+        assert {"400", "401", "404", "429"} <= set(operation["responses"])
+
+
+def test_documented_semantic_request_has_the_fields_the_view_accepts():
+    assert set(SemanticSearchRequestDoc().fields) == set(SemanticSearchRequestSerializer().fields)
+
+
+def test_docs_page_uses_local_assets_not_a_cdn(client):
+    page = client.get("/api/docs/").content.decode()
+
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in page
+    assert "cdn" not in page.lower() and "https://" not in page
+    assert finders.find("drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js")
+
+
+# --- real responses against the document ----------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def _fresh_throttle_counts():
+    caches["throttle"].clear()
+    yield
+    caches["throttle"].clear()
+
+
+@pytest.fixture
+def keys(workspace):
+    _, secret = api_key_make(workspace)
+    revoked, revoked_secret = api_key_make(workspace, name="revoked")
+    api_key_revoke(api_key=revoked)
+    expired, expired_secret = api_key_make(workspace, name="expired",
+                                           expires_at=timezone.now() + datetime.timedelta(days=1))
+    ApiKey.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - datetime.timedelta(seconds=1))
+    return {"valid": secret, "revoked": revoked_secret, "expired": expired_secret}
+
+
+def as_key(secret: str | None) -> APIClient:
+    client = APIClient()
+    if secret:
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    return client
+
+
+def check(openapi: OpenAPI, response, status: int) -> None:
+    """The response has the expected status and matches the document (status, headers, body)."""
+    assert response.status_code == status, response.content
+    openapi.validate_response(DjangoOpenAPIRequest(response.wsgi_request), DjangoOpenAPIResponse(response))
+
+
+def test_entry_search_200_matches(openapi, keys, article_type):
+    entry_make(article_type, title="Refund policy")
+
+    check(openapi, as_key(keys["valid"]).get(ENTRIES.format(slug="acme"), {"q": "refund"}), 200)
+
+
+def test_entry_search_200_with_no_hits_matches(openapi, keys, article_type):
+    check(openapi, as_key(keys["valid"]).get(ENTRIES.format(slug="acme"), {"q": "nothing"}), 200)
+
+
+@pytest.mark.parametrize(("key", "params", "status"), [
+    ("valid", {"q": ""}, 400),
+    ("valid", {"q": "refund", "limit": "ten"}, 400),
+    (None, {"q": "refund"}, 401),
+    ("revoked", {"q": "refund"}, 401),
+    ("expired", {"q": "refund"}, 401),
+    ("valid", {"q": "refund", "status": "draft"}, 403),
+])
+def test_entry_search_errors_match(openapi, keys, article_type, key, params, status):
+    check(openapi, as_key(keys.get(key)).get(ENTRIES.format(slug="acme"), params), status)
+
+
+def test_entry_search_404_matches(openapi, keys, other_workspace):
+    check(openapi, as_key(keys["valid"]).get(ENTRIES.format(slug="globex"), {"q": "refund"}), 404)
+
+
+def test_entry_search_429_matches(openapi, keys, article_type, settings):
+    settings.API_RATE_LIMIT_KEY = "1/min"
+    client = as_key(keys["valid"])
+    client.get(ENTRIES.format(slug="acme"), {"q": "refund"})
+
+    response = client.get(ENTRIES.format(slug="acme"), {"q": "refund"})
+
+    check(openapi, response, 429)
+    assert response["Retry-After"]
+
+
+def post_semantic(client: APIClient, body, slug: str = "acme", **kwargs):
+    return client.post(SEMANTIC.format(slug=slug), body, format="json", **kwargs)
+
+
+def test_semantic_search_200_matches(openapi, keys, local_embeddings, workspace):
+    chunk_make(entry_for(plain_type(workspace), title="Returns"), REFUND_EN)
+
+    check(openapi, post_semantic(as_key(keys["valid"]), {"query": "返品", "top_k": 3}), 200)
+
+
+def test_semantic_search_200_with_vectors_and_without_sources_matches(openapi, keys, local_embeddings, workspace):
+    chunk_make(entry_for(plain_type(workspace), title="Returns"), REFUND_EN)
+    client = as_key(keys["valid"])
+
+    check(openapi, post_semantic(client, {"query": "refund", "include_vectors": True}), 200)
+    check(openapi, post_semantic(client, {"query": "refund", "include_sources": False}), 200)
+
+
+@pytest.mark.parametrize(("key", "body", "status"), [
+    ("valid", {"query": ""}, 400),
+    ("valid", {"query": "refund", "filter": {"version": {"$bogus": 1}}}, 400),
+    ("valid", {"query": "refund", "colour": "red"}, 400),
+    (None, {"query": "refund"}, 401),
+    ("revoked", {"query": "refund"}, 401),
+])
+def test_semantic_search_errors_match(openapi, keys, local_embeddings, key, body, status):
+    check(openapi, post_semantic(as_key(keys.get(key)), body), status)
+
+
+def test_semantic_search_404_matches(openapi, keys, local_embeddings, other_workspace):
+    check(openapi, post_semantic(as_key(keys["valid"]), {"query": "refund"}, slug="globex"), 404)
+
+
+def test_semantic_search_415_matches(openapi, keys, local_embeddings):
+    response = as_key(keys["valid"]).post(SEMANTIC.format(slug="acme"), "query=refund",
+                                          content_type="application/x-www-form-urlencoded")
+
+    assert response.status_code == 415
+    openapi.validate_response(DjangoOpenAPIRequest(response.wsgi_request), DjangoOpenAPIResponse(response))
+
+
+def test_semantic_search_503_matches(openapi, keys, no_embeddings):
+    check(openapi, post_semantic(as_key(keys["valid"]), {"query": "refund"}), 503)
+
+
+def test_health_matches(openapi, client):
+    response = client.get("/api/health")
+
+    assert response.status_code in (200, 503)
+    openapi.validate_response(DjangoOpenAPIRequest(response.wsgi_request), DjangoOpenAPIResponse(response))

@@ -1,0 +1,81 @@
+"""The entry search's query string through real servers: raw UTF-8 bytes on the socket.
+
+curl sends `?q=返品` as raw UTF-8 bytes. The development server passes them through and the
+API reads them as request.GET would; gunicorn refuses non-ASCII bytes in the request line
+with its own 400, so the README's examples percent-encode, which both servers accept.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+import pytest
+
+from tests.factories import ContentTypeFactory, WorkspaceFactory, api_key_make, entry_make
+from tests.servers import raw_http_get, serving
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PATH = b"/api/v1/workspaces/acme/search/entries?q="
+
+
+@pytest.fixture
+def refund_entry_and_key():
+    workspace = WorkspaceFactory(slug="acme")
+    entry = entry_make(ContentTypeFactory(workspace=workspace, api_id="article"), title="返品ポリシー")
+    return entry, {"Authorization": f"Bearer {api_key_make(workspace)[1]}"}
+
+
+@pytest.fixture(scope="module")
+def runserver_port(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock(), serving("runserver") as port:
+        yield port
+
+
+@pytest.fixture(scope="module")
+def gunicorn_port(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock(), serving("gunicorn") as port:
+        yield port
+
+
+def test_runserver_reads_raw_utf8_query_string(runserver_port, refund_entry_and_key):
+    entry, headers = refund_entry_and_key
+
+    status, body = raw_http_get(runserver_port, PATH + "返品".encode(), headers)
+
+    assert status == 200
+    assert [hit["id"] for hit in json.loads(body)["results"]] == [entry.pk]
+
+
+def test_runserver_refuses_raw_invalid_utf8_with_its_code(runserver_port, refund_entry_and_key):
+    _, headers = refund_entry_and_key
+
+    status, body = raw_http_get(runserver_port, PATH + b"\xe8\xbf", headers)
+
+    assert (status, json.loads(body)["code"]) == (400, "query_invalid_encoding")
+
+
+def test_runserver_reads_percent_encoded_query_string(runserver_port, refund_entry_and_key):
+    entry, headers = refund_entry_and_key
+
+    status, body = raw_http_get(runserver_port, PATH + quote("返品").encode(), headers)
+
+    assert [hit["id"] for hit in json.loads(body)["results"]] == [entry.pk]
+
+
+def test_gunicorn_reads_percent_encoded_query_string(gunicorn_port, refund_entry_and_key):
+    entry, headers = refund_entry_and_key
+
+    status, body = raw_http_get(gunicorn_port, PATH + quote("返品").encode(), headers)
+
+    assert status == 200
+    assert [hit["id"] for hit in json.loads(body)["results"]] == [entry.pk]
+
+
+def test_gunicorn_refuses_raw_utf8_in_the_request_line_itself(gunicorn_port, refund_entry_and_key):
+    _, headers = refund_entry_and_key
+
+    status, _ = raw_http_get(gunicorn_port, PATH + "返品".encode(), headers)
+
+    assert status == 400  # gunicorn's own answer: why the README percent-encodes
