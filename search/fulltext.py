@@ -207,9 +207,17 @@ def search_entries_explain(
 
 @dataclass(frozen=True)
 class _Filters:
+    """The caller's predicates on `cms_entry e`: `sql` for the recent scan (the workspace
+    predicate drives entry_ws_newest), `beside_grams_sql` for the index statement."""
+
     workspace_id: int
     sql: str
     params: tuple
+    # The workspace-keyed grams already confine the index statement to the workspace, which
+    # the planner cannot know: given an indexable workspace predicate, it ANDs in a bitmap of
+    # all the workspace's rows from a btree (for a one-gram query, whose rarity it cannot
+    # estimate), which never removes a row. `+ 0` keeps the predicate as a check only.
+    beside_grams_sql: str
 
 
 def _inputs_validate(
@@ -246,7 +254,12 @@ def _inputs_validate(
     elif not access.include_drafts:
         sql.append("e.status = %s")
         params.append(EntryStatus.PUBLISHED)
-    return query, limit, offset, _Filters(workspace_id=workspace.pk, sql=" AND ".join(sql), params=tuple(params))
+    return query, limit, offset, _Filters(
+        workspace_id=workspace.pk,
+        sql=" AND ".join(sql),
+        params=tuple(params),
+        beside_grams_sql=" AND ".join(["e.workspace_id + 0 = %s", *sql[1:]]),
+    )
 
 
 def _like_pattern(query: str) -> str:
@@ -366,7 +379,7 @@ def _search(
         index_sql = f"""
             SELECT {_HIT_COLUMNS} FROM (
                 SELECT e.id, e.content_type_id, e.status, e.created_at, e.updated_at, e.data
-                FROM cms_entry e WHERE {filters.sql} AND {match_sql}
+                FROM cms_entry e WHERE {filters.beside_grams_sql} AND {match_sql}
                 ORDER BY e.created_at DESC, e.id DESC LIMIT %s OFFSET %s
             ) AS e JOIN cms_contenttype ct ON ct.id = e.content_type_id
             ORDER BY e.created_at DESC, e.id DESC

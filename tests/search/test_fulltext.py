@@ -437,3 +437,23 @@ def test_content_type_of_another_workspace_is_unknown(workspace, other_workspace
 
 def test_unknown_status_is_refused(workspace):
     assert _error_code(workspace, status="archived") == "unknown_status"
+
+
+def test_index_plan_does_not_and_in_the_whole_workspace(workspace, article_type, other_workspace):
+    # The grams already hold only this workspace's rows: a bitmap of all of them from a
+    # workspace btree can never remove a row, and costs a read of the whole workspace. The
+    # planner cannot know that, and took it for one-gram queries at scale (bench/fulltext.py).
+    theirs = ContentTypeFactory(workspace=other_workspace, api_id="article")
+    with connection.cursor() as cursor:
+        for ws, ct, rows in ((other_workspace.pk, theirs.pk, 40_000), (workspace.pk, article_type.pk, 2_000)):
+            cursor.execute(
+                "INSERT INTO cms_entry (workspace_id, content_type_id, data, status, created_at, updated_at)"
+                " SELECT %s, %s, jsonb_build_object('title', 'w' || (i * 7919 %% 4001) || ' k' || (i %% 613)),"
+                " 'published', now() - make_interval(secs => i), now() FROM generate_series(1, %s) AS i",
+                [ws, ct, rows],
+            )
+        cursor.execute("ANALYZE cms_entry")
+    rare = entry_make(article_type, title="鰻丼")
+    Entry.objects.filter(pk=rare.pk).update(created_at=timezone.now() - dt.timedelta(days=9))
+    plan, explain = search_entries_explain(access=full_access(workspace), query="鰻丼")
+    assert (plan, _uses_index(explain, "entry_search_grams"), "BitmapAnd" in explain) == (SearchPlan.GRAM_INDEX, True, False)
