@@ -22,16 +22,15 @@ the code chooses the plan (measured by bench/fulltext.py):
    (`SET LOCAL`), leaving only bitmap plans.
 
 What a search may cost, whatever other workspaces hold: it reads only its own workspace's
-rows (at most RECENT_SCAN_MAX_ROWS + RECENT_SCAN_EXTEND_MAX_ROWS of them in the recent scan,
-through a B-tree keyed by workspace) and, in the index plan, the posting lists of at most
+rows (in the recent scan, at most RECENT_SCAN_MAX_ROWS of its newest rows twice, through a
+B-tree keyed by workspace) and, in the index plan, the posting lists of at most
 GRAM_QUERY_PAIRS of its own grams and the rows they name. Other workspaces' data only
 deepens the B-tree and the GIN entry tree: one page per level per lookup, a level per
 ~hundredfold growth of the table. bench/tenancy_cost.py measures it: when the other
-tenants' data doubles, a search's page reads change by 0.97-1.06x in the index plan and
-1.09-1.11x in the recent scan (against up to 3.6x with the global trigram index this
-replaced). What a large workspace's
-own data costs is capped by the statement timeout (SEARCH_STATEMENT_TIMEOUT_MS,
-search/statements.py), answered 503 `search_timeout`.
+tenants' data doubles, a search's page reads change by 0.97-1.04x in the index plan and
+1.09-1.11x in the recent scan (up to 3.6x with the global trigram index this replaced).
+What a large workspace's own data costs is capped by the statement timeout
+(SEARCH_STATEMENT_TIMEOUT_MS, search/statements.py), answered 503 `search_timeout`.
 """
 
 from __future__ import annotations

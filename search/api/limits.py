@@ -1,15 +1,16 @@
 """Bounds on what the API reads: the size of a request body, and the nesting of its JSON.
 
 - ApiBodyLimitMiddleware refuses a body over API_MAX_BODY_BYTES under /api/ and at /mcp/
-  (MCP over HTTP) with 413 `request_too_large`, before anything reads it. Django reads at most Content-Length
-  bytes, so checking the header bounds the bytes read too. A chunked body (no
-  Content-Length) is read up to the limit when the server has de-chunked it (gunicorn
-  sets `wsgi.input_terminated`), and refused with 411 `length_required` otherwise: without
-  that, Django would read it as empty. Admin uploads are elsewhere and keep
-  DATA_UPLOAD_MAX_MEMORY_SIZE.
-- BoundedJSONParser (REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]) refuses JSON nested deeper
-  than search.json_input.MAX_JSON_DEPTH with 400 `json_too_deep`, instead of the
-  RecursionError (a 500) that the json module raises at some depth.
+  (MCP over HTTP) with 413 `request_too_large`, before anything reads it. Django reads at
+  most Content-Length bytes, so checking the header bounds the bytes read too. A chunked
+  body (no Content-Length) is read up to the limit when the server has de-chunked it
+  (gunicorn sets `wsgi.input_terminated`), and refused with 411 `length_required`
+  otherwise: without that, Django would read it as empty. Admin uploads are elsewhere and
+  keep DATA_UPLOAD_MAX_MEMORY_SIZE.
+- BoundedJSONParser (REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"], and the semantic view's
+  parser) refuses JSON nested deeper than search.json_input.MAX_JSON_DEPTH with 400
+  `json_too_deep`, instead of the RecursionError (a 500) that the json module raises at
+  some depth.
 """
 
 from __future__ import annotations
