@@ -219,8 +219,8 @@ def main() -> None:
 
 def report(figures: dict[float, dict], sizes: dict, args) -> None:
     print()
-    print(f"work = shared-buffer pages touched by one search (hit + read, all its statements), mean over the "
-          f"class's terms; rows = rows its scans read or rejected")
+    print("work = shared-buffer pages touched by one search (hit + read, all its statements), mean over the "
+          "class's terms; rows = rows its scans read or rejected")
     header = f"{'query class':<28}"
     for scale in SCALES:
         header += f" {'x' + str(scale) + ' p50/p95 ms':>17} {'pages':>6} {'rows':>6}"
