@@ -48,6 +48,7 @@ from search.fusion import (
 from search.keyword import KeywordQuery, keyword_candidates, keyword_query_prepare, keyword_scores
 from search.rerank import RerankUnavailable, rerank_relevance
 from search.semantic import DEFAULT_TOP_K, MAX_TOP_K, ChunkHit, SearchResult
+from search.statements import search_cursor
 
 # Chunks each leg contributes to the fusion (more than top_k, so a chunk ranked low by one
 # leg and high by the other can still win). bench/fusion_fit.py measured 50 against 20/100.
@@ -369,7 +370,7 @@ def _embed_on_thread(backend: Any, query: str) -> tuple[list[float], tuple[int, 
 
 
 def _has_vectors(*, workspace_id: int, model_name: str) -> bool:
-    with connection.cursor() as cursor:
+    with search_cursor() as cursor:
         cursor.execute(
             "SELECT EXISTS (SELECT 1 FROM ingestion_chunk WHERE workspace_id = %s AND status = %s"
             " AND embedding_model = %s)",
@@ -384,7 +385,7 @@ def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int |
     if not chunk_ids or model is None or dimensions is None:
         return {}
     dims = int(dimensions)
-    with connection.cursor() as cursor:
+    with search_cursor() as cursor:
         cursor.execute(
             f"SELECT id, 1 - ((embedding::vector({dims})) <=> %s::vector({dims})) FROM ingestion_chunk"
             " WHERE id = ANY(%s) AND status = %s AND embedding_model = %s",

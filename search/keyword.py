@@ -36,12 +36,12 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from django.db import connection, transaction
 
 from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
 from search.filters import CompiledFilter
 from search.semantic import ChunkHit, _as_dict
+from search.statements import search_cursor
 
 POSTING_TABLE = KeywordPosting._meta.db_table
 STAT_TABLE = KeywordStat._meta.db_table
@@ -102,7 +102,7 @@ def keyword_query_terms(query: str) -> Counter[str]:
 def _statistics(*, workspace_id: int, terms: list[str]) -> tuple[int, int, dict[str, int]]:
     """(N chunks, total length, df per term) of the workspace, as of this statement's snapshot."""
     wanted = [LENGTH_TERM, *terms]
-    with connection.cursor() as cursor:
+    with search_cursor() as cursor:
         cursor.execute(
             "SELECT term, sum(df)::bigint, sum(tf)::bigint FROM ("
             f" SELECT term, df, tf FROM {STAT_TABLE} WHERE workspace_id = %s AND term = ANY(%s)"
@@ -276,12 +276,10 @@ def _ranked(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | None,
         terms=prepared.terms, limits=prepared.limits, workspace_id=prepared.workspace_id,
         average=prepared.average_length, where=where, depth=depth, rescore=rescore, limit=limit,
     )
-    with transaction.atomic(), connection.cursor() as cursor:
+    with search_cursor() as cursor:
         # The lateral index reads are many tiny scans: parallel workers only add their start-up;
         # the per-chunk sums of a few thousand postings fit in memory rather than spilling.
-        cursor.execute("SELECT set_config('max_parallel_workers_per_gather', '0', true),"
-                       " set_config('work_mem', '32MB', true)")
-        cursor.execute(sql, params)
+        cursor.execute(sql, params, local_settings={"max_parallel_workers_per_gather": "0", "work_mem": "32MB"})
         columns = [col.name for col in cursor.description]
         rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
     hits = [
@@ -298,7 +296,7 @@ def keyword_scores(prepared: KeywordQuery, chunk_ids: list[int]) -> dict[int, fl
     query term: one primary-key lookup per chunk and term."""
     if not prepared.terms or not chunk_ids:
         return {}
-    with connection.cursor() as cursor:
+    with search_cursor() as cursor:
         cursor.execute(
             "WITH q AS (SELECT * FROM unnest(%s::text[], %s::float8[]) AS q(term, weight))"
             f" SELECT p.chunk_id, sum({_weight_sql('p')}) FROM unnest(%s::bigint[]) AS k(chunk_id) CROSS JOIN q"

@@ -8,12 +8,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cms.api_errors import ApiError
 from search.api.base import WorkspaceAPIView, api_error_from
+from search.api.limits import BoundedJSONParser
 from search.api.schema import (
     PROVIDER_CODES,
     SEMANTIC_400_CODES,
@@ -53,7 +53,7 @@ class SemanticSearchRequestSerializer(serializers.Serializer):
 
 
 class SemanticSearchView(WorkspaceAPIView):
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]  # JSON only (415 otherwise), nesting bounded
     # Subclasses (the hybrid search) swap the parameters and the search function.
     request_serializer = SemanticSearchRequestSerializer
 
