@@ -56,6 +56,8 @@ bench: db
 	$(PY) bench/ingest.py
 	$(PY) bench/semantic.py
 	$(PY) bench/eval.py
+	$(PY) bench/fusion_fit.py
+	$(PY) bench/hybrid.py
 	$(PY) bench/api.py
 	$(PY) bench/health.py
 

@@ -1,7 +1,12 @@
 #!/usr/bin/env python
-"""Search quality on judged data: nDCG@10 and Recall@10 of semantic and full-text search.
+"""Search quality on judged data: nDCG@10 and Recall@10 of keyword, semantic, hybrid and full-text search.
 
-Run from the repo root:  .venv/bin/python bench/eval.py [--sets scifact,stackfaq-en,jsquad-ja] [--max-queries 300]
+Run from the repo root:  .venv/bin/python bench/eval.py [--sets scifact,stackfaq-en,jsquad-ja] [--max-queries N]
+                                                       [--methods keyword,semantic,hybrid,...]
+
+Queries: every judged test query (SciFact test: 300, StackFAQ: 1,249, JSQuAD's `test`
+split: 4,420); nothing here was fitted on them (fusion weights were fitted on SciFact train
+and JSQuAD `valid` by bench/fusion_fit.py). --max-queries N keeps the first N.
 
 Each set in ../shared/eval/ becomes a workspace (`eval-<set>`) in a dedicated database
 (cms_bench_eval): one content type with a `title` (text) and a `body` (rich text) field,
@@ -10,8 +15,13 @@ entries are created through cms.services (whose signal makes ingestion.services 
 chunks), then `ingestion.services.chunks_embed_pending` embeds them with the local model.
 A loaded workspace is reused on the next run (--rebuild reloads it).
 
-Methods, each over the same queries:
+Methods, each over the same queries, through the real search functions:
 
+- keyword: `search.hybrid.hybrid_search(semantic_weight=0, top_k=50)`: the BM25 leg alone;
+- hybrid: `hybrid_search(top_k=50)` with its defaults (weighted fusion, fitted weights);
+- hybrid-rrf: the same with `fusion="rrf"`, equal weights (an override);
+- hybrid-0.5: weighted fusion with equal weights 0.5/0.5 (an override);
+  for all of them, as for semantic, chunks map to documents and each keeps its best chunk;
 - semantic: `search.semantic.semantic_search(top_k=50)`; chunks map to their entry (and so
   to the document) through `metadata.entry_id`; each document keeps its best chunk's score,
   and the top 10 documents are the ranking.
@@ -25,6 +35,7 @@ Methods, each over the same queries:
   the box gets; it is the baseline a later hybrid search must beat.
 
 Metrics come from ir-measures (not hand-rolled). Times are wall-clock seconds per method.
+Each query is embedded once and reused by every method (the local model is deterministic).
 """
 
 from __future__ import annotations
@@ -41,7 +52,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
-from evalsets import SETS, EvalSet, load_set  # noqa: E402
+from evalsets import SETS, EvalSet, cached_query_backend_class, load_set  # noqa: E402
 
 EVAL_DB = os.environ.get("BENCH_EVAL_DB", "cms_bench_eval")
 SEMANTIC_TOP_K = 50
@@ -69,13 +80,16 @@ def django_setup() -> None:
     settings.DATABASES["default"]["NAME"] = EVAL_DB
     # Embedding runs in this process (below); tasks enqueued on commit go nowhere.
     settings.CELERY_BROKER_URL = "memory://"
-    settings.SEARCH_EMBEDDING_BACKENDS = {
-        "default": {"BACKEND": "ingestion.embeddings.local.LocalEmbeddingBackend",
-                    "OPTIONS": {"threads": int(os.environ.get("LOCAL_EMBEDDING_THREADS", "2"))}}
-    }
     import django
 
     django.setup()
+    import evalsets
+
+    evalsets.CachedQueryLocalBackend = cached_query_backend_class()
+    settings.SEARCH_EMBEDDING_BACKENDS = {
+        "default": {"BACKEND": "evalsets.CachedQueryLocalBackend",
+                    "OPTIONS": {"threads": int(os.environ.get("LOCAL_EMBEDDING_THREADS", "2"))}}
+    }
 
 
 def pipeline() -> tuple[object | None, str]:
@@ -186,6 +200,38 @@ def run_semantic(workspace, queries: list[dict], entry_to_doc: dict[int, str]) -
     return run
 
 
+def chunks_to_docs(hits, entry_to_doc: dict[int, str]) -> dict[str, float]:
+    """The top 10 documents of a ranked chunk list, each scored by its best chunk."""
+    best: dict[str, float] = {}
+    for rank, hit in enumerate(hits):
+        doc = entry_to_doc.get(hit.entry_id)
+        if doc is not None and doc not in best:  # hits are best first: the first is the doc's best chunk
+            best[doc] = float(len(hits) - rank)  # rank-based: ties in score keep the search's order
+    return dict(list(best.items())[:10])
+
+
+HYBRID_METHODS = {
+    "keyword": {"semantic_weight": 0},
+    "hybrid": {},
+    "hybrid-rrf": {"fusion": "rrf", "keyword_weight": 0.5, "semantic_weight": 0.5},
+    "hybrid-0.5": {"keyword_weight": 0.5, "semantic_weight": 0.5},
+}
+
+
+def run_hybrid(workspace, queries: list[dict], entry_to_doc: dict[int, str], options: dict
+               ) -> dict[str, dict[str, float]]:
+    from cms.access import workspace_access_for_operator
+    from search.hybrid import hybrid_search
+
+    access = workspace_access_for_operator(workspace=workspace)
+    return {
+        query["_id"]: chunks_to_docs(
+            hybrid_search(access=access, query=query["text"][:2000], top_k=SEMANTIC_TOP_K, **options).hits,
+            entry_to_doc)
+        for query in queries
+    }
+
+
 def run_fulltext(search_entries, workspace, queries: list[dict], entry_to_doc: dict[int, str]
                  ) -> dict[str, dict[str, float]]:
     from cms.access import workspace_access_for_operator
@@ -216,7 +262,8 @@ def evaluate(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]])
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(SETS))
-    parser.add_argument("--max-queries", type=int, default=300, help="queries per set (first N with judgements)")
+    parser.add_argument("--max-queries", type=int, default=None, help="queries per set (first N of the test split)")
+    parser.add_argument("--methods", default="keyword,semantic,hybrid,hybrid-rrf,hybrid-0.5,full-text")
     parser.add_argument("--rebuild", action="store_true", help="reload and re-embed the workspaces")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
@@ -224,6 +271,10 @@ def main() -> None:
     if unknown:
         raise SystemExit(f"Unknown set(s): {', '.join(unknown)}; choose from {', '.join(SETS)}.")
 
+    wanted = [m.strip() for m in args.methods.split(",") if m.strip()]
+    unknown_methods = [m for m in wanted if m not in (*HYBRID_METHODS, "semantic", "full-text")]
+    if unknown_methods:
+        raise SystemExit(f"Unknown method(s): {', '.join(unknown_methods)}.")
     django_setup()
     services, why = pipeline()
     if services is None:
@@ -234,17 +285,25 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    # Chunks loaded before the keyword index existed get their postings now (idempotent).
+    services.keyword_index_missing()
+    services.keyword_stats_compact_all()
 
     rows = []
     for name in names:
-        data = load_set(name)
-        print(f"{name}: {len(data.corpus)} documents, {len(data.queries)} judged queries", flush=True)
+        data = load_set(name, split="test")
+        print(f"{name}: {len(data.corpus)} documents, {len(data.queries)} judged test queries", flush=True)
         workspace, entry_to_doc = workspace_load(data, services, args.rebuild)
         queries = data.queries[: args.max_queries]
         qrels = {q["_id"]: data.qrels[q["_id"]] for q in queries}
-        methods = [("semantic", lambda: run_semantic(workspace, queries, entry_to_doc))]
-        if search_entries is not None:
-            methods.append(("full-text", lambda: run_fulltext(search_entries, workspace, queries, entry_to_doc)))
+        methods = []
+        for method in wanted:
+            if method in HYBRID_METHODS:
+                methods.append((method, lambda o=HYBRID_METHODS[method]: run_hybrid(workspace, queries, entry_to_doc, o)))
+            elif method == "semantic":
+                methods.append(("semantic", lambda: run_semantic(workspace, queries, entry_to_doc)))
+            elif method == "full-text" and search_entries is not None:
+                methods.append(("full-text", lambda: run_fulltext(search_entries, workspace, queries, entry_to_doc)))
         for method, runner in methods:
             started = time.perf_counter()
             run = runner()

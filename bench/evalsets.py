@@ -32,15 +32,41 @@ def _jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def load_set(name: str) -> EvalSet:
-    folder = eval_dir() / name
+def _qrels(path: Path) -> dict[str, dict[str, int]]:
     qrels: dict[str, dict[str, int]] = {}
-    with (folder / "qrels.tsv").open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8") as handle:
         for row in csv.DictReader(handle, delimiter="\t"):
             if int(row["score"]) > 0:
                 qrels.setdefault(row["query-id"], {})[row["corpus-id"]] = int(row["score"])
+    return qrels
+
+
+def load_set(name: str, split: str = "all") -> EvalSet:
+    """A set's corpus and judged queries. `split`:
+
+    - "all": every judged query of queries.jsonl (SciFact: its test split);
+    - "test": what evaluation reports: SciFact test, every StackFAQ query, JSQuAD's `test` queries;
+    - "fit": what fusion weights may be fitted on: SciFact train, JSQuAD's `valid` queries
+      (StackFAQ has no split: none).
+    """
+    folder = eval_dir() / name
+    corpus = _jsonl(folder / "corpus.jsonl")
+    if split == "fit" and name == "scifact":
+        qrels = _qrels(folder / "qrels-train.tsv")
+        queries = [q for q in _jsonl(folder / "queries-train.jsonl") if q["_id"] in qrels]
+        return EvalSet(name=name, corpus=corpus, queries=queries, qrels=qrels)
+    qrels = _qrels(folder / "qrels.tsv")
     queries = [q for q in _jsonl(folder / "queries.jsonl") if q["_id"] in qrels]
-    return EvalSet(name=name, corpus=_jsonl(folder / "corpus.jsonl"), queries=queries, qrels=qrels)
+    if split in ("test", "fit") and (folder / "query-split.tsv").exists():
+        wanted = "test" if split == "test" else "valid"
+        with (folder / "query-split.tsv").open(encoding="utf-8") as handle:
+            keep = {row["query-id"] for row in csv.DictReader(handle, delimiter="\t") if row["jglue-split"] == wanted}
+        queries = [q for q in queries if q["_id"] in keep]
+    elif split == "fit":
+        queries = []
+    elif split not in ("all", "test"):
+        raise ValueError(f"unknown split {split!r}")
+    return EvalSet(name=name, corpus=corpus, queries=queries, qrels={q["_id"]: qrels[q["_id"]] for q in queries})
 
 
 def split_text(text: str, size: int = 500) -> list[str]:
@@ -57,3 +83,19 @@ def split_text(text: str, size: int = 500) -> list[str]:
     if text:
         pieces.append(text)
     return pieces
+
+
+def cached_query_backend_class():
+    """The local model with its query embeddings memoised: benches run several methods over the
+    same queries, and the model is deterministic, so each query is embedded once."""
+    from ingestion.embeddings.local import LocalEmbeddingBackend
+
+    class CachedQueryLocalBackend(LocalEmbeddingBackend):
+        _queries: dict[str, list[float]] = {}
+
+        def embed_query(self, text: str) -> list[float]:
+            if text not in self._queries:
+                self._queries[text] = super().embed_query(text)
+            return self._queries[text]
+
+    return CachedQueryLocalBackend

@@ -6,7 +6,9 @@ counts against the fewest the API limits allow.
    save's transaction), then `chunks_embed_pending` inline, exactly what a worker runs.
    Compared with `USE.encode` on the same chunk texts in the same batch sizes. Target:
    pipeline / model >= 0.8 (overhead <= 20%).
-2. Voyage: the real VoyageEmbeddingBackend against a fake Voyage HTTP server in this process
+2. Concurrent saves: several processes save and edit entries of one workspace at once
+   (`--only saves`): saves per second, and the keyword statistics checked against a recount.
+3. Voyage: the real VoyageEmbeddingBackend against a fake Voyage HTTP server in this process
    (the /v1/embeddings wire format), for an English and a Japanese corpus. Requests made
    against max(ceil(texts / 1,000), ceil(estimated tokens / 320,000)).
 
@@ -357,12 +359,87 @@ def bench_voyage() -> None:
         fake.stop()
 
 
+SAVERS = int(os.environ.get("BENCH_INGEST_SAVERS", "4"))
+SAVES_EACH = int(os.environ.get("BENCH_INGEST_SAVES_EACH", "60"))
+
+
+def _save_many(doc_pk: int, seed: int, count: int, results) -> None:
+    from django.db import connections
+
+    from cms.models import ContentType
+
+    doc = ContentType.objects.get(pk=doc_pk)
+    rng = random.Random(seed)
+    began = time.perf_counter()
+    for i in range(count):
+        sentence = english_sentence if i % 2 else japanese_sentence
+        entry = cms_services.entry_create(
+            content_type=doc, data={"title": f"{sentence(rng)} #{seed}-{i}", "body": body_html(rng, sentence, 3)},
+            status="published")
+        if i % 3 == 0:  # an edit too: its chunks' postings are replaced
+            cms_services.entry_update(entry=entry, data={**entry.data, "body": body_html(rng, sentence, 3)})
+    results.put(time.perf_counter() - began)
+    connections.close_all()
+
+
+def bench_concurrent_saves() -> None:
+    """Saves per second when several processes save (and edit) entries of ONE workspace at once:
+    the hot spot a shared statistics row would be. No embedding runs (no worker)."""
+    import multiprocessing
+
+    from django.db import connection, connections
+
+    print(f"== Concurrent saves into one workspace: {SAVERS} processes x {SAVES_EACH} entries "
+          "(a third of them edited once), English and Japanese")
+    workspace = cms_services.workspace_create(slug="bench-saves", name="Saves")
+    doc = cms_services.content_type_create(workspace=workspace, api_id="doc", name="Doc", fields=FIELDS,
+                                           semantic_search_enabled=True)
+    for procs in (1, SAVERS):
+        connections.close_all()
+        context = multiprocessing.get_context("fork")
+        results = context.Queue()
+        workers = [context.Process(target=_save_many, args=(doc.pk, 100 * procs + k, SAVES_EACH, results))
+                   for k in range(procs)]
+        began = time.perf_counter()
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        elapsed = time.perf_counter() - began
+        assert all(worker.exitcode == 0 for worker in workers), "a saving process failed"
+        saves = procs * SAVES_EACH * 4 // 3
+        print(f"  {procs} process(es): {saves} saves in {elapsed:.2f} s -> {saves / elapsed:.1f} saves/s; "
+              f"load average {os.getloadavg()[0]:.1f}")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass('ingestion_keywordposting') IS NOT NULL")
+        if cursor.fetchone()[0]:
+            cursor.execute(
+                "SELECT (SELECT count(*) FROM (SELECT term, sum(df) FROM (SELECT term, df FROM ingestion_keywordstat"
+                " WHERE workspace_id = %s UNION ALL SELECT term, df FROM ingestion_keywordstatdelta"
+                " WHERE workspace_id = %s) s GROUP BY term HAVING sum(df) <> 0"
+                " EXCEPT SELECT term, count(*) FROM ingestion_keywordposting WHERE workspace_id = %s GROUP BY term) d),"
+                " (SELECT count(*) FROM ingestion_keywordstatdelta WHERE workspace_id = %s)",
+                [workspace.pk] * 4)
+            mismatched, deltas = cursor.fetchone()
+            print(f"  keyword statistics vs a recount from the postings: {mismatched} terms differ; "
+                  f"{deltas} deltas not folded yet")
+
+
 def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=("local", "voyage", "saves"), default=None)
+    args = parser.parse_args()
     celery_app.conf.broker_url = "memory://"  # the saves enqueue tasks; nobody consumes them here
     old_config = setup_databases(verbosity=0, interactive=False)
     try:
-        bench_local()
-        bench_voyage()
+        if args.only in (None, "local"):
+            bench_local()
+        if args.only in (None, "saves"):
+            bench_concurrent_saves()
+        if args.only in (None, "voyage"):
+            bench_voyage()
     finally:
         teardown_databases(old_config, verbosity=0)
 

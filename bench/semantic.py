@@ -135,7 +135,9 @@ def load_chunks(vectors: np.ndarray, texts: list[str], workspace_of: np.ndarray,
 
     indexes = importlib.import_module("ingestion.migrations.0002_chunk_search_indexes")
     with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE ingestion_chunk")
+        # The keyword index's postings reference chunks; its statistics go with them.
+        cursor.execute("TRUNCATE ingestion_chunk, ingestion_keywordposting, ingestion_keywordstat,"
+                       " ingestion_keywordstatdelta")
         # Building the index once after the load is much faster than growing it row by row.
         for model, _ in indexes.CHUNK_VECTOR_INDEXES:
             cursor.execute(f"DROP INDEX IF EXISTS {indexes._index_name(model)}")

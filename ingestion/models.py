@@ -132,3 +132,65 @@ class EmbeddingUsage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.workspace_id} {self.model} {self.day}"
+
+
+class KeywordPosting(models.Model):
+    """One term of one chunk (the keyword index): its frequency, the chunk's length, its BM25 impact.
+
+    Written only by ingestion.services.keyword, in the transaction that writes the chunk;
+    replaced, never updated. The database deletes a chunk's postings with it (ON DELETE
+    CASCADE), and a statement trigger records every insert and delete in
+    KeywordStatDelta, so the statistics follow whatever removed a chunk (see migration
+    0003). `length` repeats the chunk's length (the tf of its LENGTH_TERM posting) so
+    ranking a term's postings never reads the chunk row. `impact` is the BM25 term weight
+    with the workspace's average length at write time: the order in which a common term's
+    postings are read (search.keyword scores exactly with the current average).
+    """
+
+    pk = models.CompositePrimaryKey("chunk_id", "term")
+    # The foreign keys are declared in migration 0003 with ON DELETE CASCADE in the database.
+    chunk = models.ForeignKey(Chunk, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                                  related_name="+")
+    term = models.TextField(db_collation="C")
+    workspace = models.ForeignKey(Workspace, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                                  related_name="+")
+    tf = models.IntegerField()
+    length = models.IntegerField()
+    impact = models.FloatField()
+
+    class Meta:
+        indexes = [
+            # A term's postings in one workspace, best first, read without touching the table.
+            models.Index(fields=["workspace", "term", "-impact"], include=["chunk", "tf", "length"],
+                         name="keyword_posting_term_impact"),
+        ]
+
+
+class KeywordStat(models.Model):
+    """Per workspace and term: document frequency (`df`, chunks containing it) and total frequency.
+
+    The LENGTH_TERM row holds the workspace's chunk count (df) and summed length (tf).
+    The true figure is this row plus the term's KeywordStatDelta rows; compaction
+    (ingestion.services.keyword.keyword_stats_compact) folds deltas in here.
+    """
+
+    pk = models.CompositePrimaryKey("workspace_id", "term")
+    workspace = models.ForeignKey(Workspace, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                                  related_name="+")
+    term = models.TextField(db_collation="C")
+    df = models.BigIntegerField()
+    tf = models.BigIntegerField()
+
+
+class KeywordStatDelta(models.Model):
+    """A change to KeywordStat not folded in yet: appended by the posting triggers, one row per
+    term and statement, so concurrent saves never wait on each other's statistics rows."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                                  related_name="+")
+    term = models.TextField(db_collation="C")
+    df = models.BigIntegerField()
+    tf = models.BigIntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["workspace", "term"], name="keyword_stat_delta_term")]

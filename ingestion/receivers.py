@@ -1,7 +1,8 @@
 """Receivers of cms signals. Each calls one ingestion service; no logic lives here.
 
-The signals fire inside the content service's transaction, so the pending chunks commit
-with the content; embedding is enqueued on commit.
+The signals fire inside the content service's transaction, so the pending chunks (and their
+keyword postings) commit with the content; embedding is enqueued, and the keyword
+statistics compacted, on commit.
 """
 
 from __future__ import annotations
@@ -15,24 +16,32 @@ from ingestion.tasks import chunks_embed_enqueue_on_commit
 
 @receiver(signals.entry_saved, dispatch_uid="ingestion.entry_saved")
 def on_entry_saved(sender, entry, created=False, **kwargs) -> None:
-    if services.chunks_sync_for_entry(entry=entry, created=created).needs_embedding:
+    result = services.chunks_sync_for_entry(entry=entry, created=created)
+    if result.needs_embedding:
         chunks_embed_enqueue_on_commit(workspace_id=entry.workspace_id)
+    if result.keyword_changed:
+        services.keyword_stats_compact_on_commit(workspace_id=entry.workspace_id)
 
 
 @receiver(signals.entry_deleted, dispatch_uid="ingestion.entry_deleted")
 def on_entry_deleted(sender, entry, **kwargs) -> None:
-    services.chunks_delete_for_entry(entry=entry)
+    if services.chunks_delete_for_entry(entry=entry):
+        services.keyword_stats_compact_on_commit(workspace_id=entry.workspace_id)
 
 
 @receiver(signals.asset_saved, dispatch_uid="ingestion.asset_saved")
 def on_asset_saved(sender, asset, **kwargs) -> None:
-    if services.chunks_sync_for_asset(asset=asset).needs_embedding:
+    result = services.chunks_sync_for_asset(asset=asset)
+    if result.needs_embedding:
         chunks_embed_enqueue_on_commit(workspace_id=asset.workspace_id)
+    if result.keyword_changed:
+        services.keyword_stats_compact_on_commit(workspace_id=asset.workspace_id)
 
 
 @receiver(signals.asset_deleted, dispatch_uid="ingestion.asset_deleted")
 def on_asset_deleted(sender, asset, **kwargs) -> None:
-    services.chunks_delete_for_asset(asset=asset)
+    if services.chunks_delete_for_asset(asset=asset):
+        services.keyword_stats_compact_on_commit(workspace_id=asset.workspace_id)
 
 
 @receiver(signals.semantic_search_toggled, dispatch_uid="ingestion.semantic_search_toggled")

@@ -47,7 +47,8 @@ def chunks_embed_pending_task(self, workspace_id: int | None = None) -> dict:
 
 @shared_task(name="ingestion.chunks_sweep", ignore_result=True)
 def chunks_sweep_task(older_than_seconds: float | None = None) -> dict:
-    """Periodic (beat): re-enqueue embedding for pending chunks whose task was lost.
+    """Periodic (beat): re-enqueue embedding for pending chunks whose task was lost, and fold
+    any keyword statistics deltas left over.
 
     A pending chunk with no live lease that has waited longer than `older_than_seconds`
     (default INGESTION_SWEEP_SECONDS) had its task lost (broker down at save time) or its
@@ -55,6 +56,8 @@ def chunks_sweep_task(older_than_seconds: float | None = None) -> dict:
     """
     if older_than_seconds is None:
         older_than_seconds = settings.INGESTION_SWEEP_SECONDS
+    # Keyword statistics deltas left over when a save's on-commit compaction lost a race or failed.
+    services.keyword_stats_compact_all()
     released = services.chunks_reclaim_expired_leases()
     workspace_ids = selectors.chunk_stalled_workspace_ids(older_than_seconds=older_than_seconds)
     for workspace_id in workspace_ids:

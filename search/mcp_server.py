@@ -1,4 +1,4 @@
-"""MCP tools for AI agents: the full-text and semantic searches of one workspace.
+"""MCP tools for AI agents: the hybrid, full-text and semantic searches of one workspace.
 
 The workspace is the caller's, never a tool argument: a workspace API key names its own,
 and an operator's `mcp_serve --user U --workspace W` fixes one. The caller is checked again
@@ -35,15 +35,17 @@ from ingestion.models import SourceKind
 from search.errors import SearchError
 from search.filters import OPERATORS, RESERVED_KEYS
 from search.fulltext import DEFAULT_LIMIT, search_entries
+from search.hybrid import hybrid_search
 from search.semantic import DEFAULT_TOP_K, semantic_search
 
 INSTRUCTIONS = (
     "Search one workspace of a headless CMS instead of reading every entry. Call "
     "list_content_types first: it names the content types, their fields and the status values "
-    "you may filter on. Use search_entries for exact words, names, ids, slugs and product codes "
-    "(case-insensitive substring over field values). Use semantic_search for questions and "
-    "meaning (multilingual: a Japanese query finds English text); it returns relevant_context "
-    "ready to quote, and sources with scores."
+    "you may filter on. For questions and anything written in words, call hybrid_search: it "
+    "ranks by keywords and meaning together and returns relevant_context ready to quote, and "
+    "sources with scores. Use search_entries for exact words, names, ids, slugs and product "
+    "codes (case-insensitive substring over field values), and semantic_search only for pure "
+    "paraphrase or cross-language matching (a Japanese query finding English text)."
 )
 
 # Who is asking, resolved again at every call: returns the caller's access, or raises
@@ -198,7 +200,7 @@ def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPS
 
         Entries whose field values contain `query` (case-insensitive, literal), newest first;
         each result names the matched fields and has a snippet around the first match. Not for
-        questions or meaning: use semantic_search for those. `status` narrows to "draft" or
+        questions or meaning: use hybrid_search for those. `status` narrows to "draft" or
         "published" (only those list_content_types shows you); page with limit and offset.
         """
         from search.api.entries import EntrySearchResultSerializer
@@ -227,6 +229,36 @@ def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPS
         """
         result = semantic_search(
             access=access, query=query, top_k=top_k, min_score=min_score, content_type=content_type, filter=filter
+        )
+        return result.as_dict()
+
+    @server.tool(name="hybrid_search")
+    @tool_call
+    def hybrid_search_tool(
+        access: WorkspaceAccess,
+        query: str,
+        top_k: int = DEFAULT_TOP_K,
+        min_score: float | None = None,
+        content_type: str | None = None,
+        filter: dict[str, Any] | None = None,  # noqa: A002 - the public parameter name
+        fusion: str | None = None,
+        keyword_weight: float | None = None,
+        semantic_weight: float | None = None,
+        rerank: bool = False,
+    ) -> dict[str, Any]:
+        """THE DEFAULT SEARCH for natural-language questions: keywords (BM25) and meaning fused.
+
+        Returns the best passages, best first, with `relevant_context` ready to quote and
+        `sources` (each with its keyword and semantic scores and ranks). Exact words in the
+        question (names, error codes, 返品) count, and so does meaning. `filter` is the same
+        MongoDB-style filter as semantic_search. Leave the weights unset (fitted defaults);
+        `fusion` "rrf" ranks by reciprocal ranks instead; `rerank` true reorders with the
+        reranker if one is configured. `meta.legs_used` says which legs answered.
+        """
+        result = hybrid_search(
+            access=access, query=query, top_k=top_k, min_score=min_score, content_type=content_type,
+            filter=filter, fusion=fusion, keyword_weight=keyword_weight, semantic_weight=semantic_weight,
+            rerank=rerank,
         )
         return result.as_dict()
 

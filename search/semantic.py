@@ -29,8 +29,8 @@ How a query runs (the SQL is built in `_vector_candidates`):
 - `min_score` is applied on the materialised top_k, so it can only drop rows and never
   changes the inner ORDER BY the index serves.
 
-Later hybrid search adds a keyword candidate list beside `_vector_candidates` and fuses
-the two rankings (RRF) into the same `SearchResult`.
+Hybrid search (search/hybrid.py) runs `_vector_candidates` beside the keyword leg
+(search/keyword.py) and fuses the two rankings into the same `SearchResult`.
 """
 
 from __future__ import annotations
@@ -90,6 +90,8 @@ class ChunkHit:
     vector: list[float] | None = None
     # Ranked by the exact fallback rather than the HNSW walk (see vector_candidates_sql).
     exact: bool = False
+    # Hybrid search: each leg's score and rank for this chunk (search.hybrid); None elsewhere.
+    legs: dict[str, dict[str, Any]] | None = None
 
     def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
         metadata: dict[str, Any] = {"workspace": workspace_slug}
@@ -109,6 +111,8 @@ class ChunkHit:
         )
         source: dict[str, Any] = {"id": self.id, "score": round(self.score, 6), "document": self.text,
                                   "metadata": metadata}
+        if self.legs is not None:
+            source["legs"] = self.legs
         if include_vector:
             source["vector"] = self.vector
         return source
@@ -120,8 +124,8 @@ class SearchResult:
 
     workspace: Workspace
     hits: list[ChunkHit]
-    model: str
-    dimensions: int
+    model: str | None  # None: no vector leg ran (a hybrid search answered by keywords)
+    dimensions: int | None
     top_k: int
     ef_search: int
     pending: int

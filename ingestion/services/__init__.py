@@ -9,6 +9,7 @@ One module per job; the public services are re-exported here, so callers write
 - `usage`: provider usage per workspace, model and day, and embedding a search query;
 - `embed`: the embed loop that ties claims, the provider, vectors and usage together;
 - `estimate`: the dry run of reindex (writes nothing);
+- `keyword`: the keyword index (BM25 postings) written with the chunks, and its statistics.
 - `rerank`: rerank a search's documents and record the provider usage.
 """
 
@@ -21,6 +22,13 @@ from ingestion.services.claims import (
 )
 from ingestion.services.embed import EmbedReport, chunks_embed_batch, chunks_embed_pending
 from ingestion.services.estimate import EmbedEstimate, chunks_reindex_estimate
+from ingestion.services.keyword import (
+    keyword_index_chunks,
+    keyword_index_missing,
+    keyword_stats_compact,
+    keyword_stats_compact_all,
+    keyword_stats_compact_on_commit,
+)
 from ingestion.services.rerank import RerankOutcome, documents_rerank
 from ingestion.services.sync import (
     ChunkSyncResult,
@@ -52,6 +60,11 @@ __all__ = [
     "chunks_sync_for_assets",
     "chunks_sync_for_content_type",
     "chunks_sync_for_entry",
+    "keyword_index_chunks",
+    "keyword_index_missing",
+    "keyword_stats_compact",
+    "keyword_stats_compact_all",
+    "keyword_stats_compact_on_commit",
     "documents_rerank",
     "query_embed",
 ]

@@ -1,7 +1,8 @@
 """Sync: make the chunk rows match the content they come from (entries and text assets).
 
 Sync runs inside the content's transaction (cms sends its signals there), so pending chunks
-commit or roll back with the content. Chunks are upserted by (source, field, ordinal): an
+commit or roll back with the content, and so do their keyword postings
+(`ingestion.services.keyword`): a chunk is keyword-searchable when its content commits. Chunks are upserted by (source, field, ordinal): an
 unchanged content hash keeps its vector and status; a changed one goes back to pending with
 its vector cleared; surplus chunks are deleted. Embedding is another module's job
 (`ingestion.services.embed`).
@@ -18,6 +19,7 @@ from django.utils import timezone
 from cms.models import Asset, ContentType, Entry, Workspace
 from ingestion.embeddings import BaseEmbeddingBackend
 from ingestion.models import Chunk, ChunkStatus, SourceKind
+from ingestion.services.keyword import ChunkText, keyword_index_chunks, keyword_stats_compact_on_commit
 from ingestion.sources import (
     ContentTypeInfo,
     SourcePlan,
@@ -52,6 +54,11 @@ class ChunkSyncResult:
     @property
     def needs_embedding(self) -> bool:
         return self.created + self.changed > 0
+
+    @property
+    def keyword_changed(self) -> bool:
+        """Postings were written or deleted, so the workspace has statistics deltas to fold."""
+        return self.created + self.changed + self.deleted > 0
 
     def add(self, other: ChunkSyncResult) -> ChunkSyncResult:
         self.created += other.created
@@ -90,7 +97,7 @@ def _chunks_apply(plans: Sequence[SourcePlan], *, kind: str, created: bool = Fal
     source_column = "entry_id" if kind == SourceKind.ENTRY else "asset_id"
     existing_rows = [] if created else Chunk.objects.filter(
         **{f"{source_column}__in": [p.source_id for p in plans]}
-    ).only("id", source_column, "field", "ordinal", "content_hash", "title", "metadata")
+    ).only("id", "workspace_id", source_column, "field", "ordinal", "content_hash", "title", "metadata")
     existing: dict[tuple[int, str, int], Chunk] = {
         (getattr(row, source_column), row.field, row.ordinal): row for row in existing_rows
     }
@@ -148,12 +155,14 @@ def _chunks_apply(plans: Sequence[SourcePlan], *, kind: str, created: bool = Fal
     if to_reset:
         Chunk.objects.bulk_update(to_reset, _RESET_FIELDS, batch_size=500)
         result.changed = len(to_reset)
+        keyword_index_chunks(chunks=[ChunkText(c.id, c.workspace_id, c.text) for c in to_reset], replace=True)
     if to_retitle:
         Chunk.objects.bulk_update(to_retitle, ["title", "metadata", "updated_at"], batch_size=500)
         result.retitled = len(to_retitle)
     if to_create:
         Chunk.objects.bulk_create(to_create, batch_size=500)
         result.created = len(to_create)
+        keyword_index_chunks(chunks=[ChunkText(c.id, c.workspace_id, c.text) for c in to_create], replace=False)
     return result
 
 
@@ -237,6 +246,7 @@ def chunks_sync_for_content_type(
             return ChunkSyncResult()
         if not info.semantic_search_enabled:
             deleted = Chunk.objects.filter(entry__content_type_id=info.id).delete()[0]
+            keyword_stats_compact_on_commit(workspace_id=info.workspace_id)
             return ChunkSyncResult(deleted=deleted)
     result = ChunkSyncResult()
     last_pk = 0
@@ -252,6 +262,7 @@ def chunks_sync_for_content_type(
             if not entries:
                 break
             result.add(_entries_sync(entries, info))
+            keyword_stats_compact_on_commit(workspace_id=info.workspace_id)
         last_pk = entries[-1].pk
         if progress:
             progress(len(entries))
@@ -273,6 +284,8 @@ def chunks_sync_for_assets(
             if not batch:
                 break
             result.add(_assets_sync(batch))
+            for workspace_id in {asset.workspace_id for asset in batch}:
+                keyword_stats_compact_on_commit(workspace_id=workspace_id)
         last_pk = batch[-1].pk
         if progress:
             progress(len(batch))

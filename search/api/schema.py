@@ -27,6 +27,11 @@ SEMANTIC_400_CODES = [
     "invalid_filter", "unknown_filter_key", "unknown_operator", "filter_type_mismatch", "filter_invalid_character",
     "filter_value_too_long",
 ]
+HYBRID_400_CODES = [
+    *SEMANTIC_400_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",
+    "semantic_weight_invalid", "semantic_weight_out_of_range", "weights_invalid", "rerank_invalid",
+    "rerank_weights_invalid", "no_searchable_terms",
+]
 PROVIDER_CODES = ["not_configured", "provider_unavailable", "provider_error"]
 # Any endpoint that reads the database may answer this (cms/api_errors.py), with Retry-After.
 DATABASE_CODES = ["database_unavailable"]
@@ -146,6 +151,69 @@ class SemanticSearchResponseDoc(serializers.Serializer):
     relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
     sources = ChunkSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
     meta = SemanticMetaSerializer()
+
+
+class HybridSearchRequestDoc(SemanticSearchRequestDoc):
+    """The hybrid request as documented: the semantic fields plus fusion and rerank (a test pins it)."""
+
+    class Meta:
+        ref_name = "HybridSearchRequest"
+
+    min_score = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True,
+                                       help_text="Drop hits under this final (fused, or reranked) score.")
+    fusion = serializers.ChoiceField(choices=["weighted", "rrf"], required=False, allow_null=True,
+                                     help_text="weighted (default): scores over each leg's best, weighted; "
+                                     "rrf: reciprocal rank fusion.")
+    keyword_weight = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True,
+                                            help_text="Unset: the fitted default for the query's script. 0 turns "
+                                            "the keyword leg off.")
+    semantic_weight = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True,
+                                             help_text="Unset: the complement of keyword_weight, or the fitted "
+                                             "default. 0 turns the vector leg off.")
+    rerank = serializers.BooleanField(default=False, required=False,
+                                      help_text="Rerank the fused candidates (503 not_configured without a reranker).")
+    rerank_weights = serializers.DictField(child=serializers.FloatField(min_value=0, max_value=1), required=False,
+                                           allow_null=True, help_text='{"rerank": 0.4, "vector": 0.4, "position": '
+                                           '0.2} (the defaults; they must add up to 1).')
+
+
+class LegScoreSerializer(serializers.Serializer):
+    score = serializers.FloatField(allow_null=True, help_text="BM25 (keyword), cosine (semantic) or the fused score.")
+    rank = serializers.IntegerField(required=False, allow_null=True,
+                                    help_text="Rank in that leg's own list, null if the leg did not list it.")
+
+
+class HybridLegsSerializer(serializers.Serializer):
+    keyword = LegScoreSerializer(required=False)
+    semantic = LegScoreSerializer(required=False)
+    fused = LegScoreSerializer()
+
+
+class HybridSourceSerializer(ChunkSourceSerializer):
+    score = serializers.FloatField(help_text="The final score: fused (0..1 with weighted fusion) or reranked.")
+    legs = HybridLegsSerializer()
+
+
+class HybridMetaSerializer(SemanticMetaSerializer):
+    model = serializers.CharField(allow_null=True, help_text="The embedding model; null when no vector leg ran.")
+    dimensions = serializers.IntegerField(allow_null=True)
+    search = serializers.CharField()
+    legs_used = serializers.ListField(child=serializers.ChoiceField(choices=["keyword", "semantic"]))
+    degraded = serializers.DictField(required=False, help_text="A leg that could not run: {leg: {code, message}}.")
+    fusion = serializers.CharField()
+    weights = serializers.DictField()
+    candidates = serializers.IntegerField()
+    legs = serializers.DictField(help_text="Facts per leg: terms, candidates, whether the keyword ranking was exhaustive.")
+    rerank = serializers.DictField(required=False, help_text="With rerank: the model, weights and candidates.")
+
+
+class HybridSearchResponseDoc(serializers.Serializer):
+    class Meta:
+        ref_name = "HybridSearchResponse"
+
+    relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
+    sources = HybridSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
+    meta = HybridMetaSerializer()
 
 
 class HealthResponseDoc(serializers.Serializer):

@@ -22,7 +22,7 @@ from search.api.schema import (
     error_responses,
 )
 from search.errors import SearchError
-from search.semantic import DEFAULT_TOP_K, semantic_search
+from search.semantic import DEFAULT_TOP_K, SearchResult, semantic_search
 
 
 class AnyJSONField(serializers.Field):
@@ -54,6 +54,8 @@ class SemanticSearchRequestSerializer(serializers.Serializer):
 
 class SemanticSearchView(WorkspaceAPIView):
     parser_classes = [BoundedJSONParser]  # JSON only (415 otherwise), nesting bounded
+    # Subclasses (the hybrid search) swap the parameters and the search function.
+    request_serializer = SemanticSearchRequestSerializer
 
     @extend_schema(
         tags=["search"],
@@ -71,21 +73,16 @@ class SemanticSearchView(WorkspaceAPIView):
     def post(self, request: Request, slug: str) -> Response:
         access = self.get_access()
         params = self._params(request)
+        include_sources = params.pop("include_sources")
         try:
-            result = semantic_search(
-                access=access,
-                query=params["query"],
-                top_k=params["top_k"],
-                min_score=params["min_score"],
-                content_type=params["content_type"],
-                filter=params["filter"],
-                ef_search=params["ef_search"],
-                include_vectors=params["include_vectors"],
-            )
+            result = self.search(access=access, **params)
         except SearchError as exc:
             raise api_error_from(exc) from exc
-        return Response(result.as_dict(include_sources=params["include_sources"],
+        return Response(result.as_dict(include_sources=include_sources,
                                        include_vectors=params["include_vectors"]))
+
+    def search(self, **params: Any) -> SearchResult:
+        return semantic_search(**params)
 
     def _params(self, request: Request) -> dict[str, Any]:
         try:
@@ -94,12 +91,12 @@ class SemanticSearchView(WorkspaceAPIView):
             raise ApiError("malformed_json", f"The request body is not valid JSON: {exc.detail}") from exc
         if not isinstance(body, dict):
             raise ApiError("invalid_request", "The request body must be a JSON object with at least \"query\".")
-        allowed = set(SemanticSearchRequestSerializer().fields)
+        allowed = set(self.request_serializer().fields)
         unknown = sorted(set(body) - allowed)
         if unknown:
             raise ApiError("unknown_parameter",
                            f"Unknown parameter(s): {', '.join(unknown)}. Accepted: {', '.join(sorted(allowed))}.")
-        serializer = SemanticSearchRequestSerializer(data=body)
+        serializer = self.request_serializer(data=body)
         if not serializer.is_valid():
             name, problems = next(iter(serializer.errors.items()))
             code = "query_empty" if name == "query" else "invalid_request"

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from search.api import views
 from search.api.entries import EntrySearchView
+from search.api.hybrid import HybridSearchView
 from search.api.schema import HealthResponseDoc
 from search.api.semantic import SemanticSearchView
 
@@ -22,6 +23,7 @@ urlpatterns = [
     path("health", health, name="health"),
     path("v1/workspaces/<slug:slug>/search/entries", EntrySearchView.as_view(), name="search-entries"),
     path("v1/workspaces/<slug:slug>/search/semantic", SemanticSearchView.as_view(), name="search-semantic"),
+    path("v1/workspaces/<slug:slug>/search/hybrid", HybridSearchView.as_view(), name="search-hybrid"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

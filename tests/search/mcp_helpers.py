@@ -24,7 +24,7 @@ from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, 
 from tests.servers import REPO, database_env
 
 B_MARKER = "zanzibar"
-TOOL_NAMES = {"list_content_types", "search_entries", "semantic_search"}
+TOOL_NAMES = {"list_content_types", "search_entries", "semantic_search", "hybrid_search"}
 
 
 @dataclass
@@ -77,6 +77,11 @@ CROSS_TENANT_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("semantic_search", {"query": "refund", "filter": {"content_type": "globex_memo"}}),
     ("semantic_search", {"query": "refund", "filter": {"$or": [{"content_type": "globex_memo"}, {"status": "draft"}]}}),
     ("semantic_search", {"query": "Zanzibar staff refunds", "top_k": 100}),
+    ("hybrid_search", {"query": "refund", "workspace": "globex", "top_k": 100}),
+    ("hybrid_search", {"query": "refund", "content_type": "globex_memo"}),
+    ("hybrid_search", {"query": "refund", "filter": {"$or": [{"content_type": "globex_memo"}, {"status": "draft"}]}}),
+    ("hybrid_search", {"query": "Zanzibar staff refunds", "top_k": 100}),
+    ("hybrid_search", {"query": "Zanzibar", "semantic_weight": 0, "top_k": 100}),
     ("list_content_types", {"workspace": "globex"}),
 ]
 

@@ -68,6 +68,7 @@ async def call_each_tool(client: Client) -> dict:
         "list_content_types": await client.call_tool("list_content_types", {}),
         "search_entries": await client.call_tool("search_entries", {"query": "OSAKA"}),
         "semantic_search": await client.call_tool("semantic_search", {"query": "返品", "top_k": 1}),
+        "hybrid_search": await client.call_tool("hybrid_search", {"query": "How long do refunds take?", "top_k": 1}),
     }
 
 
@@ -82,6 +83,10 @@ def assert_each_tool_answered(answers: dict) -> None:
     assert [hit["matched_fields"] for hit in hits] == [["body"]]
     semantic = answers["semantic_search"].structured_content
     assert semantic["sources"][0]["metadata"]["title"] == "Refund policy"
+    hybrid = answers["hybrid_search"].structured_content
+    assert hybrid["sources"][0]["metadata"]["title"] == "Refund policy"
+    assert hybrid["meta"]["legs_used"] == ["keyword", "semantic"]
+    assert set(hybrid["sources"][0]["legs"]) == {"keyword", "semantic", "fused"}
 
 
 async def cross_tenant_answers(client: Client) -> list[str]:
@@ -108,9 +113,11 @@ def test_tool_descriptions_say_when_to_use_each_tool(tenants):
     answers = in_process(build_mcp_server(caller=api_key_caller(tenants.acme_key)), call_each_tool)
 
     descriptions = {name: tool.description for name, tool in answers["tools"].items()}
-    assert "exact word" in descriptions["search_entries"] and "semantic_search" in descriptions["search_entries"]
+    assert "exact word" in descriptions["search_entries"]
     assert "meaning" in descriptions["semantic_search"] and "search_entries" in descriptions["semantic_search"]
     assert "first" in descriptions["list_content_types"]
+    assert "DEFAULT SEARCH for natural-language questions" in descriptions["hybrid_search"]
+    assert "hybrid_search" in descriptions["search_entries"]
 
 
 def test_key_with_drafts_sees_draft_status_in_content_types(tenants):

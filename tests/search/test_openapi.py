@@ -49,14 +49,15 @@ def test_schema_describes_every_endpoint_with_the_bearer_scheme(openapi):
     paths = spec["paths"]
 
     assert set(paths) == {"/api/health", "/api/v1/workspaces/{slug}/search/entries",
-                          "/api/v1/workspaces/{slug}/search/semantic"}
+                          "/api/v1/workspaces/{slug}/search/semantic", "/api/v1/workspaces/{slug}/search/hybrid"}
     assert spec["components"]["securitySchemes"]["ApiKey"] == {**spec["components"]["securitySchemes"]["ApiKey"],
                                                               "type": "http", "scheme": "bearer"}
     for path in paths.values():
         for operation in path.values():
             assert {"200"} <= set(operation["responses"])
     searches = [paths[p][m] for p, m in [("/api/v1/workspaces/{slug}/search/entries", "get"),
-                                         ("/api/v1/workspaces/{slug}/search/semantic", "post")]]
+                                         ("/api/v1/workspaces/{slug}/search/semantic", "post"),
+                                         ("/api/v1/workspaces/{slug}/search/hybrid", "post")]]
     for operation in searches:
         assert {"ApiKey": []} in operation["security"]
         assert {"400", "401", "404", "429"} <= set(operation["responses"])
@@ -64,6 +65,13 @@ def test_schema_describes_every_endpoint_with_the_bearer_scheme(openapi):
 
 def test_documented_semantic_request_has_the_fields_the_view_accepts():
     assert set(SemanticSearchRequestDoc().fields) == set(SemanticSearchRequestSerializer().fields)
+
+
+def test_documented_hybrid_request_has_the_fields_the_view_accepts():
+    from search.api.hybrid import HybridSearchRequestSerializer
+    from search.api.schema import HybridSearchRequestDoc
+
+    assert set(HybridSearchRequestDoc().fields) == set(HybridSearchRequestSerializer().fields)
 
 
 def test_docs_page_uses_local_assets_not_a_cdn(client):
@@ -194,3 +202,49 @@ def test_health_matches(openapi, client):
 
     assert response.status_code in (200, 503)
     openapi.validate_response(DjangoOpenAPIRequest(response.wsgi_request), DjangoOpenAPIResponse(response))
+
+
+# --- hybrid ---------------------------------------------------------------------------------------
+
+HYBRID = "/api/v1/workspaces/{slug}/search/hybrid"
+
+
+def post_hybrid(client: APIClient, body, slug: str = "acme"):
+    return client.post(HYBRID.format(slug=slug), body, format="json")
+
+
+@pytest.fixture
+def hybrid_docs(workspace):
+    from tests.factories import ContentTypeFactory, entry_make
+
+    doc_type = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+    entry_make(doc_type, title="Returns", body="<p>Refunds: return any unused item within 30 days.</p>")
+
+
+def test_hybrid_search_200_matches_with_both_legs(openapi, keys, local_embeddings, hybrid_docs, workspace):
+    from ingestion.services import chunks_embed_pending
+
+    chunks_embed_pending(workspace=workspace)
+
+    check(openapi, post_hybrid(as_key(keys["valid"]), {"query": "refund", "top_k": 3}), 200)
+    check(openapi, post_hybrid(as_key(keys["valid"]), {"query": "refund", "fusion": "rrf",
+                                                        "include_sources": False}), 200)
+
+
+def test_hybrid_search_200_matches_when_degraded_to_keywords(openapi, keys, no_embeddings, hybrid_docs):
+    check(openapi, post_hybrid(as_key(keys["valid"]), {"query": "refund"}), 200)
+
+
+@pytest.mark.parametrize(("key", "body", "status"), [
+    ("valid", {"query": "refund", "fusion": "max"}, 400),
+    ("valid", {"query": "refund", "keyword_weight": 2}, 400),
+    (None, {"query": "refund"}, 401),
+])
+def test_hybrid_search_errors_match(openapi, keys, no_embeddings, hybrid_docs, key, body, status):
+    check(openapi, post_hybrid(as_key(keys.get(key)), body), status)
+
+
+def test_hybrid_search_rerank_503_matches(openapi, keys, no_embeddings, hybrid_docs, settings):
+    settings.SEARCH_RERANK_BACKENDS = {"default": None}
+
+    check(openapi, post_hybrid(as_key(keys["valid"]), {"query": "refund", "rerank": True}), 503)

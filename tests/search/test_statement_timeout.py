@@ -181,3 +181,32 @@ def test_mcp_tool_error_is_search_timeout(workspace, refund_entry):
     text = result.content[0].text
     assert result.is_error and json.loads(text[text.index("{"):])["code"] == "search_timeout"
     assert not call("refund").is_error
+
+
+# --- hybrid ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def keyword_indexed(workspace, no_embeddings):
+    from tests.factories import ContentTypeFactory
+
+    doc_type = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+    return entry_make(doc_type, title="Returns", body="<p>Refunds within 30 days.</p>")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_slow_keyword_leg_is_search_timeout(workspace, keyword_indexed):
+    from search.hybrid import hybrid_search
+
+    with table_locked("ingestion_keywordposting"), pytest.raises(SearchTimeout):
+        hybrid_search(access=full_access(workspace), query="refund")
+    assert hybrid_search(access=full_access(workspace), query="refund").hits[0].entry_id == keyword_indexed.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_api_hybrid_answers_503_search_timeout(editor, keyword_indexed):
+    api = APIClient()
+    api.force_login(editor)
+    with table_locked("ingestion_keywordposting"):
+        response = api.post("/api/v1/workspaces/acme/search/hybrid", data=json.dumps({"query": "refund"}),
+                            content_type="application/json")
+    assert (response.status_code, response.json()["code"]) == (503, "search_timeout")

@@ -46,6 +46,8 @@ class Command(BaseCommand):
             with Progress(stream=self.stdout, label="sync assets", total=None, verbosity=verbosity,
                           unit="assets") as progress:
                 sync.add(services.chunks_sync_for_assets(workspace=ws, progress=progress))
+        # Chunks written before the keyword index existed (their text unchanged, so sync kept them).
+        keyword_indexed = services.keyword_index_missing(workspace_id=ws.pk if ws else None)
         try:
             model_name = get_embedding_backend().model_name
         except EmbeddingNotConfigured:
@@ -57,7 +59,8 @@ class Command(BaseCommand):
         if verbosity >= 1:
             self.stdout.write(
                 f"Synced {sync.sources} sources: {sync.created} new, {sync.changed} changed, "
-                f"{sync.deleted} deleted chunks; {requeued} failed or other-model chunks requeued."
+                f"{sync.deleted} deleted chunks; {requeued} failed or other-model chunks requeued"
+                + (f"; {keyword_indexed} chunks keyword-indexed for the first time." if keyword_indexed else ".")
             )
 
         if run_async:

@@ -1,0 +1,340 @@
+#!/usr/bin/env python
+"""Speed of the keyword leg and of hybrid search at 100,000 chunks, and what the candidate bound costs.
+
+Run from the repo root, after bench/eval.py has loaded its workspaces (their chunks and
+vectors are the real part of this data set):
+    .venv/bin/python bench/hybrid.py [--chunks N] [--queries Q] [--rebuild]
+
+1. Data. The chunks of bench/eval.py's workspaces (the product's chunker, the local model's
+   vectors: SciFact, StackFAQ, JSQuAD) are the real chunks; the rest up to --chunks are
+   variants like bench/semantic.py's: a real vector plus Gaussian noise (sigma 0.035), and
+   the first 300 characters of its text followed by "[generated variant k]", so "generated"
+   and "variant" are in ~70% of all chunks: the common-term worst case.
+2. Load, into a dedicated database (cms_bench_hybrid): binary COPY of the chunks, the HNSW
+   index of migration 0002, then the keyword index through the product's own service
+   (`ingestion.services.keyword_index_missing`, timed), compaction, VACUUM ANALYZE.
+3. Measure, per scenario (the big workspace holding 99% of the chunks; a workspace holding
+   1%; the big one with a metadata filter keeping 1% of its chunks; the big one as a viewer,
+   whose visibility predicate makes every candidate read its chunk row):
+   - the keyword leg (`search.keyword`, 50 candidates as hybrid asks), timed end to end
+     from Python: real queries from the three sets, and common-term queries;
+   - how many candidates it scored and how many postings it read at most, and its top 10
+     against exact BM25 (every posting of every term read): agreement@10;
+   - hybrid_search end to end (top_k 10), including the query's embedding by the local model.
+   The load average is printed with the figures: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(REPO_ROOT / "bench"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+
+from evalsets import SETS, load_set  # noqa: E402
+
+BENCH_DB = os.environ.get("BENCH_HYBRID_DB", "cms_bench_hybrid")
+EVAL_DB = os.environ.get("BENCH_EVAL_DB", "cms_bench_eval")
+CACHE = REPO_ROOT / "var" / "bench" / "hybrid-real-chunks.npz"
+MODEL = "use-multilingual-v3"
+DIMENSIONS = 512
+NOISE_SIGMA = 0.035
+FILTER_BUCKETS = 100
+TOP_K = 10
+DEPTH = 50
+COMMON_QUERIES = ["generated variant", "variant", "the results of the study", "cell", "how to use it",
+                  "について", "data analysis methods", "日本"]
+
+
+def django_setup() -> None:
+    from django.conf import settings
+
+    settings.DATABASES["default"]["NAME"] = BENCH_DB
+    settings.CELERY_BROKER_URL = "memory://"
+    settings.SEARCH_EMBEDDING_BACKENDS = {
+        "default": {"BACKEND": "ingestion.embeddings.local.LocalEmbeddingBackend", "OPTIONS": {"threads": 1}}
+    }
+    import django
+
+    django.setup()
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered))) - 1))]
+
+
+# --- data -------------------------------------------------------------------------------------
+
+def real_chunks() -> tuple[list[str], np.ndarray]:
+    """(text, vector) of every embedded chunk of bench/eval.py's workspaces, cached in var/bench."""
+    if CACHE.exists():
+        data = np.load(CACHE, allow_pickle=False)
+        return [str(t) for t in data["texts"]], data["vectors"]
+    import psycopg
+    from django.db import connection
+    from pgvector.psycopg import register_vector
+
+    params = {**connection.get_connection_params(), "dbname": EVAL_DB}
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params) as conn:
+        register_vector(conn)
+        rows = conn.execute(
+            "SELECT text, embedding::vector(512) FROM ingestion_chunk WHERE status = 'embedded'"
+            " AND embedding_model = %s AND workspace_id IN (SELECT id FROM cms_workspace WHERE slug LIKE 'eval-%%')"
+            " ORDER BY id", [MODEL]).fetchall()
+    if not rows:
+        raise SystemExit(f"No embedded chunks in {EVAL_DB}: run bench/eval.py first (it loads the workspaces).")
+    texts = [r[0] for r in rows]
+    vectors = np.asarray([np.asarray(r[1].to_list(), dtype=np.float32) for r in rows], dtype=np.float32)
+    CACHE.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(CACHE, texts=np.asarray(texts), vectors=vectors)
+    return texts, vectors
+
+
+def load(total: int, rebuild: bool) -> tuple[dict[str, int], dict[str, int]]:
+    """Workspace ids and chunk counts (big, small, filtered); loads unless already loaded."""
+    import importlib
+
+    from django.core.management import call_command
+    from django.db import connection
+    from pgvector.psycopg import register_vector
+    from psycopg.types.json import Jsonb
+
+    from cms.models import ContentType, Entry, Workspace
+    from ingestion import services
+    from ingestion.models import Chunk
+
+    call_command("migrate", verbosity=0)
+    ws_ids, entry_ids = {}, {}
+    for name in ("big", "small"):
+        ws, _ = Workspace.objects.get_or_create(slug=f"bench-{name}", defaults={"name": f"Bench {name}"})
+        ct, _ = ContentType.objects.get_or_create(
+            workspace=ws, api_id="article",
+            defaults={"name": "Article", "fields": [{"id": "title", "label": "Title", "type": "text"},
+                                                   {"id": "body", "label": "Body", "type": "richtext"},
+                                                   {"id": "bucket", "label": "Bucket", "type": "number"}]})
+        entry = Entry.objects.filter(workspace=ws).first() or Entry.objects.create(
+            workspace=ws, content_type=ct, data={"title": f"Bench {name}"}, status="published")
+        ws_ids[name], entry_ids[name] = ws.pk, entry.pk
+    rng = np.random.default_rng(20260101)
+    texts, real = real_chunks()
+    if total <= len(real):
+        vectors, all_texts = real[:total], texts[:total]
+    else:
+        sources = rng.integers(0, len(real), size=total - len(real))
+        extra = real[sources] + rng.normal(0.0, NOISE_SIGMA, size=(len(sources), real.shape[1])).astype(np.float32)
+        extra /= np.linalg.norm(extra, axis=1, keepdims=True)
+        vectors = np.vstack([real, extra.astype(np.float32)])
+        all_texts = texts + [f"{texts[s][:300]} [generated variant {k}]" for k, s in enumerate(sources)]
+    order = rng.permutation(total)
+    small = np.zeros(total, dtype=bool)
+    small[rng.choice(total, size=total // 100, replace=False)] = True
+    counts = {"big": int((~small).sum()), "small": int(small.sum()),
+              "filtered": int(sum(1 for i in range(total) if not small[i] and i % FILTER_BUCKETS == 7))}
+    indexed = Chunk.objects.count() == total and not Chunk.objects.extra(
+        where=["NOT EXISTS (SELECT 1 FROM ingestion_keywordposting p WHERE p.chunk_id = ingestion_chunk.id"
+               " AND p.term = '')"]).exists()
+    if indexed and not rebuild:
+        print(f"Reusing the {total} chunks already in {BENCH_DB} (--rebuild to reload).", flush=True)
+        return ws_ids, counts
+    print(f"Loading {total} chunks ({len(real)} real, {max(0, total - len(real))} variants) into {BENCH_DB}...",
+          flush=True)
+    indexes = importlib.import_module("ingestion.migrations.0002_chunk_search_indexes")
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE ingestion_chunk, ingestion_keywordposting, ingestion_keywordstat,"
+                       " ingestion_keywordstatdelta")
+        for model, _ in indexes.CHUNK_VECTOR_INDEXES:
+            cursor.execute(f"DROP INDEX IF EXISTS {indexes._index_name(model)}")
+    raw = connection.connection
+    register_vector(raw)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    columns = ("workspace_id", "source_kind", "entry_id", "field", "ordinal", "text", "content_hash",
+               "token_estimate", "title", "metadata", "status", "attempts", "last_error", "embedding",
+               "embedding_model", "embedding_dimensions", "created_at", "updated_at")
+    types = ["bigint", "text", "bigint", "text", "integer", "text", "text", "integer", "text", "jsonb", "text",
+             "smallint", "text", "vector", "text", "integer", "timestamptz", "timestamptz"]
+    started = time.perf_counter()
+    with raw.cursor() as cursor:
+        with cursor.copy(f"COPY ingestion_chunk ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(types)
+            for i in range(total):
+                j = int(order[i])
+                ws = "small" if small[i] else "big"
+                metadata = {"content_type": "article", "status": "published", "source_kind": "entry",
+                            "fields": {"bucket": i % FILTER_BUCKETS}}
+                copy.write_row((ws_ids[ws], "entry", entry_ids[ws], "body", i, all_texts[j], f"{i:064x}",
+                                len(all_texts[j]) // 3, f"Chunk {i}", Jsonb(metadata), "embedded", 1, "",
+                                vectors[j], MODEL, DIMENSIONS, now, now))
+    raw.commit() if not raw.autocommit else None
+    print(f"  COPY {total} chunks: {time.perf_counter() - started:.1f} s", flush=True)
+    started = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute("SET maintenance_work_mem = '2GB'")
+        for operation in indexes._vector_index_operations():
+            cursor.execute(operation.sql)
+    print(f"  HNSW index build: {time.perf_counter() - started:.1f} s", flush=True)
+    started = time.perf_counter()
+    done = services.keyword_index_missing(batch_size=1000)
+    seconds = time.perf_counter() - started
+    services.keyword_stats_compact_all()
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE ingestion_keywordposting")
+        cursor.execute("VACUUM ANALYZE ingestion_keywordstat")
+        cursor.execute("ANALYZE ingestion_chunk")
+        cursor.execute("SELECT count(*), pg_size_pretty(pg_total_relation_size('ingestion_keywordposting')),"
+                       " pg_size_pretty(pg_relation_size('keyword_posting_term_impact'))"
+                       " FROM ingestion_keywordposting")
+        postings, size, index_size = cursor.fetchone()
+    print(f"  keyword index through ingestion.services.keyword: {done} chunks in {seconds:.1f} s "
+          f"({done / seconds:.0f} chunks/s), {postings} postings, table+indexes {size}, "
+          f"term/impact index {index_size}", flush=True)
+    return ws_ids, counts
+
+
+# --- measuring ----------------------------------------------------------------------------------
+
+def query_sets(count: int) -> dict[str, list[str]]:
+    rng = np.random.default_rng(11)
+    real: list[str] = []
+    for name in SETS:
+        queries = load_set(name).queries
+        picks = rng.choice(len(queries), size=min(count // len(SETS), len(queries)), replace=False)
+        real.extend(queries[i]["text"] for i in sorted(picks))
+    return {"real": real, "common": COMMON_QUERIES}
+
+
+def keyword_run(ws_id: int, query: str, where, budget=None, champions=None):
+    from search import keyword
+
+    kwargs = {}
+    if budget is not None:
+        kwargs = {"budget": budget, "champions": champions}
+    prepared = keyword.keyword_query_prepare(workspace_id=ws_id, query=query, **kwargs)
+    return keyword.keyword_candidates(prepared, limit=DEPTH, where=where)
+
+
+def measure(args: argparse.Namespace) -> None:
+    from cms.access import workspace_access_for_operator
+    from cms.models import Workspace
+    from search.hybrid import chunk_filter, hybrid_search
+    from search.keyword import CANDIDATE_BUDGET, CHAMPIONS
+
+    ws_ids, counts = load(args.chunks, args.rebuild)
+    queries = query_sets(args.queries)
+    big = Workspace.objects.get(pk=ws_ids["big"])
+    small = Workspace.objects.get(pk=ws_ids["small"])
+    operator_big = workspace_access_for_operator(workspace=big)
+    viewer_big = workspace_access_for_operator(workspace=big, include_drafts=False)
+    scenarios = [
+        ("ws 99%", operator_big, None, counts["big"]),
+        ("ws 1%", workspace_access_for_operator(workspace=small), None, counts["small"]),
+        ("ws 99% + filter 1%", operator_big, {"bucket": 7}, counts["filtered"]),
+        ("ws 99%, viewer", viewer_big, None, counts["big"]),
+    ]
+    from ingestion.embeddings import get_embedding_backend
+
+    backend = get_embedding_backend()
+    embed_ms = []
+    for text in queries["real"][:30]:
+        started = time.perf_counter()
+        backend.embed_query(text)
+        embed_ms.append((time.perf_counter() - started) * 1000)
+    load1, load5, _ = os.getloadavg()
+    print(f"\n{args.chunks} chunks; {len(queries['real'])} real queries (SciFact, StackFAQ, JSQuAD) and "
+          f"{len(queries['common'])} common-term queries; bound: budget {CANDIDATE_BUDGET} postings, "
+          f"{CHAMPIONS} champions per common term; query embedding p50 {statistics.median(embed_ms):.1f} ms")
+    print(f"load average {load1:.1f}/{load5:.1f} on {os.cpu_count()} CPUs (timings include any contention)\n")
+    header = (f"{'scenario':<20} {'rows':>6} {'queries':<7} {'kw p50':>7} {'kw p95':>7} {'cand p50':>8} "
+              f"{'cand max':>8} {'read max':>8} {'agree@10':>8} {'exact q':>7} {'hyb p50':>7} {'hyb p95':>7}")
+    print(header)
+    print("-" * len(header))
+    for label, access, spec, rows in scenarios:
+        where = chunk_filter(access=access, content_type=None, spec=spec).keyword_where
+        for kind, texts in queries.items():
+            for text in texts[:5]:  # warm the index pages
+                keyword_run(access.workspace.pk, text, where)
+            # Latency first, on its own (the exhaustive runs below read far more pages).
+            kw_ms, cands, reads, found, exhaustive = [], [], [], [], 0
+            for text in texts:
+                started = time.perf_counter()
+                hits, plan = keyword_run(access.workspace.pk, text, where)
+                kw_ms.append((time.perf_counter() - started) * 1000)
+                cands.append(plan.candidates)
+                reads.append(plan.postings_read_max)
+                exhaustive += plan.exhaustive
+                found.append({h.id for h in hits[:TOP_K]})
+            agree = []
+            for text, ids in zip(texts, found):
+                exact, _ = keyword_run(access.workspace.pk, text, where, budget=10**9, champions=10**9)
+                truth = {h.id for h in exact[:TOP_K]}
+                if truth:
+                    agree.append(len(ids & truth) / len(truth))
+            hyb_ms = []
+            for text in texts:
+                started = time.perf_counter()
+                hybrid_search(access=access, query=text, top_k=TOP_K, filter=spec)
+                hyb_ms.append((time.perf_counter() - started) * 1000)
+            print(f"{label:<20} {rows:>6} {kind:<7} {statistics.median(kw_ms):>7.1f} {pct(kw_ms, 0.95):>7.1f} "
+                  f"{int(statistics.median(cands)):>8} {max(cands):>8} {max(reads):>8} "
+                  f"{statistics.mean(agree) if agree else float('nan'):>8.3f} {exhaustive:>3}/{len(texts):<3} "
+                  f"{statistics.median(hyb_ms):>7.1f} {pct(hyb_ms, 0.95):>7.1f}", flush=True)
+    load1, load5, _ = os.getloadavg()
+    print(f"\nload average at the end {load1:.1f}/{load5:.1f}")
+    if args.bounds:
+        bound_sweep(ws_ids["big"], queries["real"], args.bounds)
+
+
+def bound_sweep(ws_id: int, texts: list[str], bounds: str) -> None:
+    """Agreement with exact BM25 and latency for other (budget, champions) settings."""
+    print(f"\nbound sweep, ws 99%, {len(texts)} real queries")
+    header = f"{'budget':>7} {'champ':>6} {'kw p50':>7} {'kw p95':>7} {'cand p50':>8} {'cand max':>8} {'agree@10':>8}"
+    print(header)
+    print("-" * len(header))
+    exact = {}
+    for text in texts:
+        hits, _ = keyword_run(ws_id, text, None, budget=10**9, champions=10**9)
+        exact[text] = {h.id for h in hits[:TOP_K]}
+    for pair in bounds.split(","):
+        budget, champions = (int(x) for x in pair.split("/"))
+        ms, cands, agree = [], [], []
+        for text in texts:
+            started = time.perf_counter()
+            hits, plan = keyword_run(ws_id, text, None, budget=budget, champions=champions)
+            ms.append((time.perf_counter() - started) * 1000)
+            cands.append(plan.candidates)
+            if exact[text]:
+                agree.append(len({h.id for h in hits[:TOP_K]} & exact[text]) / len(exact[text]))
+        print(f"{budget:>7} {champions:>6} {statistics.median(ms):>7.1f} {pct(ms, 0.95):>7.1f} "
+              f"{int(statistics.median(cands)):>8} {max(cands):>8} {statistics.mean(agree):>8.3f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=150)
+    parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--load-only", action="store_true", help="load the data set and build the indexes, then stop")
+    parser.add_argument("--bounds", default="500/50,1000/100,2000/150,4000/300,1000000000/1000000000",
+                        help="budget/champions pairs for the sweep ('' to skip)")
+    args = parser.parse_args()
+    django_setup()
+    if args.load_only:
+        load(args.chunks, args.rebuild)
+        return
+    measure(args)
+
+
+if __name__ == "__main__":
+    main()

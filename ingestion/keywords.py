@@ -1,0 +1,125 @@
+"""The keyword tokenizer and BM25 constants: one function turns text into terms, for chunks and queries alike.
+
+Pure functions (no database). `ingestion.services.keyword` indexes chunk texts with them and
+`search.keyword` turns queries into terms with the very same function, so a term can only
+match if both sides produced it the same way.
+
+Terms:
+
+- Space-separated scripts (English and other Latin, Greek, Cyrillic...): words of letters
+  and digits, lowercased, PostgreSQL's English stopwords dropped, stemmed with the Snowball
+  English stemmer (the same algorithm as PostgreSQL's `english` configuration, through
+  PyStemmer's C implementation), so "refunds", "refunding" and "refund" are one term.
+- CJK runs (kanji, kana, hangul; no spaces between words): overlapping character bigrams,
+  so 返品 is one term and 返品ポリシー gives 返品 品ポ ポリ リシ シー. A run of one
+  character is its own term.
+- Text is NFKC-normalised first: full-width ＡＢＣ is abc, half-width ｶﾀｶﾅ is カタカナ.
+
+For indexing, `keyword_index_terms` adds every CJK character of longer runs as an extra
+unigram term, so a 1-character query (返, 品) finds the chunks that contain it anywhere.
+Those unigrams are not counted in a chunk's length and never come out of a query of two or
+more characters, so they change no BM25 score but a 1-character query's.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+import Stemmer
+
+# BM25 parameters (Robertson/Lucene defaults). The index stores an impact computed with
+# them; the search scores with them.
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+# The term every indexed chunk has once, with tf = the chunk's length: its document
+# frequency is the workspace's chunk count and its total frequency the summed length.
+LENGTH_TERM = ""
+
+# Longest word kept; longer runs (hashes, base64) are not words anyone searches by.
+MAX_WORD_CHARS = 64
+
+# PostgreSQL's english.stop (share/tsearch_data/english.stop), the stopwords of its
+# `english` text search configuration.
+ENGLISH_STOPWORDS = frozenset(
+    """i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers
+    herself it its itself they them their theirs themselves what which who whom this that these those am is are was
+    were be been being have has had having do does did doing a an the and but if or because as until while of at by
+    for with about against between into through during before after above below to from up down in out on off over
+    under again further then once here there when where why how all any both each few more most other some such no
+    nor not only own same so than too very s t can will just don should now""".split()
+)
+
+_CJK = (
+    "\u3040-\u309f"  # hiragana
+    "\u30a0-\u30ff"  # katakana (with the long vowel mark ー)
+    "\u3005\u3006\u3007"  # 々 〆 〇
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs, extension A, compatibility
+    "\u3131-\u318e\uac00-\ud7a3"  # hangul
+    "\U00020000-\U0002fa1f"  # CJK extensions B-F and compatibility supplement
+)
+# A CJK run, or a word: letters and digits of any other script (\w minus "_" and CJK).
+_TOKEN = re.compile(f"([{_CJK}]+)|((?:(?![{_CJK}])[^\\W_])+)")
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Stemmer.Stemmer:
+    stemmer = Stemmer.Stemmer("english")
+    stemmer.maxCacheSize = 100_000
+    return stemmer
+
+
+@dataclass(frozen=True)
+class IndexTerms:
+    """A text's terms for the index: term -> frequency (CJK unigrams included) and its length."""
+
+    frequencies: dict[str, int]
+    length: int
+
+
+def keyword_tokens(text: str) -> list[str]:
+    """The BM25 terms of `text` in order, repeats included: the tokenizer of index and query.
+
+    >>> keyword_tokens("Refunds within 30 days: 返品ポリシー")
+    ['refund', 'within', '30', 'day', '返品', '品ポ', 'ポリ', 'リシ', 'シー']
+    """
+    tokens: list[str] = []
+    words: list[str] = []
+    for cjk, word in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
+        if cjk:
+            if words:
+                tokens.extend(_stemmer().stemWords(words))
+                words = []
+            if len(cjk) == 1:
+                tokens.append(cjk)
+            else:
+                tokens.extend(cjk[i : i + 2] for i in range(len(cjk) - 1))
+        elif word not in ENGLISH_STOPWORDS and len(word) <= MAX_WORD_CHARS:
+            words.append(word)
+    if words:
+        tokens.extend(_stemmer().stemWords(words))
+    return tokens
+
+
+def keyword_index_terms(text: str) -> IndexTerms:
+    """What the index stores for one chunk's text: every term's frequency and the length.
+
+    The length counts the BM25 tokens (`keyword_tokens`); the extra unigrams of CJK runs
+    (see the module docstring) get frequencies but add nothing to it.
+    """
+    tokens = keyword_tokens(text)
+    frequencies = Counter(tokens)
+    for cjk, _ in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
+        if len(cjk) > 1:
+            frequencies.update(cjk)
+    return IndexTerms(frequencies=dict(frequencies), length=len(tokens))
+
+
+def bm25_term_weight(*, tf: float, length: float, average_length: float) -> float:
+    """BM25's saturated, length-normalised term frequency: tf (k1 + 1) / (tf + k1 (1 - b + b len/avgdl))."""
+    norm = BM25_K1 * (1.0 - BM25_B + BM25_B * length / max(average_length, 1e-9))
+    return tf * (BM25_K1 + 1.0) / (tf + norm)

@@ -1,0 +1,411 @@
+"""Hybrid search: the keyword (BM25) leg and the semantic (vector) leg fused per chunk, optionally
+reranked. The default search for natural-language questions, behind the API, CLI and MCP.
+
+How a query runs:
+
+1. Validation and the chunk filter: the same validators and the same compiled filter as
+   semantic search (`search.semantic`), one filter applied identically to both legs.
+2. The keyword leg (`search.keyword`): the best CANDIDATE_DEPTH chunks by BM25. It needs no
+   embedding provider.
+3. The semantic leg: the query embedded by the configured model, the best CANDIDATE_DEPTH
+   chunks by cosine through the HNSW index (`search.semantic`'s statement). Skipped, and
+   reported in `meta.legs_used` / `meta.degraded`, when no provider is configured, the
+   provider fails, or none of the workspace's chunks has a vector of this model yet.
+4. Both legs' scores for every candidate: a chunk only one leg found is scored by the other
+   too (BM25 by posting lookups, cosine from its stored vector), so fusion compares like
+   with like. Then `search.fusion`: weighted fusion of min-max normalised scores (weights
+   per request, or the fitted defaults for the query's script) or RRF.
+5. Rerank (`rerank: true`): the fused candidates are reranked by the rerank backend and
+   combined like Mastra's reranker (see search.fusion).
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django.db import connection
+
+from cms.access import WorkspaceAccess
+from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
+from ingestion.models import ChunkStatus
+from ingestion.services.usage import usage_record_call, usage_reported_by
+from search import semantic
+from search.errors import SearchError
+from search.filters import CompiledFilter
+from search.fusion import (
+    DEFAULT_RERANK_WEIGHTS,
+    FUSION_METHODS,
+    FUSION_WEIGHTED,
+    Candidate,
+    default_weights,
+    fuse,
+    query_script,
+    rerank_combine,
+)
+from search.keyword import KeywordQuery, keyword_candidates, keyword_query_prepare, keyword_scores
+from search.rerank import RerankUnavailable, rerank_relevance
+from search.semantic import DEFAULT_TOP_K, MAX_TOP_K, ChunkHit, SearchResult
+from search.statements import search_cursor
+
+# Chunks each leg contributes to the fusion (more than top_k, so a chunk ranked low by one
+# leg and high by the other can still win). bench/fusion_fit.py measured 50 against 20/100.
+CANDIDATE_DEPTH = 50
+# The most candidates sent to the reranker.
+MAX_RERANK_CANDIDATES = 100
+
+LEG_KEYWORD = "keyword"
+LEG_SEMANTIC = "semantic"
+
+
+class HybridSearchError(SearchError):
+    """A hybrid search that cannot run as asked: bad input (400) or no usable leg/reranker (503)."""
+
+
+@dataclass(frozen=True)
+class HybridOptions:
+    """The fusion and rerank settings of one request, validated."""
+
+    fusion: str
+    keyword_weight: float
+    semantic_weight: float
+    weights_source: str  # "request" or "default:<script>"
+    rerank: bool
+    rerank_weights: dict[str, float]
+
+
+@dataclass(frozen=True)
+class ChunkFilter:
+    """The filter both legs apply: the compiled SQL, or None when the caller sees everything unfiltered."""
+
+    compiled: CompiledFilter
+    trivial: bool
+
+    @property
+    def keyword_where(self) -> CompiledFilter | None:
+        return None if self.trivial else self.compiled
+
+
+def chunk_filter(*, access: WorkspaceAccess, content_type: str | None, spec: Any) -> ChunkFilter:
+    """The one filter of both legs: content type, metadata filter and what the caller may see.
+
+    Built by semantic search's compiler (`search.chunk_filters.chunk_filter_compile`), so the
+    legs, and the two searches, can never disagree about what a filter means.
+    """
+    compiled = semantic._compile_filter(spec, content_type=content_type, access=access)
+    trivial = content_type is None and spec in (None, {}) and access.include_drafts
+    return ChunkFilter(compiled=compiled, trivial=trivial)
+
+
+# --- validation -------------------------------------------------------------------------------
+
+def _validate_weight(value: Any, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise HybridSearchError(f"{name}_invalid", f"{name} must be a number from 0 to 1.")
+    if not 0.0 <= value <= 1.0:
+        raise HybridSearchError(f"{name}_out_of_range", f"{name} must be between 0 and 1, not {value}.")
+    return float(value)
+
+
+def _validate_rerank_weights(value: Any) -> dict[str, float]:
+    if value is None:
+        return dict(DEFAULT_RERANK_WEIGHTS)
+    if not isinstance(value, dict):
+        raise HybridSearchError("rerank_weights_invalid",
+                                "rerank_weights must be an object such as {\"rerank\": 0.4, \"vector\": 0.4, \"position\": 0.2}.")
+    unknown = sorted(set(value) - set(DEFAULT_RERANK_WEIGHTS))
+    if unknown:
+        raise HybridSearchError("rerank_weights_invalid",
+                                f"Unknown rerank weight(s) {', '.join(unknown)}; use rerank, vector and position.")
+    weights = dict(DEFAULT_RERANK_WEIGHTS)
+    for key, raw in value.items():
+        weights[key] = _validate_weight(raw, "rerank_weights")  # type: ignore[assignment]
+    if abs(sum(weights.values()) - 1.0) > 1e-6:
+        raise HybridSearchError("rerank_weights_invalid",
+                                f"rerank_weights must add up to 1 (they add up to {sum(weights.values()):g}).")
+    return weights
+
+
+def hybrid_options(*, query: str, fusion: Any, keyword_weight: Any, semantic_weight: Any, rerank: Any,
+                   rerank_weights: Any) -> HybridOptions:
+    """Validate the fusion and rerank parameters; fill in the fitted weights for the query's script."""
+    if fusion is None:
+        fusion = FUSION_WEIGHTED
+    if fusion not in FUSION_METHODS:
+        raise HybridSearchError("fusion_invalid", f"fusion must be one of {', '.join(FUSION_METHODS)}.")
+    if not isinstance(rerank, bool):
+        raise HybridSearchError("rerank_invalid", "rerank must be true or false.")
+    keyword = _validate_weight(keyword_weight, "keyword_weight")
+    semantic_w = _validate_weight(semantic_weight, "semantic_weight")
+    if keyword is None and semantic_w is None:
+        keyword, semantic_w = default_weights(query)
+        source = f"default:{query_script(query)}"
+    else:
+        # One weight given: the other is its complement.
+        keyword = 1.0 - semantic_w if keyword is None else keyword  # type: ignore[operator]
+        semantic_w = 1.0 - keyword if semantic_w is None else semantic_w
+        source = "request"
+    if keyword + semantic_w <= 0:
+        raise HybridSearchError("weights_invalid", "keyword_weight and semantic_weight cannot both be 0.")
+    return HybridOptions(fusion=fusion, keyword_weight=keyword, semantic_weight=semantic_w, weights_source=source,
+                         rerank=rerank, rerank_weights=_validate_rerank_weights(rerank_weights))
+
+
+# --- the search -------------------------------------------------------------------------------
+
+def hybrid_search(
+    *,
+    access: WorkspaceAccess,
+    query: Any,
+    top_k: Any = DEFAULT_TOP_K,
+    min_score: Any = None,
+    content_type: Any = None,
+    filter: Any = None,  # noqa: A002 - the request parameter's public name
+    fusion: Any = None,
+    keyword_weight: Any = None,
+    semantic_weight: Any = None,
+    rerank: Any = False,
+    rerank_weights: Any = None,
+    ef_search: Any = None,
+    include_vectors: bool = False,
+) -> SearchResult:
+    """The `top_k` chunks that best answer `query`, by keywords and meaning together, best first.
+
+    Only chunks the caller may see (`access`) are ranked, by both legs alike. A leg whose
+    weight is 0 does not run. When the semantic leg cannot run (no provider, provider down,
+    no vectors yet) the answer comes from the keyword leg and `meta.degraded` says why; when
+    neither can answer, the semantic leg's error is raised. `rerank: true` with no reranker
+    configured is a `not_configured` error (503), never a silent no-op. `min_score` applies
+    to the final score (fused, 0..1 with weighted fusion; or reranked).
+    """
+    workspace = access.workspace
+    query = semantic._validate_query(query)
+    top_k = semantic._validate_int(top_k, name="top_k", low=1, high=MAX_TOP_K)
+    ef_search = (max(semantic.DEFAULT_EF_SEARCH, CANDIDATE_DEPTH) if ef_search is None else
+                 semantic._validate_int(ef_search, name="ef_search", low=semantic.MIN_EF_SEARCH,
+                                        high=semantic.MAX_EF_SEARCH))
+    threshold = None if min_score is None else _validate_weight(min_score, "min_score")
+    options = hybrid_options(query=query, fusion=fusion, keyword_weight=keyword_weight,
+                             semantic_weight=semantic_weight, rerank=rerank, rerank_weights=rerank_weights)
+    where = chunk_filter(access=access, content_type=content_type, spec=filter)
+    depth = max(CANDIDATE_DEPTH, top_k)
+
+    collected = hybrid_collect(workspace_id=workspace.pk, query=query, where=where, depth=depth,
+                               keyword_weight=options.keyword_weight, semantic_weight=options.semantic_weight,
+                               ef_search=ef_search, include_vectors=include_vectors)
+    legs_used, candidates, hits = collected.legs_used, collected.candidates, collected.hits
+    ranked = fuse(list(candidates.values()), method=options.fusion,
+                  keyword_weight=options.keyword_weight if LEG_KEYWORD in legs_used else 0.0,
+                  semantic_weight=options.semantic_weight if LEG_SEMANTIC in legs_used else 0.0)
+    final_scores = [c.fused for c in ranked]
+    rerank_meta: dict[str, Any] | None = None
+    if options.rerank and ranked:
+        ranked, final_scores, rerank_meta = _rerank(workspace.pk, query, ranked, hits, options)
+    results = []
+    for candidate, score in zip(ranked, final_scores):
+        if threshold is not None and score < threshold:
+            continue
+        legs = {}
+        if LEG_KEYWORD in legs_used:
+            legs[LEG_KEYWORD] = {"score": _round(candidate.keyword_score), "rank": candidate.keyword_rank}
+        if LEG_SEMANTIC in legs_used:
+            legs[LEG_SEMANTIC] = {"score": _round(candidate.semantic_score), "rank": candidate.semantic_rank}
+        legs["fused"] = {"score": _round(candidate.fused)}
+        results.append(replace(hits[candidate.chunk_id], score=score, legs=legs))
+        if len(results) == top_k:
+            break
+
+    meta = {
+        "search": "hybrid",
+        "legs_used": legs_used,
+        "fusion": options.fusion,
+        "weights": {"keyword": options.keyword_weight, "semantic": options.semantic_weight,
+                    "source": options.weights_source},
+        "candidates": len(candidates),
+        "legs": collected.leg_meta,
+    }
+    if collected.degraded:
+        meta["degraded"] = collected.degraded
+    if rerank_meta is not None:
+        meta["rerank"] = rerank_meta
+    return SearchResult(workspace=workspace, hits=results, model=collected.model, dimensions=collected.dimensions,
+                        top_k=top_k, ef_search=ef_search, pending=semantic._pending_count(workspace_id=workspace.pk),
+                        extra_meta=meta)
+
+
+@dataclass
+class Collected:
+    """Both legs' candidates for one query, each scored by every leg that ran."""
+
+    candidates: dict[int, Candidate]
+    hits: dict[int, ChunkHit]
+    legs_used: list[str]
+    degraded: dict[str, dict[str, str]] = field(default_factory=dict)
+    leg_meta: dict[str, Any] = field(default_factory=dict)
+    model: str | None = None
+    dimensions: int | None = None
+
+
+def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: int, keyword_weight: float,
+                   semantic_weight: float, ef_search: int, include_vectors: bool = False) -> Collected:
+    """Run the legs whose weight is above 0 (`depth` chunks each) and score every candidate on
+    every leg that ran. Raises the semantic leg's error when no leg can answer."""
+    collected = Collected(candidates={}, hits={}, legs_used=[])
+    candidates, hits = collected.candidates, collected.hits
+    # The query's embedding (a model call, or a provider's round trip) runs in a thread while
+    # the keyword leg's SQL runs here.
+    embedding = _query_embedding_start(workspace_id=workspace_id, query=query) if semantic_weight > 0 else None
+    prepared: KeywordQuery | None = None
+    if keyword_weight > 0:
+        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query)
+        keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
+        collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}
+        if plan.notes:
+            collected.leg_meta[LEG_KEYWORD]["note"] = " ".join(plan.notes)
+        if prepared.query_terms:  # it searched (even if no chunk has the words: a real "nothing")
+            collected.legs_used.append(LEG_KEYWORD)
+        for rank, hit in enumerate(keyword_hits, start=1):
+            hits[hit.id] = hit
+            candidates[hit.id] = Candidate(chunk_id=hit.id, keyword_score=hit.score, keyword_rank=rank)
+
+    query_vector = embedding.vector() if embedding is not None else None
+    if embedding is not None:
+        if embedding.error is not None:
+            if not collected.legs_used:
+                raise embedding.error
+            collected.degraded[LEG_SEMANTIC] = {"code": embedding.error.code, "message": embedding.error.message}
+        else:
+            collected.model, collected.dimensions = embedding.model, embedding.dimensions
+            semantic_hits = semantic._vector_candidates(
+                workspace_id=workspace_id, model_name=embedding.model, dimensions=embedding.dimensions,
+                query_vector=query_vector, limit=depth, where=where.compiled, ef_search=ef_search,
+                include_vectors=include_vectors)
+            collected.legs_used.append(LEG_SEMANTIC)
+            collected.leg_meta[LEG_SEMANTIC] = {"model": collected.model, "returned": len(semantic_hits)}
+            for rank, hit in enumerate(semantic_hits, start=1):
+                if hit.id not in hits or (include_vectors and hit.vector is not None):
+                    hits[hit.id] = hit
+                candidate = candidates.setdefault(hit.id, Candidate(chunk_id=hit.id))
+                candidate.semantic_score, candidate.semantic_rank = hit.score, rank
+    if not collected.legs_used:
+        raise HybridSearchError(
+            "no_searchable_terms",
+            "The query has no searchable words (only stopwords or punctuation), and the semantic leg is off.")
+
+    # Score every candidate on both legs where it can be scored.
+    if LEG_KEYWORD in collected.legs_used and prepared is not None:
+        missing = [cid for cid, c in candidates.items() if c.keyword_score is None]
+        found = keyword_scores(prepared, missing)
+        for cid in missing:  # no query word in the chunk: its BM25 score is 0
+            candidates[cid].keyword_score = found.get(cid, 0.0)
+    if LEG_SEMANTIC in collected.legs_used and query_vector is not None:
+        missing = [cid for cid, c in candidates.items() if c.semantic_score is None]
+        scores = _cosine_scores(missing, model=collected.model, dimensions=collected.dimensions, vector=query_vector)
+        for cid, score in scores.items():
+            candidates[cid].semantic_score = score
+    return collected
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+@dataclass
+class _QueryEmbedding:
+    """The semantic leg's first half: the backend, and the query's vector being made in a thread."""
+
+    model: str | None = None
+    dimensions: int | None = None
+    future: Future | None = None
+    error: HybridSearchError | None = None
+    backend: Any = None
+    workspace_id: int = 0
+    query: str = ""
+
+    def vector(self) -> list[float] | None:
+        """The query vector (waits for it; records its usage like semantic search's
+        `query_embed`), or None with `error` set."""
+        if self.future is None:
+            return None
+        try:
+            vector, reported = self.future.result()
+            usage_record_call(backend=self.backend, texts_by_workspace={self.workspace_id: [self.query]},
+                              reported=reported)
+            return vector
+        except EmbeddingProviderError as exc:
+            code = "provider_unavailable" if exc.transient else "provider_error"
+            self.error = HybridSearchError(code, f"The embedding provider could not embed the query: {exc}",
+                                           status=503)
+            return None
+
+
+# One query embedding at a time per request, made while the keyword leg's SQL runs.
+_EMBEDDER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hybrid-query-embed")
+
+
+def _query_embedding_start(*, workspace_id: int, query: str) -> _QueryEmbedding:
+    """Start embedding the query, unless the semantic leg cannot run (the reason is in `error`)."""
+    try:
+        backend = get_embedding_backend()
+    except EmbeddingNotConfigured as exc:
+        return _QueryEmbedding(error=HybridSearchError("not_configured", str(exc), status=503))
+    if not _has_vectors(workspace_id=workspace_id, model_name=backend.model_name):
+        return _QueryEmbedding(error=HybridSearchError(
+            "vectors_pending",
+            f"No chunk of this workspace has a {backend.model_name} vector yet (embedding is pending).", status=503))
+    return _QueryEmbedding(model=backend.model_name, dimensions=backend.dimensions, backend=backend,
+                           workspace_id=workspace_id, query=query,
+                           future=_EMBEDDER.submit(_embed_on_thread, backend, query))
+
+
+def _embed_on_thread(backend: Any, query: str) -> tuple[list[float], tuple[int, int] | None]:
+    """The provider call only: no database work off the request's thread. The backend's call
+    statistics are per thread, so what the provider reported is read here."""
+    vector = backend.embed_query(query)
+    return vector, usage_reported_by(backend)
+
+
+def _has_vectors(*, workspace_id: int, model_name: str) -> bool:
+    with search_cursor() as cursor:
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM ingestion_chunk WHERE workspace_id = %s AND status = %s"
+            " AND embedding_model = %s)",
+            [workspace_id, ChunkStatus.EMBEDDED, model_name],
+        )
+        return bool(cursor.fetchone()[0])
+
+
+def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int | None, vector: list[float]
+                   ) -> dict[int, float]:
+    """Cosine similarity of the query to each of these chunks that has a vector of `model`."""
+    if not chunk_ids or model is None or dimensions is None:
+        return {}
+    dims = int(dimensions)
+    with search_cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, 1 - ((embedding::vector({dims})) <=> %s::vector({dims})) FROM ingestion_chunk"
+            " WHERE id = ANY(%s) AND status = %s AND embedding_model = %s",
+            [semantic._vector_literal(vector), chunk_ids, ChunkStatus.EMBEDDED, model],
+        )
+        return {int(cid): float(score) for cid, score in cursor.fetchall()}
+
+
+def _rerank(workspace_id: int, query: str, ranked: list[Candidate], hits: dict[int, ChunkHit],
+            options: HybridOptions) -> tuple[list[Candidate], list[float], dict[str, Any]]:
+    """Rerank the best MAX_RERANK_CANDIDATES fused candidates (top_k is at most that many)."""
+    head = ranked[:MAX_RERANK_CANDIDATES]
+    try:
+        relevance, model_name = rerank_relevance(workspace_id=workspace_id, query=query,
+                                                 documents=[hits[c.chunk_id].text for c in head])
+    except RerankUnavailable as exc:
+        raise HybridSearchError(exc.code, exc.message, status=exc.status) from exc
+    scores = rerank_combine([c.fused for c in head], relevance, options.rerank_weights)
+    order = sorted(range(len(head)), key=lambda i: (-scores[i], head[i].chunk_id))
+    reranked = [head[i] for i in order]
+    final = [scores[i] for i in order]
+    meta = {"model": model_name, "weights": options.rerank_weights, "candidates": len(head)}
+    return reranked, final, meta
