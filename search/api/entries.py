@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from search.api.base import WorkspaceAPIView, api_error_from
-from search.api.schema import ENTRY_400_CODES, error_responses
+from search.api.schema import ENTRY_400_CODES, FULLTEXT_QUERY_SCHEMA, LIMIT_SCHEMA, OFFSET_SCHEMA, error_responses
 from search.errors import SearchError, SearchInputError
 from search.fulltext import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, search_entries, search_int_param
 
@@ -75,12 +75,13 @@ class EntrySearchView(WorkspaceAPIView):
         "Percent-encode the query string as UTF-8 (`curl -G --data-urlencode \"q=返品\"`).",
         parameters=[
             OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The workspace slug."),
-            OpenApiParameter("q", OpenApiTypes.STR, required=True, description="Text to find (1-500 characters; not trimmed)."),
+            OpenApiParameter("q", FULLTEXT_QUERY_SCHEMA, required=True,
+                             description="Text to find (1-500 characters, not only whitespace; not trimmed)."),
             OpenApiParameter("content_type", OpenApiTypes.STR, description="Only entries of this content type (api_id)."),
             OpenApiParameter("status", OpenApiTypes.STR, enum=["draft", "published"],
                              description="Only entries in this status; never widens what the caller may see."),
-            OpenApiParameter("limit", OpenApiTypes.INT, description=f"Page size, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT})."),
-            OpenApiParameter("offset", OpenApiTypes.INT, description=f"Results to skip, 0-{MAX_OFFSET}."),
+            OpenApiParameter("limit", LIMIT_SCHEMA, description=f"Page size, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT})."),
+            OpenApiParameter("offset", OFFSET_SCHEMA, description=f"Results to skip, 0-{MAX_OFFSET}."),
         ],
         responses={200: EntrySearchResultSerializer,
                    **error_responses(family="EntrySearch", bad_request=ENTRY_400_CODES,
