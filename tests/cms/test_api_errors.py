@@ -53,3 +53,20 @@ def test_crash_on_an_api_path_answers_json_server_error(rf):
     assert response.status_code == 500
     assert response["Content-Type"] == "application/json"
     assert b'"code": "server_error"' in response.content
+
+
+# Found by the fuzzer: `Accept: text/html` got DRF's browsable HTML page, errors included.
+
+@pytest.mark.parametrize("accept", ["text/html", "text/html,application/xhtml+xml,*/*;q=0.8"])
+def test_api_answers_json_whatever_the_accept_header(client, accept):
+    response = client.get("/api/v1/workspaces/acme/search/entries", {"q": "refund"}, HTTP_ACCEPT=accept)
+
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["code"] in ("not_authenticated", "not_acceptable")
+
+
+def test_mcp_answers_json_to_a_client_that_asks_for_html(client):
+    response = client.post("/mcp/", "{}", content_type="application/json", HTTP_ACCEPT="text/html")
+
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["code"]
