@@ -63,6 +63,15 @@ def _query_params(request: Request) -> dict[str, str]:
     return params
 
 
+def _optional(params: dict[str, str], name: str, *, empty_code: str) -> str | None:
+    """An optional parameter's value, None when absent. Present but empty (`status=`) is a 400,
+    never "not given": an empty `status` would otherwise silently widen the search to drafts."""
+    value = params.get(name)
+    if value == "":
+        raise SearchInputError(empty_code, f"{name} is empty: give a value, or leave the parameter out.")
+    return value
+
+
 class EntrySearchView(WorkspaceAPIView):
     """Search entries of the workspace: ?q=&content_type=&status=&limit=&offset= (members only)."""
 
@@ -94,12 +103,12 @@ class EntrySearchView(WorkspaceAPIView):
             result = search_entries(
                 access=access,
                 query=params.get("q", ""),
-                content_type=params.get("content_type") or None,
-                status=params.get("status") or None,
-                limit=search_int_param(
-                    name="limit", raw=params.get("limit"), default=DEFAULT_LIMIT, minimum=1, maximum=MAX_LIMIT
-                ),
-                offset=search_int_param(name="offset", raw=params.get("offset"), default=0, minimum=0, maximum=MAX_OFFSET),
+                content_type=_optional(params, "content_type", empty_code="unknown_content_type"),
+                status=_optional(params, "status", empty_code="unknown_status"),
+                limit=search_int_param(name="limit", raw=_optional(params, "limit", empty_code="limit_invalid"),
+                                       default=DEFAULT_LIMIT, minimum=1, maximum=MAX_LIMIT),
+                offset=search_int_param(name="offset", raw=_optional(params, "offset", empty_code="offset_invalid"),
+                                        default=0, minimum=0, maximum=MAX_OFFSET),
             )
         except SearchError as exc:
             raise api_error_from(exc) from exc
