@@ -258,6 +258,10 @@ def test_documented_semantic_query_is_exactly_what_the_search_accepts(value):
         len(value) > 2000 and not _allowed(_semantic_query(), value)), repr(value)
 
 
+def test_documented_content_type_parameter_may_not_be_empty():
+    assert _entry_parameter("content_type")["minLength"] == 1
+
+
 def test_documented_page_bounds_are_the_searchs():
     from search.fulltext import MAX_LIMIT, MAX_OFFSET
 
