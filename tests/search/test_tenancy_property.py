@@ -6,6 +6,11 @@ repeat across workspaces, drafts and published entries through the real pipeline
 roles, keys with and without drafts, expired and revoked) and probes that try to reach
 elsewhere. Each example runs in a transaction that is rolled back, so worlds never mix.
 
+The interfaces are those this checkout has: the API's full-text, semantic and hybrid searches,
+the MCP tools (in-process, and over Streamable HTTP through the test client), the admin entry
+changelist and its search box, and the search commands; hybrid is found by its route, tool
+and command, so it is probed wherever it is merged.
+
 Each test counts its cases and outcomes ("figures" section of the run) and requires some
 results, so the property is never satisfied by refusing everything. Examples per test come
 from the hypothesis profile: "ci" by default, HYPOTHESIS_PROFILE=long by hand.
@@ -23,9 +28,10 @@ from io import StringIO
 from typing import Any
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError, call_command, get_commands
 from django.db import transaction
 from django.test import Client
+from django.urls import NoReverseMatch, reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp import Client as McpClient
@@ -54,7 +60,6 @@ from tests.search.tenancy import (
 pytestmark = pytest.mark.django_db
 
 ENTRIES = "/api/v1/workspaces/{slug}/search/entries"
-SEMANTIC = "/api/v1/workspaces/{slug}/search/semantic"
 PROBES_PER_WORLD = st.integers(1, 4)
 # Worlds per test: 4x the profile's examples (ci: 100 worlds, up to 400 probes, per interface).
 EXAMPLES = settings.default.max_examples * 4
@@ -164,15 +169,30 @@ def test_api_full_text_search_never_leaves_the_callers_workspace_or_policy():
     run_property("API full-text", check, api_callers)
 
 
-def test_api_semantic_search_never_leaves_the_callers_workspace_or_policy():
+def ranked_searches() -> list[str]:
+    """The chunk searches the API serves: semantic, and hybrid where this checkout has it."""
+    found = []
+    for name in ("semantic", "hybrid"):
+        try:
+            reverse(f"search-{name}", kwargs={"slug": "x"})
+            found.append(name)
+        except NoReverseMatch:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("search", ranked_searches())
+def test_api_ranked_search_never_leaves_the_callers_workspace_or_policy(search):
+    interface = f"API {search}"
+
     def check(world: World, probe: Probe, caller, tally: Tally) -> None:
         client, expected = api_client(world, caller, probe.slug)
         body = {"query": probe.query, "top_k": 100, "content_type": probe.content_type, "filter": probe.filter}
-        response = client.post(SEMANTIC.format(slug=probe.slug), json.dumps(body), content_type="application/json")
-        answer_check("API semantic", expected, probe, response.status_code, response.json(),
-                     source_results(expected), tally)
+        response = client.post(f"/api/v1/workspaces/{probe.slug}/search/{search}", json.dumps(body),
+                               content_type="application/json")
+        answer_check(interface, expected, probe, response.status_code, response.json(), source_results(expected), tally)
 
-    run_property("API semantic", check, api_callers)
+    run_property(interface, check, api_callers)
 
 
 # --- MCP ------------------------------------------------------------------------------------------
@@ -205,14 +225,31 @@ def mcp_callers(world: World) -> st.SearchStrategy:
     )
 
 
+def mcp_tool_names() -> set[str]:
+    """The tools the MCP server offers (hybrid_search where this checkout has it)."""
+
+    async def names() -> set[str]:
+        async with McpClient(build_mcp_server(caller=lambda: None)) as client:
+            return {tool.name for tool in (await client.list_tools()).tools}
+
+    return asyncio.run(names())
+
+
+MCP_TOOLS = mcp_tool_names()
+RANKED_TOOLS = {"semantic_search", "hybrid_search"}
+
+
 def mcp_tool_arguments(probe: Probe) -> dict[str, dict[str, Any]]:
-    return {
+    ranked = {"query": probe.query, "top_k": 100, "content_type": probe.content_type, "filter": probe.filter}
+    arguments = {
         "search_entries": {"query": probe.query, "content_type": probe.content_type, "status": probe.status,
                            "limit": 100},
-        "semantic_search": {"query": probe.query, "top_k": 100, "content_type": probe.content_type,
-                            "filter": probe.filter},
+        "semantic_search": ranked,
+        "hybrid_search": ranked,
         "list_content_types": {},
     }
+    assert MCP_TOOLS <= set(arguments), f"a tool this test does not probe: {MCP_TOOLS - set(arguments)}"
+    return {tool: args for tool, args in arguments.items() if tool in MCP_TOOLS}
 
 
 def tool_answer(result) -> tuple[int, dict]:
@@ -230,7 +267,7 @@ TOOL_STATUS = {"api_key_expired": 401, "api_key_revoked": 401, "not_authenticate
 def tool_results(tool: str, expected: Expected) -> Callable[[dict], list[str]]:
     if tool == "search_entries":
         return entry_results(expected)
-    if tool == "semantic_search":
+    if tool in RANKED_TOOLS:
         return source_results(expected)
 
     def content_types(body: dict) -> list[str]:
@@ -267,7 +304,7 @@ def test_mcp_tools_never_leave_the_callers_workspace_or_policy():
             tally.record("MCP", "200 with results" if status == 200 and body.get("_count") else "other")
 
     tally = run_property("MCP", check, mcp_callers)
-    for tool in ("search_entries", "semantic_search", "list_content_types"):
+    for tool in sorted(MCP_TOOLS):
         figure_record(f"tenancy property, {tally.summary(f'MCP {tool}')}")
 
 
@@ -355,6 +392,10 @@ def test_admin_entry_changelist_and_search_box_show_only_what_the_user_may_see()
 
 # --- management commands --------------------------------------------------------------------------
 
+# The chunk search commands of this checkout (hybrid_search where it has it).
+RANKED_COMMANDS = [name for name in ("semantic_search", "hybrid_search") if name in get_commands()]
+
+
 def command_callers(world: World) -> st.SearchStrategy:
     return st.one_of(
         st.tuples(st.just("operator"), st.booleans()),
@@ -384,10 +425,10 @@ def command_run(name: str, world: World, probe: Probe, caller, extra: list[str])
 def test_search_commands_never_leave_the_workspace_or_the_users_policy():
     def check(world: World, probe: Probe, caller, tally: Tally) -> None:
         status = ["--status", probe.status] if probe.status else []
+        ranked = ["--top-k", "100"] + (["--filter", json.dumps(probe.filter)] if probe.filter else [])
         for name, extra, results in (
             ("search_entries", status + ["--limit", "100"], entry_results),
-            ("semantic_search", ["--top-k", "100"] + (["--filter", json.dumps(probe.filter)] if probe.filter else []),
-             source_results),
+            *((command, ranked, source_results) for command in RANKED_COMMANDS),
         ):
             expected, answer = command_run(name, world, probe, caller, extra)
             interface = f"command {name}"
@@ -402,5 +443,5 @@ def test_search_commands_never_leave_the_workspace_or_the_users_policy():
             tally.record("commands", "200 with results" if answer["_count"] else "other")
 
     tally = run_property("commands", check, command_callers)
-    for name in ("search_entries", "semantic_search"):
+    for name in ("search_entries", *RANKED_COMMANDS):
         figure_record(f"tenancy property, {tally.summary(f'command {name}')}")
