@@ -52,6 +52,7 @@ test: db
 
 bench: db
 	$(PY) bench/fulltext.py
+	$(PY) bench/tenancy_cost.py
 	$(PY) bench/ingest.py
 	$(PY) bench/semantic.py
 	$(PY) bench/eval.py

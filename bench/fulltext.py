@@ -1,4 +1,4 @@
-"""Benchmark of search_entries: p50/p95 per query class against a sequential scan, rows checked.
+"""Benchmark of search_entries: p50/p95 and pages touched per query class, against a sequential scan.
 
     .venv/bin/python bench/fulltext.py [--entries 200000] [--workspaces 50] [--runs 40]
 
@@ -16,9 +16,11 @@ import hashlib
 import json
 import os
 import random
+import re
 import statistics
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,6 +153,7 @@ def main() -> None:
     parser.add_argument("--workspaces", type=int, default=50)
     parser.add_argument("--runs", type=int, default=60, help="searches per query class")
     parser.add_argument("--seq-runs", type=int, default=10, help="sequential-scan baseline runs")
+    parser.add_argument("--work-runs", type=int, default=20, help="searches per class measured in pages touched")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--database", default="cms_bench")
     args = parser.parse_args()
@@ -191,11 +194,13 @@ def main() -> None:
     timings = {name: [] for name, _ in QUERY_CLASSES}
     plans = {name: {} for name, _ in QUERY_CLASSES}
     shares = {name: [] for name, _ in QUERY_CLASSES}
+    samples: dict[str, list[tuple[str, int]]] = {name: [] for name, _ in QUERY_CLASSES}
     wrong: list[str] = []
     for run in range(args.runs):
         for name, terms in QUERY_CLASSES:
             term = terms[run % len(terms)]
             ws_index = rng.randrange(args.workspaces)
+            samples[name].append((term, ws_index))
             t0 = time.perf_counter()
             result = search_entries(access=accesses[ws_index], query=term, limit=PAGE)
             timings[name].append((time.perf_counter() - t0) * 1000)
@@ -205,8 +210,17 @@ def main() -> None:
             shares[name].append(truth.count(ws_index, term) / len(truth.by_ws[ws_index]))
             if got != expected[:PAGE] or result.has_more != (len(expected) > PAGE):
                 wrong.append(f"{name}: {term!r} in workspace {ws_index}: got {got[:5]}…, expected {expected[:5]}…")
+    # The same searches again, each re-run under EXPLAIN (ANALYZE, BUFFERS): pages touched.
+    pages = {name: [] for name, _ in QUERY_CLASSES}
+    for name, _ in QUERY_CLASSES:
+        for term, ws_index in samples[name][: args.work_runs]:
+            meter = WorkMeter()
+            with connection.execute_wrapper(meter):
+                search_entries(access=accesses[ws_index], query=term, limit=PAGE)
+            pages[name].append(meter.pages)
     results = [
-        (name, terms, timings[name], plans[name], statistics.mean(shares[name])) for name, terms in QUERY_CLASSES
+        (name, terms, timings[name], plans[name], statistics.mean(shares[name]), statistics.mean(pages[name]))
+        for name, terms in QUERY_CLASSES
     ]
 
     seq_timings, seq_wrong = seq_scan_baseline(connection, workspaces, truth, rng, args)
@@ -238,9 +252,7 @@ def corpus_load(connection, corpus: list[dict], workspace_count: int, fingerprin
     content_types = ContentType.objects.bulk_create(
         [ContentType(workspace=ws, api_id="article", name="Article", fields=ARTICLE_FIELDS) for ws in workspaces]
     )
-    with connection.cursor() as cursor:
-        # Building GIN indexes after the load is several times faster than maintaining them.
-        cursor.execute("DROP INDEX IF EXISTS entry_search_text_trgm, entry_search_grams")
+    with connection.cursor() as cursor, gin_indexes_deferred(cursor):
         raw = cursor.cursor
         with raw.copy(
             "COPY cms_entry (id, workspace_id, content_type_id, data, status, created_at, updated_at) FROM STDIN"
@@ -250,13 +262,30 @@ def corpus_load(connection, corpus: list[dict], workspace_count: int, fingerprin
                 copy.write_row((row["id"], ws.pk, content_types[row["ws"]].pk, json.dumps(row["data"], ensure_ascii=False),
                                 row["status"], row["created_at"], row["created_at"]))
         cursor.execute("SELECT setval(pg_get_serial_sequence('cms_entry', 'id'), (SELECT max(id) FROM cms_entry))")
-        cursor.execute("SET maintenance_work_mem = '512MB'")
-        cursor.execute("CREATE INDEX entry_search_text_trgm ON cms_entry USING gin (search_text gin_trgm_ops)")
-        cursor.execute("CREATE INDEX entry_search_grams ON cms_entry USING gin (search_grams)")
+    with connection.cursor() as cursor:
         cursor.execute("INSERT INTO bench_fulltext_corpus VALUES (%s)", [fingerprint])
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE cms_entry")
     return workspaces
+
+
+@contextmanager
+def gin_indexes_deferred(cursor):
+    """Drop cms_entry's GIN indexes for a bulk load and build them again after it, as the
+    migrations define them: building a GIN index once is several times faster than
+    maintaining it row by row."""
+    cursor.execute(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'cms_entry' AND indexdef LIKE '%% USING gin %%'"
+    )
+    indexes = cursor.fetchall()
+    for name, _ in indexes:
+        cursor.execute(f'DROP INDEX "{name}"')
+    try:
+        yield
+    finally:  # even after a failed load: a database left without them would bench the wrong thing
+        cursor.execute("SET maintenance_work_mem = '512MB'")
+        for _, definition in indexes:
+            cursor.execute(definition)
 
 
 class GroundTruth:
@@ -312,6 +341,47 @@ def seq_scan_baseline(connection, workspaces, truth: GroundTruth, rng: random.Ra
     return timings, wrong
 
 
+class WorkMeter:
+    """An execute wrapper that re-runs each message a search sends under EXPLAIN (ANALYZE,
+    BUFFERS) on a second cursor, and adds up the shared-buffer pages its statements touched.
+
+    Search messages hold a few statements separated by `;` (settings, the query, their
+    restore) and no `;` inside one; `%s` placeholders are shared out in order."""
+
+    def __init__(self):
+        self.pages = 0
+        self.heap_rows = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        statements, offset, parts = [s.strip() for s in sql.split(";") if s.strip()], 0, []
+        for statement in statements:
+            count = len(re.findall(r"(?<!%)%s", statement))
+            parts.append(("EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) " + statement,
+                          list(params or ())[offset:offset + count]))
+            offset += count
+        assert offset == len(params or ()), "placeholders and parameters do not match"
+        with context["connection"].connection.cursor() as cursor:
+            cursor.execute("; ".join(p for p, _ in parts), [v for _, ps in parts for v in ps])
+            while True:
+                plan = cursor.fetchone()[0][0]["Plan"]
+                self.pages += plan.get("Shared Hit Blocks", 0) + plan.get("Shared Read Blocks", 0)
+                self.heap_rows += _rows_read(plan)
+                if not cursor.nextset():
+                    break
+        return result
+
+
+def _rows_read(plan: dict) -> int:
+    """Table rows the scans of a plan produced or threw away (index recheck and filter included)."""
+    rows = 0
+    if "Scan" in plan["Node Type"] and plan["Node Type"] != "Bitmap Index Scan":  # that one counts TIDs
+        loops = plan.get("Actual Loops", 1)
+        rows += round((plan.get("Actual Rows", 0) + plan.get("Rows Removed by Filter", 0)
+                       + plan.get("Rows Removed by Index Recheck", 0)) * loops)
+    return rows + sum(_rows_read(child) for child in plan.get("Plans", []))
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -320,10 +390,10 @@ def percentile(values: list[float], q: float) -> float:
 def report(results, seq_timings, seq_p50, wrong, args) -> None:
     print()
     print(f"{'query class':<22} {'terms':<34} {'share':>6} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
-          f"{'seq/p50':>8}  plans")
+          f"{'seq/p50':>8} {'pages':>6}  plans")
     worst_p95 = 0.0
     selective_ok = True
-    for name, terms, timings, plans, share in results:
+    for name, terms, timings, plans, share, pages in results:
         p50, p95 = statistics.median(timings), percentile(timings, 0.95)
         worst_p95 = max(worst_p95, p95)
         ratio = seq_p50 / p50
@@ -331,11 +401,12 @@ def report(results, seq_timings, seq_p50, wrong, args) -> None:
             selective_ok = False
         plan_text = ", ".join(f"{k}×{v}" for k, v in sorted(plans.items()))
         print(f"{name:<22} {', '.join(terms)[:34]:<34} {share:>6.1%} {p50:>7.2f} {p95:>7.2f} {max(timings):>7.2f} "
-              f"{ratio:>7.0f}×  {plan_text}")
+              f"{ratio:>7.0f}× {pages:>6.0f}  {plan_text}")
     print(f"{'sequential scan':<22} {'(selective 3+ terms, no index)':<34} {'':>6} {seq_p50:>7.2f} "
           f"{percentile(seq_timings, 0.95):>7.2f} {max(seq_timings):>7.2f}")
     print()
-    print(f"runs per class: {args.runs}; times are end to end through search_entries (all its statements)")
+    print(f"runs per class: {args.runs}; times are end to end through search_entries (all its statements); "
+          f"pages: shared-buffer pages touched (hit + read), mean of {args.work_runs} of those searches")
     print(f"selective 3+ chars >= 50x faster than seq scan and p50 < 5 ms: {'yes' if selective_ok else 'NO'}")
     print(f"every class p95 < 10 ms: {'yes' if worst_p95 < 10 else 'NO'} (worst p95 {worst_p95:.2f} ms)")
     print(f"rows correct: {'yes' if not wrong else 'NO'} ({len(wrong)} wrong)")

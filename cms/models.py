@@ -140,10 +140,10 @@ class Entry(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    # Derived from `data` by the database (SQL functions in migration 0003), for full-text
-    # search: the string and number values lowercased and joined by U+001F, and a tsvector
-    # of each value's lowercased characters and character pairs plus a 'ws:<id>' lexeme.
-    # Read-only; every writer keeps them current.
+    # Derived from `data` by the database (SQL functions in migrations 0003 and 0005), for
+    # full-text search: the string and number values lowercased and joined by U+001F, and a
+    # tsvector of each value's lowercased characters and character pairs, each keyed by the
+    # workspace ('<workspace id>:<gram>'). Read-only; every writer keeps them current.
     search_text = models.GeneratedField(
         expression=models.Func(models.F("data"), function="cms_entry_search_text", output_field=models.TextField()),
         output_field=models.TextField(),
@@ -164,10 +164,9 @@ class Entry(models.Model):
         indexes = [
             models.Index(fields=["workspace", "-created_at", "-id"], name="entry_ws_newest"),
             models.Index(fields=["content_type", "-created_at", "-id"], name="entry_type_newest"),
-            # Served queries must use exactly these expressions: `search_text LIKE …` and
-            # `search_grams @@ cms_search_grams_query(…)` (search/fulltext.py).
-            GinIndex(fields=["search_text"], opclasses=["gin_trgm_ops"], name="entry_search_text_trgm"),
-            GinIndex(fields=["search_grams"], name="entry_search_grams"),
+            # Served queries use `search_grams @@ cms_search_grams_query(<workspace>, …)`
+            # (search/fulltext.py). No pending list: every search would read all of it.
+            GinIndex(fields=["search_grams"], name="entry_search_grams", fastupdate=False),
         ]
 
     def __str__(self) -> str:

@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before anything reads a request body: refuses API bodies over API_MAX_BODY_BYTES.
+    "search.api.limits.ApiBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -168,7 +170,15 @@ FILE_UPLOAD_HANDLERS = [
 ]
 
 # --- API --------------------------------------------------------------------------------
+# The largest request body the API and /mcp/ read (413 request_too_large above it). Admin
+# uploads are elsewhere: DATA_UPLOAD_MAX_MEMORY_SIZE above bounds them.
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=256 * 1024)
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "search.api.limits.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Agents send a workspace API key (Authorization: Bearer); members of the admin keep
     # their session. The first class answers the 401's WWW-Authenticate challenge.
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -218,6 +228,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# --- Search -----------------------------------------------------------------------------
+# Every search statement is cancelled after this many milliseconds and answered 503
+# search_timeout (0: no limit). See search/statements.py.
+SEARCH_STATEMENT_TIMEOUT_MS = env.int("SEARCH_STATEMENT_TIMEOUT_MS", default=3000)
 
 # --- Celery -----------------------------------------------------------------------------
 # CELERY_BROKER_URL set: use it (Redis in production). Unset: kombu's filesystem transport

@@ -24,3 +24,22 @@ class SearchError(Exception):
 
 class SearchInputError(SearchError, ValueError):
     """Bad search input the caller can fix (HTTP 400)."""
+
+
+class SearchTimeout(SearchError):
+    """A search statement ran past its time limit and was cancelled (HTTP 503).
+
+    Not the caller's fault, nor a result: the statement was rolled back and the same search
+    may succeed later, or a more specific query sooner. `timeout_ms` is the limit the search
+    set (SEARCH_STATEMENT_TIMEOUT_MS), or None when the database's own limit struck.
+    """
+
+    status = 503
+
+    def __init__(self, *, timeout_ms: int | None):
+        limit = f"its limit of {timeout_ms} ms" if timeout_ms else "the database's time limit"
+        super().__init__(
+            "search_timeout",
+            f"The search took longer than {limit} and was stopped. Try a more specific query, or try again later.",
+        )
+        self.timeout_ms = timeout_ms

@@ -37,6 +37,12 @@ numeric string such as "100") is `filter_type_mismatch`. Text compared for equal
 have at most MAX_STRING_LENGTH characters (`filter_value_too_long`): stored text is cut
 to one more than that, so a cut value can never equal a filter value by accident.
 
+Size: a filter holds at most MAX_NODES JSON values (objects, empty ones too, lists and their
+items), MAX_CONDITIONS conditions, MAX_LOGICAL_ITEMS filters per $and/$or, MAX_IN_VALUES
+values per $in/$nin, and nests MAX_DEPTH levels deep; past a limit it is
+`filter_too_complex` or `filter_too_deep`, naming the limit and the path. These are checked
+before compiling, without recursion, so refusing a huge filter costs little.
+
 The compiled fragment only narrows: callers AND it with their own workspace predicate, and
 nothing a filter says can add an OR outside its own parentheses.
 """
@@ -64,13 +70,21 @@ OPERATORS = COMPARISON_OPERATORS | LOGICAL_OPERATORS
 
 _RANGE_SQL = {"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
 
-MAX_DEPTH = 8
-MAX_CONDITIONS = 100
+# Limits, checked before any work that grows with the input (see _bounds_check). Every
+# value of the filter counts as a node: objects (empty ones too), lists and their items.
+MAX_DEPTH = 8  # $and/$or/$not levels
+MAX_NODES = 1_000
+MAX_CONDITIONS = 100  # key conditions ({"version": {"$gt": 2}} is one per operator)
+MAX_LOGICAL_ITEMS = 100  # filters in one $and or $or list
 MAX_IN_VALUES = 500
 # One less than ingestion.sources.FILTER_TEXT_MAX_CHARS (see the module docstring).
 MAX_STRING_LENGTH = 255
 # How many existing keys an unknown_filter_key message lists.
 MAX_KEYS_LISTED = 40
+MAX_KEY_LENGTH = len(FIELD_PREFIX) + 64  # "fields." and the longest field id
+# The JSON nesting a filter within MAX_DEPTH can reach: the top object, an object and a list
+# per $and/$or level, then a key's operator object and an $in list.
+MAX_JSON_DEPTH = 2 * MAX_DEPTH + 3
 
 
 class FilterError(SearchInputError):
@@ -99,6 +113,7 @@ def filter_compile(
     """
     if spec is None:
         return CompiledFilter("TRUE", [])
+    _bounds_check(spec, path)
     compiler = _Compiler(column, field_ids)
     sql = compiler.document(spec, path, depth=0)
     return CompiledFilter(sql, compiler.params)
@@ -106,6 +121,53 @@ def filter_compile(
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}"
+
+
+def _bounds_check(spec: Any, path: str) -> None:
+    """Raise FilterError if `spec` is bigger or deeper than the limits allow.
+
+    Runs before compiling, without recursion, and stops at the first node over a limit:
+    its work is bounded by MAX_NODES and MAX_JSON_DEPTH, not by the size of the input (a
+    list of 200,000 empty objects is refused after reading its length).
+    """
+    nodes = 0
+    stack: list[tuple[Any, str, int]] = [(spec, path, 1)]
+    while stack:
+        value, where, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise FilterError(
+                "filter_too_complex",
+                f"{where}: a filter may hold at most {MAX_NODES} values (objects, lists and their items).",
+                path=where,
+            )
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise FilterError("filter_too_deep", f"{where}: filters nest at most {MAX_DEPTH} levels deep.", path=where)
+        if isinstance(value, list):
+            if len(value) > MAX_IN_VALUES:
+                raise FilterError(
+                    "filter_too_complex", f"{where}: a list in a filter holds at most {MAX_IN_VALUES} items.", path=where
+                )
+            children = [(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
+        else:
+            if len(value) > MAX_NODES - nodes:
+                raise FilterError(
+                    "filter_too_complex",
+                    f"{where}: a filter may hold at most {MAX_NODES} values (objects, lists and their items).",
+                    path=where,
+                )
+            children = []
+            for key, item in value.items():
+                if isinstance(key, str) and len(key) > MAX_KEY_LENGTH:
+                    raise FilterError(
+                        "unknown_filter_key",
+                        f"{where}: unknown key {key[:40]!r}… (keys are at most {MAX_KEY_LENGTH} characters).",
+                        path=where,
+                    )
+                children.append((item, _join(where, key) if isinstance(key, str) else where, depth + 1))
+        stack.extend(reversed(children))  # depth first, in document order: errors name the first bad part
 
 
 class _Compiler:
@@ -118,7 +180,7 @@ class _Compiler:
     # --- documents: {key: condition, "$and": [...], ...} -------------------------------
     def document(self, spec: Any, path: str, *, depth: int) -> str:
         if depth > MAX_DEPTH:
-            raise FilterError("invalid_filter", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
+            raise FilterError("filter_too_deep", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
         if not isinstance(spec, dict):
             raise FilterError(
                 "invalid_filter", f"{path} must be an object such as {{\"status\": \"published\"}}.", path=path
@@ -152,6 +214,10 @@ class _Compiler:
             return f"(NOT {self.document(value, path, depth=depth + 1)})"
         if not isinstance(value, list) or not value:
             raise FilterError("invalid_filter", f"{path} must be a non-empty list of filters.", path=path)
+        if len(value) > MAX_LOGICAL_ITEMS:
+            raise FilterError(
+                "filter_too_complex", f"{path} holds {len(value)} filters; the limit is {MAX_LOGICAL_ITEMS}.", path=path
+            )
         joiner = " AND " if operator == "$and" else " OR "
         parts = [self.document(item, f"{path}[{i}]", depth=depth + 1) for i, item in enumerate(value)]
         return "(" + joiner.join(parts) + ")"
@@ -209,7 +275,9 @@ class _Compiler:
     def operator(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
         self.conditions += 1
         if self.conditions > MAX_CONDITIONS:
-            raise FilterError("invalid_filter", f"{path}: a filter may hold at most {MAX_CONDITIONS} conditions.", path=path)
+            raise FilterError(
+                "filter_too_complex", f"{path}: a filter may hold at most {MAX_CONDITIONS} conditions.", path=path
+            )
         if operator not in COMPARISON_OPERATORS:
             raise FilterError(
                 "unknown_operator" if operator not in OPERATORS else "invalid_filter",
@@ -225,7 +293,7 @@ class _Compiler:
                     "invalid_filter", f"{path} must be an operator object such as {{\"$gt\": 2}}.", path=path
                 )
             if depth + 1 > MAX_DEPTH:
-                raise FilterError("invalid_filter", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
+                raise FilterError("filter_too_deep", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
             inner = [self.operator(key, op, v, _join(path, op), depth=depth + 1) for op, v in operand.items()]
             return "(NOT " + (inner[0] if len(inner) == 1 else "(" + " AND ".join(inner) + ")") + ")"
         if operator == "$exists":
@@ -243,7 +311,7 @@ class _Compiler:
             if not isinstance(operand, list):
                 raise FilterError("filter_type_mismatch", f"{path} takes a list of values.", path=path)
             if len(operand) > MAX_IN_VALUES:
-                raise FilterError("invalid_filter", f"{path} takes at most {MAX_IN_VALUES} values.", path=path)
+                raise FilterError("filter_too_complex", f"{path} takes at most {MAX_IN_VALUES} values.", path=path)
             for i, item in enumerate(operand):
                 self._check_scalar(item, f"{path}[{i}]")
             expr = self.expr(self.key_ref(key, path))

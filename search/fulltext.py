@@ -14,14 +14,23 @@ the code chooses the plan (measured by bench/fulltext.py):
    half the rows costs ~40 rows here, against thousands of rows through a bitmap. When
    the budget shows the term is fairly common (a third of a page found), one longer scan
    sized from that rate is still cheaper than an index.
-2. Otherwise an index. A term absent from the recent rows, with a run of 3+ word
-   characters, goes to the trigram GIN on `search_text`: it is probably rare everywhere.
-   Anything else - 1-2 character queries, queries trigrams cannot extract (`%_\\`), and
-   terms the recent rows show are present in this workspace (so likely frequent in others
-   too) - goes to the gram GIN on `search_grams`, whose `ws:<id>` lexeme lets PostgreSQL
-   intersect the term with the workspace inside one index scan. Either way the substring
-   test is the final check, and the statement runs with index walks and sequential scans
-   disabled (`SET LOCAL`), leaving only bitmap plans.
+2. Otherwise the gram index. `search_grams` holds every character and character pair of
+   the entry's values as '<workspace id>:<gram>' (cms migration 0005), so each GIN posting
+   list holds one workspace's rows. The tsquery asks for the query's one or two characters,
+   or up to GRAM_QUERY_PAIRS of its pairs (likeliest rare first), and the substring test is
+   the final check. The statement runs with index walks and sequential scans disabled
+   (`SET LOCAL`), leaving only bitmap plans.
+
+What a search may cost, whatever other workspaces hold: it reads only its own workspace's
+rows (in the recent scan, at most RECENT_SCAN_MAX_ROWS of its newest rows twice, through a
+B-tree keyed by workspace) and, in the index plan, the posting lists of at most
+GRAM_QUERY_PAIRS of its own grams and the rows they name. Other workspaces' data only
+deepens the B-tree and the GIN entry tree: one page per level per lookup, a level per
+~hundredfold growth of the table. bench/tenancy_cost.py measures it: when the other
+tenants' data doubles, a search's page reads change by 0.97-1.04x in the index plan and
+1.09-1.11x in the recent scan (up to 3.6x with the global trigram index this replaced).
+What a large workspace's own data costs is capped by the statement timeout
+(SEARCH_STATEMENT_TIMEOUT_MS, search/statements.py), answered 503 `search_timeout`.
 """
 
 from __future__ import annotations
@@ -34,11 +43,10 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection
-
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
 from search.errors import SearchError, SearchInputError
+from search.statements import SearchCursor, search_cursor
 
 MAX_QUERY_CHARS = 500
 DEFAULT_LIMIT = 20
@@ -70,7 +78,6 @@ _INTEGER = re.compile(r"-?[0-9]{1,9}")
 
 class SearchPlan(enum.StrEnum):
     RECENT_SCAN = "recent_scan"
-    TRIGRAM_INDEX = "trigram_index"
     GRAM_INDEX = "gram_index"
 
 
@@ -199,9 +206,17 @@ def search_entries_explain(
 
 @dataclass(frozen=True)
 class _Filters:
+    """The caller's predicates on `cms_entry e`: `sql` for the recent scan (the workspace
+    predicate drives entry_ws_newest), `beside_grams_sql` for the index statement."""
+
     workspace_id: int
     sql: str
     params: tuple
+    # The workspace-keyed grams already confine the index statement to the workspace, which
+    # the planner cannot know: given an indexable workspace predicate, it ANDs in a bitmap of
+    # all the workspace's rows from a btree (for a one-gram query, whose rarity it cannot
+    # estimate), which never removes a row. `+ 0` keeps the predicate as a check only.
+    beside_grams_sql: str
 
 
 def _inputs_validate(
@@ -238,22 +253,17 @@ def _inputs_validate(
     elif not access.include_drafts:
         sql.append("e.status = %s")
         params.append(EntryStatus.PUBLISHED)
-    return query, limit, offset, _Filters(workspace_id=workspace.pk, sql=" AND ".join(sql), params=tuple(params))
+    return query, limit, offset, _Filters(
+        workspace_id=workspace.pk,
+        sql=" AND ".join(sql),
+        params=tuple(params),
+        beside_grams_sql=" AND ".join(["e.workspace_id + 0 = %s", *sql[1:]]),
+    )
 
 
 def _like_pattern(query: str) -> str:
     escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
-
-
-def _has_trigram(query: str) -> bool:
-    """Whether pg_trgm can extract a trigram from `%query%`: it needs 3 word characters in a row."""
-    run = 0
-    for ch in query:
-        run = run + 1 if ch.isalnum() else 0
-        if run >= 3:
-            return True
-    return False
 
 
 def _gram_sample(query: str) -> list[str]:
@@ -316,11 +326,8 @@ _RECENT_UNTIL_SQL = """
     ORDER BY e.created_at DESC, e.id DESC
 """
 
-# Sent with the index statement, in the same message (one round trip; this needs Django's
-# default client-side parameter binding with psycopg 3, which allows several statements
-# in one execute): leave the planner only bitmap plans, then put back what was there.
-# Saving through a custom setting makes the restore right inside a caller's transaction
-# too; in autocommit the implicit transaction of the message ends the SET LOCAL scope.
+# In force for the index statement alone (search.statements sets them in the same message
+# and puts back what was there): leave the planner only bitmap plans.
 _PLANNER_SETTINGS = {
     # Only bitmap plans: no walk of entry_ws_newest (the recent scan just showed matches
     # are sparse there) and no sequential scan.
@@ -331,13 +338,6 @@ _PLANNER_SETTINGS = {
     # costs more than it saves when the gram index already holds the workspace.
     "random_page_cost": "1.1",
 }
-_BITMAP_ONLY = "SELECT " + ", ".join(
-    f"set_config('search.saved_{name}', current_setting('{name}'), true), set_config('{name}', '{value}', true)"
-    for name, value in _PLANNER_SETTINGS.items()
-)
-_BITMAP_ONLY_RESTORE = "SELECT " + ", ".join(
-    f"set_config('{name}', current_setting('search.saved_{name}'), true)" for name in _PLANNER_SETTINGS
-)
 
 
 def _search(
@@ -348,7 +348,7 @@ def _search(
     wanted = offset + limit + 1
     budget = min(max(RECENT_SCAN_MIN_ROWS, RECENT_SCAN_ROWS_PER_HIT * wanted), RECENT_SCAN_MAX_ROWS)
     recent_sql = _RECENT_SQL.format(filters=filters.sql, columns=_HIT_COLUMNS)
-    with connection.cursor() as cursor:
+    with search_cursor() as cursor:
         recent_params = (_like_pattern(query), *filters.params, budget, offset + 1, wanted, wanted, budget)
         cursor.execute(recent_sql, recent_params)
         rows = cursor.fetchall()
@@ -368,24 +368,17 @@ def _search(
                     return SearchPlan.RECENT_SCAN, _explain(cursor, until_sql, until_params)
                 return SearchPlan.RECENT_SCAN, [row[1:] for row in rows]
 
-        if _has_trigram(query) and hits == 0:
-            plan = SearchPlan.TRIGRAM_INDEX
-            match_sql, match_params = "e.search_text LIKE lower(%s)", (_like_pattern(query),)
-        else:
-            plan = SearchPlan.GRAM_INDEX
-            # strpos, not LIKE, as the final check: LIKE would let the planner add the trigram
-            # index, which for a pattern without trigrams scans the whole index.
-            pairs = _gram_sample(query)
-            grams_sql = " && ".join(["cms_search_grams_query(%s)"] * len(pairs))
-            match_sql = (
-                f"e.search_grams @@ (cms_search_workspace_query(%s) && {grams_sql})"
-                " AND strpos(e.search_text, lower(%s)) > 0"
-            )
-            match_params = (filters.workspace_id, *pairs, query)
+        plan = SearchPlan.GRAM_INDEX
+        # Each gram's posting list holds this workspace's rows only; the substring test is
+        # the final check (strpos: the same test as LIKE, without escaping).
+        pairs = _gram_sample(query)
+        grams_sql = " && ".join(["cms_search_grams_query(%s, %s)"] * len(pairs))
+        match_sql = f"e.search_grams @@ ({grams_sql}) AND strpos(e.search_text, lower(%s)) > 0"
+        match_params = (*(value for pair in pairs for value in (filters.workspace_id, pair)), query)
         index_sql = f"""
             SELECT {_HIT_COLUMNS} FROM (
                 SELECT e.id, e.content_type_id, e.status, e.created_at, e.updated_at, e.data
-                FROM cms_entry e WHERE {filters.sql} AND {match_sql}
+                FROM cms_entry e WHERE {filters.beside_grams_sql} AND {match_sql}
                 ORDER BY e.created_at DESC, e.id DESC LIMIT %s OFFSET %s
             ) AS e JOIN cms_contenttype ct ON ct.id = e.content_type_id
             ORDER BY e.created_at DESC, e.id DESC
@@ -393,15 +386,14 @@ def _search(
         index_params = (*filters.params, *match_params, limit + 1, offset)
         if explain:
             index_sql = f"EXPLAIN {index_sql}"
-        cursor.execute(f"{_BITMAP_ONLY}; {index_sql}; {_BITMAP_ONLY_RESTORE}", index_params)
-        cursor.nextset()
+        cursor.execute(index_sql, index_params, local_settings=_PLANNER_SETTINGS)
         rows = cursor.fetchall()
         if explain:
             return plan, [row[0] for row in rows]
         return plan, rows
 
 
-def _explain(cursor, sql: str, params: tuple) -> list[str]:
+def _explain(cursor: SearchCursor, sql: str, params: tuple) -> list[str]:
     cursor.execute(f"EXPLAIN {sql}", params)
     return [row[0] for row in cursor.fetchall()]
 

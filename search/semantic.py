@@ -39,7 +39,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 
 from cms.access import WorkspaceAccess
 from cms.models import Workspace
@@ -50,6 +50,7 @@ from ingestion.services import query_embed
 from search.chunk_filters import chunk_filter_compile, chunk_filter_needs_schemas
 from search.errors import SearchError, SearchInputError
 from search.filters import CompiledFilter
+from search.statements import search_cursor
 
 DEFAULT_TOP_K = 10
 MAX_TOP_K = 100
@@ -345,7 +346,7 @@ def _vector_candidates(
                                 bounded=max_distance is not None)
     params = vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
                                       where=where, limit=limit, max_distance=max_distance)
-    with transaction.atomic(), connection.cursor() as cursor:
+    with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
         cursor.execute(search_settings_sql(), search_settings_params(ef_search))
         cursor.execute(sql, params)
         columns = [col.name for col in cursor.description]

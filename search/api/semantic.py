@@ -8,12 +8,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cms.api_errors import ApiError
 from search.api.base import WorkspaceAPIView, api_error_from
+from search.api.limits import BoundedJSONParser
 from search.api.schema import (
     PROVIDER_CODES,
     SEMANTIC_400_CODES,
@@ -21,7 +21,8 @@ from search.api.schema import (
     SemanticSearchResponseDoc,
     error_responses,
 )
-from search.semantic import DEFAULT_TOP_K, SemanticSearchError, semantic_search
+from search.errors import SearchError
+from search.semantic import DEFAULT_TOP_K, semantic_search
 
 
 class AnyJSONField(serializers.Field):
@@ -52,7 +53,7 @@ class SemanticSearchRequestSerializer(serializers.Serializer):
 
 
 class SemanticSearchView(WorkspaceAPIView):
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]  # JSON only (415 otherwise), nesting bounded
 
     @extend_schema(
         tags=["search"],
@@ -81,7 +82,7 @@ class SemanticSearchView(WorkspaceAPIView):
                 ef_search=params["ef_search"],
                 include_vectors=params["include_vectors"],
             )
-        except SemanticSearchError as exc:
+        except SearchError as exc:
             raise api_error_from(exc) from exc
         return Response(result.as_dict(include_sources=params["include_sources"],
                                        include_vectors=params["include_vectors"]))

@@ -14,7 +14,16 @@ from cms.models import Entry
 from ingestion import sources
 from search.chunk_filters import chunk_filter_compile
 from search.errors import SearchInputError
-from search.filters import MAX_STRING_LENGTH, FilterError, filter_compile
+from search.filters import (
+    MAX_CONDITIONS,
+    MAX_DEPTH,
+    MAX_IN_VALUES,
+    MAX_LOGICAL_ITEMS,
+    MAX_NODES,
+    MAX_STRING_LENGTH,
+    FilterError,
+    filter_compile,
+)
 from search.semantic import SemanticSearchError, semantic_search
 from tests.factories import entry_make, full_access
 from tests.search.pipeline_helpers import embed_all, fake_embeddings, field, semantic_type, titles_found  # noqa: F401
@@ -234,7 +243,7 @@ def test_unknown_key_names_the_path():
         ({"version": {"$not": 3}}, "invalid_filter"),
         ({"tag": "a\x00b"}, "filter_invalid_character"),
         ({"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {"$not": {}}}}}}}}}},
-         "invalid_filter"),
+         "filter_too_deep"),
         ({"$not": {}}, "invalid_filter"),
         ({"version": {"$not": {}}}, "invalid_filter"),
         ({"$and": [{}]}, "invalid_filter"),
@@ -261,6 +270,86 @@ def test_filter_error_reaches_the_search_caller_with_its_code(docs):
         semantic_search(access=full_access(docs), query="notes", filter={"version": {"$between": [1, 2]}})
     assert caught.value.code == "unknown_operator"
     assert caught.value.path == "filter.version.$between"
+
+
+# --- bounded input: limits hold before any work that grows with the input -------------------
+
+def _refusal(spec) -> FilterError:
+    with pytest.raises(FilterError) as caught:
+        filter_compile(spec)
+    return caught.value
+
+
+def _nested_and(levels: int, leaf: dict) -> dict:
+    spec = leaf
+    for _ in range(levels):
+        spec = {"$and": [spec]}
+    return spec
+
+
+def test_empty_objects_count_against_the_limit():
+    error = _refusal({"$and": [{}] * 200_000})
+    assert (error.code, error.path) == ("filter_too_complex", "filter.$and")
+    assert str(MAX_IN_VALUES) in error.message
+
+
+def test_and_list_longer_than_its_limit_is_refused():
+    error = _refusal({"$and": [{}] * (MAX_LOGICAL_ITEMS + 1)})
+    assert (error.code, error.path) == ("filter_too_complex", "filter.$and")
+    assert str(MAX_LOGICAL_ITEMS) in error.message
+
+
+def test_every_node_counts_nested_lists_included():
+    error = _refusal({"$or": [{"$and": [{}] * 90}] * 12})  # 12 x 90 empty objects, no condition
+    assert error.code == "filter_too_complex"
+    assert error.path.startswith("filter.$or[10].$and[")
+    assert str(MAX_NODES) in error.message
+
+
+def test_in_list_longer_than_its_limit_is_refused():
+    error = _refusal({"version": {"$in": list(range(MAX_IN_VALUES + 1))}})
+    assert (error.code, error.path) == ("filter_too_complex", "filter.version.$in")
+
+
+def test_too_many_conditions_are_refused():
+    error = _refusal({"$and": [{"version": {"$gt": i}} for i in range(MAX_CONDITIONS + 1)]})
+    assert error.code == "filter_too_complex"
+    assert str(MAX_CONDITIONS) in error.message
+
+
+def test_nesting_past_the_limit_names_the_limit_and_the_path():
+    error = _refusal(_nested_and(MAX_DEPTH + 1, {"tag": "x"}))
+    assert error.code == "filter_too_deep"
+    assert error.path.startswith("filter" + ".$and[0]" * MAX_DEPTH)
+    assert f"at most {MAX_DEPTH} levels" in error.message
+
+
+def test_nesting_a_hundred_thousand_levels_deep_is_refused_without_recursing():
+    spec = leaf = {}
+    for _ in range(100_000):
+        leaf["$not"] = {}
+        leaf = leaf["$not"]
+    error = _refusal(spec)
+    assert error.code == "filter_too_deep"
+    assert len(error.message) < 300
+
+
+def test_filter_at_every_limit_still_compiles():
+    deepest = _nested_and(MAX_DEPTH, {"version": {"$in": list(range(MAX_IN_VALUES))}})
+    widest = {"$and": [{"version": {"$gt": i}} for i in range(MAX_CONDITIONS)]}
+    assert filter_compile(deepest).sql and filter_compile(widest).sql
+
+
+def test_largest_accepted_filter_compiles_to_little_sql():
+    # Before every node counted, 200,000 empty objects compiled to 1.8 MB of SQL.
+    spec = {"$or": [{f"tag{i}": {"$in": [f"v{j}" for j in range(8)]}} for i in range(90)]}  # 992 values
+    assert len(filter_compile(spec).sql) < 20_000
+
+
+def test_overlong_key_is_refused_with_a_short_message():
+    error = _refusal({"x" * 1_000_000: 1})
+    assert error.code == "unknown_filter_key"
+    assert len(error.message) < 200
 
 
 # --- text values reach the filter ----------------------------------------------------------------

@@ -7,8 +7,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from search.errors import SearchError
+from search.json_input import json_loads_bounded
 from search.management.access import access_from_options, add_access_arguments
-from search.semantic import DEFAULT_TOP_K, SemanticSearchError, semantic_search
+from search.semantic import DEFAULT_TOP_K, semantic_search
 
 
 class Command(BaseCommand):
@@ -32,9 +34,11 @@ class Command(BaseCommand):
         filter_spec = None
         if options["filter"]:
             try:
-                filter_spec = json.loads(options["filter"])
+                filter_spec = json_loads_bounded(options["filter"], what="--filter")
             except json.JSONDecodeError as exc:
                 raise CommandError(f"[malformed_json] --filter is not valid JSON: {exc}") from exc
+            except SearchError as exc:
+                raise CommandError(f"[{exc.code}] {exc.message}") from exc
         try:
             result = semantic_search(
                 access=access,
@@ -45,7 +49,7 @@ class Command(BaseCommand):
                 filter=filter_spec,
                 ef_search=options["ef_search"],
             )
-        except SemanticSearchError as exc:
+        except SearchError as exc:
             raise CommandError(f"[{exc.code}] {exc.message}") from exc
 
         body = result.as_dict()
