@@ -6,7 +6,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -100,3 +101,37 @@ def _is_query_error(exc: DatabaseError) -> bool:
     are the search's to answer (search/errors.py), never 'database unavailable'."""
     cause = exc.__cause__
     return cause is not None and type(cause).__name__ in {"QueryCanceled", "LockNotAvailable"}
+
+
+# --- errors raised before any API view runs ---------------------------------------------------
+# A URL no route matches (a slug with characters a slug cannot have), a request Django refuses
+# (a bad Host header), or a crash: Django answers these with its HTML pages. Under the API's
+# and MCP's paths the answer keeps the API's shape instead, so a client can still branch on it.
+
+API_PATH_PREFIXES = ("/api/", "/mcp")
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith(API_PATH_PREFIXES)
+
+
+def _error_response(code: str, message: str, status: int) -> JsonResponse:
+    return JsonResponse({"code": code, "message": message}, status=status, json_dumps_params={"ensure_ascii": False})
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return _error_response("bad_request", "The request could not be understood.", 400)
+    return defaults.bad_request(request, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return _error_response("not_found", "No such endpoint or workspace.", 404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return _error_response("server_error", "Something went wrong on our side; it has been logged.", 500)
+    return defaults.server_error(request)

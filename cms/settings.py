@@ -187,6 +187,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_THROTTLE_CLASSES": ["cms.api_auth.ApiKeyRateThrottle", "cms.api_auth.UserRateThrottle"],
+    # JSON only: the API's clients are agents, and every answer, errors included, is the JSON
+    # the document describes. (The browsable API answered `Accept: text/html` with an HTML
+    # page, even for errors.) People read the API at /api/docs/ (drf-spectacular's own views).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "cms.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": None,

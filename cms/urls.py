@@ -15,3 +15,9 @@ urlpatterns = [
     path("mcp/", McpView.as_view(), name="mcp"),
     path("mcp", McpView.as_view()),
 ]
+
+# Outside any view (no route matched, a refused request, a crash), the API's paths still answer
+# {"code", "message"} (cms/api_errors.py); other paths get Django's pages.
+handler400 = "cms.api_errors.bad_request"
+handler404 = "cms.api_errors.page_not_found"
+handler500 = "cms.api_errors.server_error"

@@ -223,8 +223,15 @@ class McpView(APIView):
     authentication_classes = [ApiKeyAuthentication]
     permission_classes = [IsAuthenticated]
     schema = None  # MCP describes itself (tools/list); it is not part of the OpenAPI document
+    # Stateless: no server-to-client stream to open (GET), no session to end (DELETE). Any
+    # method but POST gets DRF's 405, with a code like every other error.
+    http_method_names = ["post", "options"]
 
     def post(self, request: Request) -> HttpResponse:
+        if request.content_type.split(";")[0].strip().lower() != "application/json":
+            # The SDK would answer a plain-text 400; agents branch on a code.
+            raise ApiError("unsupported_media_type", "Send the MCP message as JSON (Content-Type: application/json).",
+                           status_code=415)
         token = _request_access.set(workspace_access_for_api_key(api_key=request.auth))
         try:
             status, headers, body = _bridge.handle(_asgi_scope(request), request.body, timeout=settings.MCP_HTTP_TIMEOUT)
@@ -237,17 +244,4 @@ class McpView(APIView):
         for name, value in headers:
             if name.lower() not in _HOP_BY_HOP:
                 response[name] = value
-        return response
-
-    def get(self, request: Request) -> HttpResponse:
-        return self._not_offered()
-
-    def delete(self, request: Request) -> HttpResponse:
-        return self._not_offered()
-
-    @staticmethod
-    def _not_offered() -> HttpResponse:
-        # Stateless: no server-to-client stream to open, no session to end.
-        response = HttpResponse(status=405)
-        response["Allow"] = "POST"
         return response

@@ -220,13 +220,15 @@ def _validate_query(query: Any) -> str:
         raise SemanticSearchError("query_invalid", "query must be a string.")
     if "\x00" in query:
         raise SemanticSearchError("query_invalid_character", "query contains a NUL character.")
-    query = query.strip()
-    if not query:
-        raise SemanticSearchError("query_empty", "query is empty: say what to search for.")
+    # The limit is on what the caller sent, as the OpenAPI document says (maxLength), not on
+    # what is left once the spaces around it are stripped.
     if len(query) > MAX_QUERY_CHARS:
         raise SemanticSearchError(
             "query_too_long", f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}."
         )
+    query = query.strip()
+    if not query:
+        raise SemanticSearchError("query_empty", "query is empty: say what to search for.")
     return query
 
 

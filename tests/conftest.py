@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+
+from tests import figures
 
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory
 
@@ -44,3 +49,24 @@ def editor(workspace):
 @pytest.fixture
 def superuser(db):
     return UserFactory(username="root", is_superuser=True)
+
+
+# Hypothesis: "ci" (the default, what `make test` runs) keeps the property and fuzz tests to
+# a few minutes; "long" is for a run by hand (HYPOTHESIS_PROFILE=long). Examples touch the
+# database and HTTP, so no per-example deadline: the machine is shared and timings are noisy.
+hypothesis_settings.register_profile(
+    "ci", max_examples=25, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
+)
+hypothesis_settings.register_profile(
+    "long", parent=hypothesis_settings.get_profile("ci"), max_examples=500,
+)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Print the figures tests recorded (tests/figures.py): request and case counts."""
+    if figures.FIGURES:
+        terminalreporter.section("figures")
+        for line in figures.FIGURES:
+            terminalreporter.write_line(line)

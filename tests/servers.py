@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -14,6 +16,19 @@ from pathlib import Path
 from django.db import connection
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def deployed_gunicorn_options() -> list[str]:
+    """The options docker/Dockerfile gives gunicorn, but where it binds and how many workers."""
+    cmd = re.search(r"^CMD (\[.*?\])\s*$", (REPO / "docker" / "Dockerfile").read_text().replace("\\\n", ""),
+                    re.MULTILINE | re.DOTALL)
+    args = json.loads(cmd.group(1))[2:]  # after "gunicorn", "cms.wsgi:application"
+    options = []
+    while args:
+        name, value = args.pop(0), args.pop(0)
+        if name not in ("--bind", "--workers"):
+            options += [name, value]
+    return options
 
 
 def free_port() -> int:
@@ -37,12 +52,17 @@ def database_env(**extra: str) -> dict[str, str]:
 
 @contextmanager
 def serving(kind: str, *, env: dict[str, str] | None = None) -> Iterator[int]:
-    """Serve the app with `kind` ("runserver" or "gunicorn") on a free loopback port; yield the port."""
+    """Serve the app with `kind` on a free loopback port; yield the port.
+
+    "runserver", "gunicorn" (its defaults), or "gunicorn-deployed" (with docker/Dockerfile's options).
+    """
     port = free_port()
     if kind == "runserver":
         command = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
     else:
         command = [sys.executable, "-m", "gunicorn", "cms.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"]
+        if kind == "gunicorn-deployed":
+            command += deployed_gunicorn_options()
     process = subprocess.Popen(command, cwd=REPO, env=env or database_env(),
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from search.api.base import WorkspaceAPIView, api_error_from
-from search.api.schema import ENTRY_400_CODES, error_responses
+from search.api.schema import ENTRY_400_CODES, FULLTEXT_QUERY_SCHEMA, LIMIT_SCHEMA, OFFSET_SCHEMA, error_responses
 from search.errors import SearchError, SearchInputError
 from search.fulltext import DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, search_entries, search_int_param
 
@@ -63,6 +63,15 @@ def _query_params(request: Request) -> dict[str, str]:
     return params
 
 
+def _optional(params: dict[str, str], name: str, *, empty_code: str) -> str | None:
+    """An optional parameter's value, None when absent. Present but empty (`status=`) is a 400,
+    never "not given": an empty `status` would otherwise silently widen the search to drafts."""
+    value = params.get(name)
+    if value == "":
+        raise SearchInputError(empty_code, f"{name} is empty: give a value, or leave the parameter out.")
+    return value
+
+
 class EntrySearchView(WorkspaceAPIView):
     """Search entries of the workspace: ?q=&content_type=&status=&limit=&offset= (members only)."""
 
@@ -75,12 +84,14 @@ class EntrySearchView(WorkspaceAPIView):
         "Percent-encode the query string as UTF-8 (`curl -G --data-urlencode \"q=返品\"`).",
         parameters=[
             OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The workspace slug."),
-            OpenApiParameter("q", OpenApiTypes.STR, required=True, description="Text to find (1-500 characters; not trimmed)."),
-            OpenApiParameter("content_type", OpenApiTypes.STR, description="Only entries of this content type (api_id)."),
+            OpenApiParameter("q", FULLTEXT_QUERY_SCHEMA, required=True,
+                             description="Text to find (1-500 characters, not only whitespace; not trimmed)."),
+            OpenApiParameter("content_type", OpenApiTypes.STR, allow_blank=False,
+                             description="Only entries of this content type (api_id)."),
             OpenApiParameter("status", OpenApiTypes.STR, enum=["draft", "published"],
                              description="Only entries in this status; never widens what the caller may see."),
-            OpenApiParameter("limit", OpenApiTypes.INT, description=f"Page size, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT})."),
-            OpenApiParameter("offset", OpenApiTypes.INT, description=f"Results to skip, 0-{MAX_OFFSET}."),
+            OpenApiParameter("limit", LIMIT_SCHEMA, description=f"Page size, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT})."),
+            OpenApiParameter("offset", OFFSET_SCHEMA, description=f"Results to skip, 0-{MAX_OFFSET}."),
         ],
         responses={200: EntrySearchResultSerializer,
                    **error_responses(family="EntrySearch", bad_request=ENTRY_400_CODES,
@@ -93,12 +104,12 @@ class EntrySearchView(WorkspaceAPIView):
             result = search_entries(
                 access=access,
                 query=params.get("q", ""),
-                content_type=params.get("content_type") or None,
-                status=params.get("status") or None,
-                limit=search_int_param(
-                    name="limit", raw=params.get("limit"), default=DEFAULT_LIMIT, minimum=1, maximum=MAX_LIMIT
-                ),
-                offset=search_int_param(name="offset", raw=params.get("offset"), default=0, minimum=0, maximum=MAX_OFFSET),
+                content_type=_optional(params, "content_type", empty_code="unknown_content_type"),
+                status=_optional(params, "status", empty_code="unknown_status"),
+                limit=search_int_param(name="limit", raw=_optional(params, "limit", empty_code="limit_invalid"),
+                                       default=DEFAULT_LIMIT, minimum=1, maximum=MAX_LIMIT),
+                offset=search_int_param(name="offset", raw=_optional(params, "offset", empty_code="offset_invalid"),
+                                        default=0, minimum=0, maximum=MAX_OFFSET),
             )
         except SearchError as exc:
             raise api_error_from(exc) from exc

@@ -8,9 +8,12 @@ the Bearer scheme. tests/search/test_openapi.py checks real responses against th
 
 from __future__ import annotations
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from django.core.validators import RegexValidator
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
+
+from search import fulltext, semantic
 
 # Codes each status may carry, by endpoint family. 400s are listed in the description only:
 # filter errors name new codes as the filter language grows.
@@ -35,6 +38,24 @@ HYBRID_400_CODES = [
 PROVIDER_CODES = ["not_configured", "provider_unavailable", "provider_error"]
 # Any endpoint that reads the database may answer this (cms/api_errors.py), with Retry-After.
 DATABASE_CODES = ["database_unavailable"]
+
+
+# What a query may hold, as the searches check it, so that a request the document allows is one
+# the search accepts. Full-text (search.fulltext.search_query_validate): something besides
+# whitespace, no control character but tab and newlines. Semantic (search.semantic): something
+# besides whitespace, no NUL. Each pattern is "allowed*, one non-space, allowed*": a
+# non-space must be there, and no lookahead is needed (which not every generator reads).
+_FULLTEXT_ALLOWED = r"[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+_FULLTEXT_NON_SPACE = r"[^\s\x00-\x1f\x7f-\x9f]"
+FULLTEXT_QUERY_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": fulltext.MAX_QUERY_CHARS,
+    "pattern": f"^{_FULLTEXT_ALLOWED}*{_FULLTEXT_NON_SPACE}{_FULLTEXT_ALLOWED}*$",
+}
+SEMANTIC_QUERY_PATTERN = r"^[^\x00]*[^\s\x00][^\x00]*$"
+LIMIT_SCHEMA = {"type": "integer", "minimum": 1, "maximum": fulltext.MAX_LIMIT}
+OFFSET_SCHEMA = {"type": "integer", "minimum": 0, "maximum": fulltext.MAX_OFFSET}
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -97,7 +118,9 @@ class SemanticSearchRequestDoc(serializers.Serializer):
     class Meta:
         ref_name = "SemanticSearchRequest"
 
-    query = serializers.CharField(max_length=2000, help_text="What to search for, in any language.")
+    query = serializers.CharField(min_length=1, max_length=semantic.MAX_QUERY_CHARS,
+                                  validators=[RegexValidator(SEMANTIC_QUERY_PATTERN)],
+                                  help_text="What to search for, in any language (not only whitespace).")
     top_k = serializers.IntegerField(min_value=1, max_value=100, default=10, required=False)
     min_score = serializers.FloatField(min_value=-1, max_value=1, required=False, allow_null=True,
                                        help_text="Drop hits under this cosine similarity.")
@@ -112,6 +135,19 @@ class SemanticSearchRequestDoc(serializers.Serializer):
                                          help_text="HNSW candidate list size: higher finds more, slower.")
     include_vectors = serializers.BooleanField(default=False, required=False)
     include_sources = serializers.BooleanField(default=True, required=False)
+
+
+class ClosedRequestBody(OpenApiSerializerExtension):
+    """A search request body takes only its documented fields: the view answers any other with
+    400 `unknown_parameter`, so the document says `additionalProperties: false`."""
+
+    target_class = "search.api.schema.SemanticSearchRequestDoc"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
 
 
 class ChunkMetadataSerializer(serializers.Serializer):

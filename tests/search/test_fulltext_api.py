@@ -116,6 +116,11 @@ def test_query_is_not_trimmed(member_client, article_type):
         ("q=refund&offset=1.5", "offset_invalid"),
         ("q=refund&content_type=nope", "unknown_content_type"),
         ("q=refund&status=archived", "unknown_status"),
+        # Present but empty is not "not given" (found by the fuzzer: the document says integer).
+        ("q=refund&limit=", "limit_invalid"),
+        ("q=refund&offset=", "offset_invalid"),
+        ("q=refund&content_type=", "unknown_content_type"),
+        ("q=refund&status=", "unknown_status"),
     ],
 )
 def test_bad_input_is_a_400_with_a_code(member_client, article_type, query_string, code):

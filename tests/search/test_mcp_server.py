@@ -298,3 +298,21 @@ def test_http_tool_error_carries_the_api_code(tenants, live_server):
                        lambda client: client.call_tool("semantic_search", {"query": "refund", "top_k": 0}))
 
     assert error_of(answer)["code"] == "top_k_out_of_range"
+
+
+# Found by the fuzzer (tests/search/test_fuzz.py): these answers had no code to branch on.
+
+def test_http_post_that_is_not_json_is_415_with_its_code(tenants, live_server):
+    response = httpx2.post(f"{live_server.url}/mcp/", content=b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',
+                           headers={"Authorization": f"Bearer {tenants.acme_key}", "Content-Type": "text/plain",
+                                    "Accept": "application/json, text/event-stream"})
+
+    assert (response.status_code, response.json()["code"]) == (415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE"])
+def test_http_stream_and_session_methods_are_405_with_a_code(tenants, live_server, method):
+    response = httpx2.request(method, f"{live_server.url}/mcp/", headers={"Authorization": f"Bearer {tenants.acme_key}"})
+
+    assert (response.status_code, response.json()["code"]) == (405, "method_not_allowed")
+    assert "POST" in response.headers["Allow"] and method not in response.headers["Allow"]

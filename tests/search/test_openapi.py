@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,8 @@ from django.contrib.staticfiles import finders
 from django.core.cache import caches
 from django.core.management import call_command
 from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from openapi_core import OpenAPI
 from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 from rest_framework.test import APIClient
@@ -20,6 +24,7 @@ from cms.models import ApiKey
 from cms.services import api_key_revoke
 from search.api.schema import SemanticSearchRequestDoc
 from search.api.semantic import SemanticSearchRequestSerializer
+from search.errors import SearchError
 from tests.factories import api_key_make, entry_make
 from tests.search.semantic_helpers import REFUND_EN, chunk_make, entry_for, plain_type
 
@@ -248,3 +253,78 @@ def test_hybrid_search_rerank_503_matches(openapi, keys, no_embeddings, hybrid_d
     settings.SEARCH_RERANK_BACKENDS = {"default": None}
 
     check(openapi, post_hybrid(as_key(keys["valid"]), {"query": "refund", "rerank": True}), 503)
+
+
+# --- what the document promises about requests ----------------------------------------------
+# Found by the fuzzer (tests/search/test_fuzz.py): requests the document allowed were refused
+# (an empty or blank query, limit=0, an extra body field). A request the document allows must
+# be one the search accepts, and what it forbids must be refused.
+
+@functools.cache
+def _document() -> dict:
+    from drf_spectacular.generators import SchemaGenerator
+
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def _entry_parameter(name: str) -> dict:
+    operation = _document()["paths"]["/api/v1/workspaces/{slug}/search/entries"]["get"]
+    return next(p for p in operation["parameters"] if p["name"] == name)["schema"]
+
+
+def _semantic_query() -> dict:
+    return _document()["components"]["schemas"]["SemanticSearchRequest"]["properties"]["query"]
+
+
+def _allowed(schema: dict, value: str) -> bool:
+    return schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", len(value)) and bool(
+        re.search(schema["pattern"], value))
+
+
+def _accepted(validate, value: str) -> bool:
+    try:
+        validate(value)
+    except SearchError:
+        return False
+    return True
+
+
+QUERY_TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=40) | st.sampled_from(
+    ["", " ", "\u3000", "\t\n", "a\x00", "a\x1f", "a\x85", "\x7f", "返品", "a" * 500, "a" * 501, " a ", "%_\\"])
+
+
+@settings(max_examples=300)
+@given(value=QUERY_TEXT)
+def test_documented_full_text_query_is_exactly_what_the_search_accepts(value):
+    from search.fulltext import search_query_validate
+
+    assert _allowed(_entry_parameter("q"), value) == _accepted(search_query_validate, value), repr(value)
+
+
+@settings(max_examples=300)
+@given(value=QUERY_TEXT | st.text(min_size=1995, max_size=2005, alphabet="ab ") | st.sampled_from([" " + "a" * 2000]))
+def test_documented_semantic_query_is_exactly_what_the_search_accepts(value):
+    from search.semantic import _validate_query
+
+    # Found by the fuzzer: the search measured the query after stripping it, so 2,001
+    # characters with a space around passed, though the document says at most 2,000.
+    assert _allowed(_semantic_query(), value) == _accepted(_validate_query, value), repr(value)
+
+
+def test_documented_content_type_parameter_may_not_be_empty():
+    assert _entry_parameter("content_type")["minLength"] == 1
+
+
+def test_documented_page_bounds_are_the_searchs():
+    from search.fulltext import MAX_LIMIT, MAX_OFFSET
+
+    assert (_entry_parameter("limit")["minimum"], _entry_parameter("limit")["maximum"]) == (1, MAX_LIMIT)
+    assert (_entry_parameter("offset")["minimum"], _entry_parameter("offset")["maximum"]) == (0, MAX_OFFSET)
+
+
+def test_semantic_request_body_allows_no_undocumented_field(keys, local_embeddings):
+    schema = _document()["components"]["schemas"]["SemanticSearchRequest"]
+    response = post_semantic(as_key(keys["valid"]), {"query": "refund", "colour": "blue"})
+
+    assert schema["additionalProperties"] is False
+    assert (response.status_code, response.json()["code"]) == (400, "unknown_parameter")

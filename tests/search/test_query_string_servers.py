@@ -3,6 +3,8 @@
 curl sends `?q=返品` as raw UTF-8 bytes. The development server passes them through and the
 API reads them as request.GET would; gunicorn refuses non-ASCII bytes in the request line
 with its own 400, so the README's examples percent-encode, which both servers accept.
+Percent-encoded, the longest query the API accepts (500 characters) must also fit in the
+request line gunicorn accepts as deployed (docker/Dockerfile).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from urllib.parse import quote
 
 import pytest
 
+from search.fulltext import MAX_QUERY_CHARS
 from tests.factories import ContentTypeFactory, WorkspaceFactory, api_key_make, entry_make
 from tests.servers import raw_http_get, serving
 
@@ -79,3 +82,31 @@ def test_gunicorn_refuses_raw_utf8_in_the_request_line_itself(gunicorn_port, ref
     status, _ = raw_http_get(gunicorn_port, PATH + "返品".encode(), headers)
 
     assert status == 400  # gunicorn's own answer: why the README percent-encodes
+
+
+@pytest.fixture(scope="module")
+def deployed_gunicorn_port(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock(), serving("gunicorn-deployed") as port:
+        yield port
+
+
+def test_longest_valid_query_fits_the_request_line_of_gunicorn_as_deployed(deployed_gunicorn_port,
+                                                                           refund_entry_and_key):
+    # Found by the fuzzer: 500 kana percent-encode to 4,500 bytes, past gunicorn's default
+    # 4,094, which answered its own HTML 414 to a request the API documents as valid.
+    entry, headers = refund_entry_and_key
+    query = "返品ポリシー" + "あ" * (MAX_QUERY_CHARS - 6)
+
+    status, body = raw_http_get(deployed_gunicorn_port, PATH + quote(query).encode()
+                                + b"&content_type=article&status=published&limit=100&offset=0", headers)
+
+    assert status == 200, body[:200]
+    assert json.loads(body)["results"] == []
+
+
+def test_query_too_long_through_gunicorn_as_deployed_is_the_apis_400(deployed_gunicorn_port, refund_entry_and_key):
+    _, headers = refund_entry_and_key
+
+    status, body = raw_http_get(deployed_gunicorn_port, PATH + quote("あ" * (MAX_QUERY_CHARS + 1)).encode(), headers)
+
+    assert (status, json.loads(body)["code"]) == (400, "query_too_long")

@@ -1,0 +1,117 @@
+"""schemathesis hooks and checks for the fuzz run (loaded by the CLI through SCHEMATHESIS_HOOKS).
+
+tests/search/test_fuzz.py runs `schemathesis run` with this module. The checks add to
+schemathesis' own (server errors, status codes, headers and bodies against the document):
+
+- error_has_code: every 4xx is {"code": <string>, "message": <string>};
+- tenant_isolated: a 200 holds nothing of the other tenant (FUZZ_OTHER_MARKER), and no
+  draft unless FUZZ_DRAFTS_VISIBLE (FUZZ_DRAFT_MARKER, and each result's status).
+
+The hooks point the generated data at what exists, as a fuzzer is told identifiers: most
+cases name the key's workspace (FUZZ_WORKSPACE), so they reach the search instead of stopping
+at a 404; some the other tenant's, the rest whatever the schema allows. And a valid (positive)
+case names one of the workspace's content types and a filter on its fields: which types and
+fields exist is data, which the document cannot list, so a random name is rightly a 400
+(`unknown_content_type`, `unknown_filter_key`). Invalid (negative) cases are left as generated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from typing import Any
+
+import schemathesis
+from hypothesis import strategies as st
+
+WORKSPACE = os.environ.get("FUZZ_WORKSPACE", "acme")
+OTHER_WORKSPACE = os.environ.get("FUZZ_OTHER_WORKSPACE", "globex")
+OTHER_MARKER = os.environ.get("FUZZ_OTHER_MARKER", "zanzibar")
+DRAFT_MARKER = os.environ.get("FUZZ_DRAFT_MARKER", "unannounced")
+DRAFTS_VISIBLE = os.environ.get("FUZZ_DRAFTS_VISIBLE", "") == "true"
+# Filters over the seeded fields (tests/search/live_app.py), by the content type they fit;
+# without a content type every field of the workspace may be named.
+ANY_TYPE_FILTERS = [{"status": "published"}, {"$not": {"source_kind": "asset"}}]
+VALID_FILTERS = {
+    "article": [{"version": {"$gte": 2}}, {"featured": True}, {"published_on": {"$lt": "2024-03-01"}},
+                {"title": {"$exists": True}, "version": {"$lte": 3}}],
+    "product": [{"sku": {"$in": ["SKU-001", "SKU-9"]}}, {"price": {"$lte": 20}}, {"name": {"$ne": "Widget"}}],
+}
+CONTENT_TYPES = sorted(VALID_FILTERS)
+
+
+def json_body(content: bytes) -> Any:
+    try:
+        return json.loads(content)
+    except ValueError:
+        return None
+
+
+def leaks(body: Any, *, drafts_visible: bool) -> list[str]:
+    """What in an answer belongs to the other tenant, or is a draft the caller may not see."""
+    if not isinstance(body, dict):
+        return []
+    answer = {k: v for k, v in body.items() if k != "query"}  # the caller's own words, echoed
+    problems = []
+    text = json.dumps(answer, ensure_ascii=False).lower()
+    if OTHER_MARKER in text:
+        problems.append(f"{OTHER_WORKSPACE}'s text in the answer")
+    if not drafts_visible and DRAFT_MARKER in text:
+        problems.append("a draft's text in the answer")
+    for hit in answer.get("results") or []:
+        if isinstance(hit, dict) and not drafts_visible and hit.get("status") != "published":
+            problems.append(f"entry {hit.get('id')} with status {hit.get('status')}")
+    for source in answer.get("sources") or []:
+        metadata = source.get("metadata", {}) if isinstance(source, dict) else {}
+        if metadata.get("workspace") != WORKSPACE:
+            problems.append(f"chunk {source.get('id')} of workspace {metadata.get('workspace')}")
+        if not drafts_visible and metadata.get("status") not in ("published", None):
+            problems.append(f"chunk {source.get('id')} with status {metadata.get('status')}")
+    return problems
+
+
+@schemathesis.check
+def error_has_code(ctx, response, case) -> bool | None:
+    """Every 4xx is {"code": <string>, "message": <string>}: the client can branch on it."""
+    if 400 <= response.status_code < 500:
+        body = json_body(response.content)
+        if not (isinstance(body, dict) and isinstance(body.get("code"), str) and body["code"]
+                and isinstance(body.get("message"), str) and body["message"]):
+            raise AssertionError(f"{response.status_code} without a code and a message: {response.content[:300]!r}")
+    return None
+
+
+@schemathesis.check
+def tenant_isolated(ctx, response, case) -> bool | None:
+    """A 200 holds the key's workspace's content only, and drafts only for a key that sees them."""
+    if response.status_code == 200:
+        problems = leaks(json_body(response.content), drafts_visible=DRAFTS_VISIBLE)
+        if problems:
+            raise AssertionError("; ".join(problems))
+    return None
+
+
+@schemathesis.hook
+def before_generate_path_parameters(context, strategy):
+    return st.one_of(st.just({"slug": WORKSPACE}), st.just({"slug": WORKSPACE}), st.just({"slug": WORKSPACE}),
+                     st.just({"slug": OTHER_WORKSPACE}), strategy)
+
+
+@schemathesis.hook
+def map_case(context, case):
+    meta = case.meta
+    if meta is None or meta.generation.mode.value != "positive":
+        return case
+    pick = zlib.crc32(repr((case.query, case.body)).encode())
+    if isinstance(case.query, dict) and case.query.get("content_type"):
+        case.query["content_type"] = CONTENT_TYPES[pick % len(CONTENT_TYPES)]
+    if isinstance(case.body, dict):
+        content_type = None
+        if case.body.get("content_type") is not None:
+            content_type = case.body["content_type"] = CONTENT_TYPES[pick % len(CONTENT_TYPES)]
+        if case.body.get("filter") is not None:
+            choices = ANY_TYPE_FILTERS + (VALID_FILTERS[content_type] if content_type else [
+                f for fs in VALID_FILTERS.values() for f in fs] + [{"$or": [{"version": 2}, {"sku": "SKU-002"}]}])
+            case.body["filter"] = choices[pick % len(choices)]
+    return case

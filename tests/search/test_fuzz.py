@@ -1,0 +1,247 @@
+"""Fuzzing the real app: schemathesis over every operation of /api/schema/, hypothesis over /mcp/.
+
+gunicorn serves the app on loopback with production settings (DEBUG off) on the test
+database, which holds two tenants' content saved and embedded by the real pipeline
+(tests/search/live_app.py). Every request must get:
+
+- no response >= 500;
+- a 4xx whose JSON body carries a string `code` and a `message` (for /mcp/, the JSON-RPC
+  error object's `code` where the MCP layer answers);
+- a response the OpenAPI document allows (status, content type, headers, body schema);
+- nothing of the other tenant, and no draft for a key that may not see drafts.
+
+The API is fuzzed by schemathesis' own runner (`schemathesis run`: its examples, coverage and
+fuzzing phases, every built-in check, and the checks of tests/search/fuzz_hooks.py), once
+with a published-only API key and once with no credential. /mcp/ is not in the document (MCP
+describes itself), so hypothesis generates its JSON-RPC bodies, headers and methods here.
+
+FUZZ_EXAMPLES sets the examples per operation (default 100: about a minute in all here); a
+longer run by hand, e.g. `FUZZ_EXAMPLES=1000 DEBUG=true .venv/bin/python -m pytest
+tests/search/test_fuzz.py`. The requests gunicorn logged, by target and status class, are
+printed in the run's "figures" section.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.figures import figure_record
+from tests.search.fuzz_hooks import json_body, leaks
+from tests.search.live_app import (
+    BEHIND_PROXY,
+    DRAFT_MARKER,
+    GLOBEX_MARKER,
+    LiveApp,
+    collectstatic,
+    database_flush,
+    gunicorn_serving,
+    production_env,
+    tenants_seed,
+)
+from tests.servers import REPO
+
+# The server reads the test database; the tests themselves only speak HTTP. (The mark makes
+# pytest-django create the test database when this module runs alone.)
+pytestmark = pytest.mark.django_db
+
+FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
+WORKSPACE = "acme"
+OTHER_WORKSPACE = "globex"
+TARGETS = {"entries", "semantic", "hybrid", "health", "schema", "/mcp/"}
+SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
+
+
+def logged_requests(access_log: Path, start: int = 0) -> Counter[str]:
+    """Requests in gunicorn's access log from line `start` on, by target and status class.
+
+    Each line is the request line as sent (percent-encoded) and the status.
+    """
+    counts: Counter[str] = Counter()
+    for line in access_log.read_text(errors="replace").splitlines()[start:]:
+        request_line, _, status = line.rpartition(" ")
+        path = request_line.split(" ")[1].split("?")[0] if request_line.count(" ") >= 1 else ""
+        target = "/mcp/" if path.startswith("/mcp") else path.rstrip("/").rpartition("/")[2]
+        counts[f"{target if target in TARGETS else 'other'} {status[:1]}xx"] += 1
+    return counts
+
+
+@pytest.fixture(scope="module")
+def live_app(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[LiveApp]:
+    """gunicorn (2 workers, DEBUG off) over the seeded tenants; the tables are emptied after."""
+    tmp = tmp_path_factory.mktemp("fuzz")
+    with django_db_blocker.unblock():
+        keys = tenants_seed()
+        env = production_env(tmp)
+        collectstatic(env)
+        try:
+            with gunicorn_serving(env, tmp / "gunicorn.log", access_log=tmp / "access.log") as (base_url, _):
+                yield LiveApp(base_url=base_url, access_log=tmp / "access.log", **keys)
+        finally:
+            database_flush()
+
+
+def access_log_lines(app: LiveApp) -> int:
+    return len(app.access_log.read_text().splitlines()) if app.access_log.exists() else 0
+
+
+def record_requests(label: str, app: LiveApp, start: int) -> Counter[str]:
+    counts = logged_requests(app.access_log, start)
+    figure_record(f"fuzz, {label}: {sum(counts.values())} requests through gunicorn ("
+                  + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")")
+    return counts
+
+
+# --- schemathesis over the OpenAPI document -----------------------------------------------------
+
+def schemathesis_run(app: LiveApp, *args: str, drafts_visible: bool = False) -> subprocess.CompletedProcess:
+    """`schemathesis run` over /api/schema/ with every check, ours included (fuzz_hooks)."""
+    env = {
+        **os.environ, "PYTHONPATH": str(REPO), "SCHEMATHESIS_HOOKS": "tests.search.fuzz_hooks",
+        "FUZZ_WORKSPACE": WORKSPACE, "FUZZ_OTHER_WORKSPACE": OTHER_WORKSPACE, "FUZZ_OTHER_MARKER": GLOBEX_MARKER,
+        "FUZZ_DRAFT_MARKER": DRAFT_MARKER, "FUZZ_DRAFTS_VISIBLE": "true" if drafts_visible else "false",
+    }
+    return subprocess.run(
+        [str(SCHEMATHESIS), "run", f"{app.base_url}/api/schema/?format=json", "--checks", "all",
+         "--max-examples", str(FUZZ_EXAMPLES), "--phases", "examples,coverage,fuzzing", "--mode", "all",
+         "--workers", "2", "--request-timeout", "60", "--suppress-health-check", "all",
+         "--generation-database", "none", "--no-color", "--continue-on-failure", "--header", "X-Forwarded-Proto: https", *args],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=1800,
+    )
+
+
+def test_api_with_a_key_never_errs_breaks_its_schema_or_leaks(live_app):
+    start = access_log_lines(live_app)
+
+    run = schemathesis_run(live_app, "--header", f"Authorization: Bearer {live_app.key}")
+
+    counts = record_requests("API with a published-only key", live_app, start)
+    assert run.returncode == 0, run.stdout[-12000:] + run.stderr[-3000:]
+    assert counts["entries 2xx"] and counts["semantic 2xx"], f"no search succeeded: {counts}"
+
+
+def test_api_without_a_key_never_errs_or_breaks_its_schema(live_app):
+    start = access_log_lines(live_app)
+
+    # Valid requests are refused (401) without a key: that is the point, not a rejection to report.
+    run = schemathesis_run(live_app, "--exclude-checks", "positive_data_acceptance")
+
+    record_requests("API without a key", live_app, start)
+    assert run.returncode == 0, run.stdout[-12000:] + run.stderr[-3000:]
+
+
+# --- hypothesis over /mcp/ (MCP describes itself: it is not in the OpenAPI document) -----------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63) | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+FILTERS = st.recursive(
+    st.dictionaries(st.sampled_from(["status", "content_type", "version", "title", "workspace", "$where",
+                                     "fields.version", "source_kind", "workspace_id"]),
+                    JSON_VALUES | st.dictionaries(st.sampled_from(["$eq", "$ne", "$gt", "$in", "$exists", "$not",
+                                                                   "$regex"]), JSON_VALUES, max_size=2),
+                    max_size=3),
+    lambda inner: st.lists(inner, max_size=3).map(lambda parts: {"$or": parts})
+    | st.lists(inner, max_size=3).map(lambda parts: {"$and": parts}) | inner.map(lambda part: {"$not": part}),
+    max_leaves=6,
+)
+TOOL_ARGUMENTS = st.fixed_dictionaries({}, optional={
+    "query": st.sampled_from(["refund", "返品", "zanzibar", "", "%", "a" * 3000]) | JSON_VALUES,
+    "top_k": st.integers(-5, 500) | JSON_VALUES,
+    "limit": st.integers(-5, 500) | JSON_VALUES,
+    "offset": st.integers(-5, 20_000) | JSON_VALUES,
+    "min_score": st.floats(-3, 3) | JSON_VALUES,
+    "content_type": st.sampled_from(["article", "product", "globex", None]) | JSON_VALUES,
+    "status": st.sampled_from(["draft", "published", "archived"]) | JSON_VALUES,
+    "filter": FILTERS | JSON_VALUES,
+    "workspace": st.just(OTHER_WORKSPACE),
+})
+TOOLS = ["search_entries", "semantic_search", "list_content_types", "hybrid_search", "no_such_tool"]
+JSONRPC_IDS = st.integers(-1, 2**31) | st.text(max_size=8) | st.none()
+MESSAGES = st.one_of(
+    st.builds(lambda i, name, arguments: {"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                                          "params": {"name": name, "arguments": arguments}},
+              JSONRPC_IDS, st.sampled_from(TOOLS), TOOL_ARGUMENTS),
+    st.builds(lambda i, method, params: {"jsonrpc": "2.0", "id": i, "method": method, "params": params},
+              JSONRPC_IDS, st.sampled_from(["initialize", "tools/list", "ping", "resources/list", "prompts/list",
+                                            "notifications/initialized", "completion/complete", "logging/setLevel"])
+              | st.text(max_size=12), JSON_VALUES),
+    st.builds(lambda i: {"jsonrpc": "2.0", "id": i, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "0"}}},
+        JSONRPC_IDS),
+    JSON_VALUES,
+)
+BODIES = st.one_of(
+    MESSAGES.map(lambda m: json.dumps(m).encode()),
+    MESSAGES.map(lambda m: json.dumps(m, ensure_ascii=False).encode()),
+    st.lists(MESSAGES, min_size=1, max_size=3).map(lambda ms: json.dumps(ms).encode()),
+    st.binary(max_size=64),
+    st.integers(1, 70).map(lambda depth: ("[" * depth * 20 + "]" * depth * 20).encode()),
+)
+VALID_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+HEADERS = st.one_of(
+    st.just(VALID_HEADERS), st.just(VALID_HEADERS), st.just({**VALID_HEADERS, "MCP-Protocol-Version": "2025-06-18"}),
+    st.fixed_dictionaries({}, optional={
+        "Accept": st.sampled_from(["application/json, text/event-stream", "application/json", "text/event-stream",
+                                   "text/html", "*/*", ""]),
+        "Content-Type": st.sampled_from(["application/json", "application/json; charset=latin-1", "text/plain",
+                                         "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""]),
+        "MCP-Protocol-Version": st.sampled_from(["2025-06-18", "2025-03-26", "2024-11-05", "1999-01-01", "junk"]),
+        "Mcp-Session-Id": st.text(alphabet="abcdef0123456789", max_size=32),
+    }),
+)
+MCP_METHODS = st.sampled_from(["POST"] * 8 + ["GET", "DELETE", "PUT", "PATCH", "OPTIONS", "HEAD"])
+MCP_CALLERS = st.sampled_from(["key", "key", "key", "drafts_key", "revoked_key", "expired_key", "garbage", None])
+
+
+def mcp_answer_problems(response: requests.Response, *, drafts_visible: bool) -> list[str]:
+    """What is wrong with one /mcp/ answer: a 5xx, a 4xx without a code, or another tenant's data."""
+    if response.status_code >= 500:
+        return [f"{response.status_code}: {response.content[:300]!r}"]
+    body = json_body(response.content)
+    if 400 <= response.status_code < 500:
+        if response.request.method == "HEAD":  # no body by definition; the status says it all
+            return []
+        # Ours: {"code": "...", "message": ...}; the MCP layer's: a JSON-RPC error object.
+        ours = isinstance(body, dict) and isinstance(body.get("code"), str) and body["code"]
+        json_rpc = isinstance(body, dict) and isinstance(body.get("error"), dict) and isinstance(
+            body["error"].get("code"), int)
+        return [] if ours or json_rpc else [f"{response.status_code} without a code: {response.content[:300]!r}"]
+    problems = []
+    for message in body if isinstance(body, list) else [body]:
+        result = message.get("result") if isinstance(message, dict) else None
+        if isinstance(result, dict) and isinstance(result.get("structuredContent"), dict):
+            problems += leaks(result["structuredContent"], drafts_visible=drafts_visible)
+    return problems
+
+
+def test_mcp_over_http_never_errs_and_never_leaks(live_app):
+    secrets = {"key": live_app.key, "drafts_key": live_app.drafts_key, "revoked_key": live_app.revoked_key,
+               "expired_key": live_app.expired_key, "garbage": "cms_0123456789ab_not-a-real-secret"}
+
+    start = access_log_lines(live_app)
+
+    @given(method=MCP_METHODS, body=BODIES, headers=HEADERS, caller=MCP_CALLERS)
+    @settings(max_examples=FUZZ_EXAMPLES * 4, suppress_health_check=list(HealthCheck), deadline=None)
+    def fuzz(method: str, body: bytes, headers: dict[str, str], caller: str | None) -> None:
+        sent = {**BEHIND_PROXY, **headers}
+        if caller is not None:
+            sent["Authorization"] = f"Bearer {secrets[caller]}"
+        response = requests.request(method, f"{live_app.base_url}/mcp/", data=body, headers=sent, timeout=60)
+        problems = mcp_answer_problems(response, drafts_visible=caller == "drafts_key")
+        assert not problems, (method, body[:300], sent, problems)
+
+    fuzz()
+    record_requests("/mcp/ (hypothesis, keys of every state and none)", live_app, start)
