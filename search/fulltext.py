@@ -74,6 +74,8 @@ SNIPPET_BEFORE = 40
 SNIPPET_AFTER = 80
 ELLIPSIS = "…"
 _INTEGER = re.compile(r"-?[0-9]{1,9}")
+# What a content type's api_id can be (a SlugField of 64 characters).
+_API_ID = re.compile(r"[-a-zA-Z0-9_]{1,64}")
 
 
 class SearchPlan(enum.StrEnum):
@@ -228,6 +230,12 @@ def _inputs_validate(
     offset = search_int_param(name="offset", raw=offset, default=0, minimum=0, maximum=MAX_OFFSET)
     sql, params = ["e.workspace_id = %s"], [workspace.pk]
     if content_type is not None:
+        if not isinstance(content_type, str) or not _API_ID.fullmatch(content_type):
+            # Not an api id at all (a NUL byte, a path, 1 MB of text): known to match nothing,
+            # and PostgreSQL refuses NUL in text, so it never reaches SQL.
+            raise SearchInputError(
+                "unknown_content_type", f"This workspace has no content type {str(content_type)[:64]!r}."
+            )
         content_type_id = (
             ContentType.objects.for_workspace(workspace).filter(api_id=content_type).values_list("pk", flat=True).first()
         )

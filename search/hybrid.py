@@ -124,10 +124,10 @@ def _validate_rerank_weights(value: Any) -> dict[str, float]:
     weights = dict(DEFAULT_RERANK_WEIGHTS)
     for key, raw in value.items():
         weights[key] = _validate_weight(raw, "rerank_weights")  # type: ignore[assignment]
-    if abs(sum(weights.values()) - 1.0) > 1e-6:
-        raise HybridSearchError("rerank_weights_invalid",
-                                f"rerank_weights must add up to 1 (they add up to {sum(weights.values()):g}).")
-    return weights
+    # Relative weights: {"rerank": 1} with the other defaults means 1 : 0.4 : 0.2. Normalised
+    # so the final score stays in 0..1; all zero keeps the fused order (every final score 0).
+    total = sum(weights.values())
+    return {key: weight / total for key, weight in weights.items()} if total > 0 else weights
 
 
 def hybrid_options(*, query: str, fusion: Any, keyword_weight: Any, semantic_weight: Any, rerank: Any,
@@ -276,6 +276,13 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
     if embedding is not None:
         if embedding.error is not None:
             if not collected.legs_used:
+                if prepared is not None:
+                    # The keyword leg ran and found no word to search for: rewording fixes that,
+                    # whatever keeps the vector leg from answering (say, vectors still pending).
+                    raise HybridSearchError(
+                        "no_searchable_terms",
+                        f"The query has no searchable words (only stopwords or punctuation), and the semantic "
+                        f"leg cannot answer instead ({embedding.error.code}: {embedding.error.message})")
                 raise embedding.error
             collected.degraded[LEG_SEMANTIC] = {"code": embedding.error.code, "message": embedding.error.message}
         else:

@@ -112,7 +112,11 @@ def error_responses(*, family: str, bad_request: list[str], forbidden: list[str]
     return responses
 
 
-class SemanticSearchRequestDoc(serializers.Serializer):
+class ClosedObjectDoc(serializers.Serializer):
+    """A documented object that takes only its fields (see ClosedRequestBody)."""
+
+
+class SemanticSearchRequestDoc(ClosedObjectDoc):
     """The semantic request as documented: the view's serializer has the same fields (a test pins it)."""
 
     class Meta:
@@ -141,12 +145,18 @@ class ClosedRequestBody(OpenApiSerializerExtension):
     """A search request body takes only its documented fields: the view answers any other with
     400 `unknown_parameter`, so the document says `additionalProperties: false`."""
 
-    target_class = "search.api.schema.SemanticSearchRequestDoc"
+    target_class = "search.api.schema.ClosedObjectDoc"
     match_subclasses = True
 
     def map_serializer(self, auto_schema, direction):
         schema = auto_schema._map_basic_serializer(self.target, direction)
         schema["additionalProperties"] = False
+        if isinstance(self.target, HybridSearchRequestDoc):
+            # Both weights 0 leaves nothing to rank: 400 weights_invalid, so the document forbids it.
+            schema["not"] = {
+                "required": ["keyword_weight", "semantic_weight"],
+                "properties": {"keyword_weight": {"enum": [0]}, "semantic_weight": {"enum": [0]}},
+            }
         return schema
 
 
@@ -189,6 +199,15 @@ class SemanticSearchResponseDoc(serializers.Serializer):
     meta = SemanticMetaSerializer()
 
 
+class RerankWeightsDoc(ClosedObjectDoc):
+    class Meta:
+        ref_name = "RerankWeights"
+
+    rerank = serializers.FloatField(min_value=0, max_value=1, required=False, help_text="The reranker's relevance.")
+    vector = serializers.FloatField(min_value=0, max_value=1, required=False, help_text="The fused score.")
+    position = serializers.FloatField(min_value=0, max_value=1, required=False, help_text="The fused rank.")
+
+
 class HybridSearchRequestDoc(SemanticSearchRequestDoc):
     """The hybrid request as documented: the semantic fields plus fusion and rerank (a test pins it)."""
 
@@ -208,9 +227,10 @@ class HybridSearchRequestDoc(SemanticSearchRequestDoc):
                                              "default. 0 turns the vector leg off.")
     rerank = serializers.BooleanField(default=False, required=False,
                                       help_text="Rerank the fused candidates (503 not_configured without a reranker).")
-    rerank_weights = serializers.DictField(child=serializers.FloatField(min_value=0, max_value=1), required=False,
-                                           allow_null=True, help_text='{"rerank": 0.4, "vector": 0.4, "position": '
-                                           '0.2} (the defaults; they must add up to 1).')
+    rerank_weights = RerankWeightsDoc(
+        required=False, allow_null=True,
+        help_text='Relative weights of the final score, e.g. {"rerank": 0.4, "vector": 0.4, "position": 0.2} '
+        "(the defaults, which also fill any weight left out); normalised to add up to 1.")
 
 
 class LegScoreSerializer(serializers.Serializer):

@@ -84,6 +84,15 @@ def test_limit_and_offset_page_through_results(member_client, article_type):
     assert ([hit["id"] for hit in body["results"]], body["has_more"]) == ([ids[0]], False)
 
 
+@pytest.mark.parametrize("content_type", ["%00article", "a/b", "x" * 65])
+def test_content_type_that_cannot_be_an_api_id_is_a_400(member_client, workspace, content_type):
+    # Found by the fuzzer: a NUL byte in content_type reached SQL and answered 500.
+    response = member_client.get(f"/api/v1/workspaces/acme/search/entries?q=refund&content_type={content_type}")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "unknown_content_type"
+
+
 def test_content_type_and_status_filter_results(member_client, workspace, article_type):
     faq = ContentTypeFactory(workspace=workspace, api_id="faq")
     entry_make(article_type, title="refund")

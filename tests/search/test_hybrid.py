@@ -241,7 +241,19 @@ def test_stopword_query_without_provider_is_an_error_not_an_empty_list(no_embedd
     with pytest.raises(SearchError) as caught:
         hybrid_search(access=full_access(workspace), query="the of and")
 
-    assert caught.value.code == "not_configured"
+    # Rewording fixes it; the message says why the vector leg could not answer instead.
+    assert (caught.value.code, caught.value.status) == ("no_searchable_terms", 400)
+    assert "not_configured" in caught.value.message
+
+
+def test_punctuation_query_while_vectors_are_pending_is_a_400_not_a_503(local_embeddings, docs, workspace):
+    # Found by the tenancy property test: "')" has no word for the keyword leg, and the vector
+    # leg had nothing to search yet; that answered 503 vectors_pending, as if waiting would help.
+    with pytest.raises(SearchError) as caught:
+        hybrid_search(access=full_access(workspace), query="')")
+
+    assert (caught.value.code, caught.value.status) == ("no_searchable_terms", 400)
+    assert "vectors_pending" in caught.value.message
 
 
 def test_stopword_query_is_answered_by_the_semantic_leg(embedded, workspace):
@@ -330,7 +342,9 @@ def test_unpublishing_hides_chunks_at_once(embedded, workspace):
         ({"semantic_weight": "high"}, "semantic_weight_invalid"),
         ({"keyword_weight": 0, "semantic_weight": 0}, "weights_invalid"),
         ({"rerank": "yes"}, "rerank_invalid"),
-        ({"rerank_weights": {"rerank": 0.9, "vector": 0.9}}, "rerank_weights_invalid"),
+        ({"rerank_weights": {"rerank": 1.5}}, "rerank_weights_out_of_range"),
+        ({"rerank_weights": {"bogus": 0.5}}, "rerank_weights_invalid"),
+        ({"rerank_weights": [0.4, 0.4, 0.2]}, "rerank_weights_invalid"),
         ({"top_k": 0}, "top_k_out_of_range"),
         ({"query": ""}, "query_empty"),
         ({"content_type": "nope"}, "unknown_content_type"),

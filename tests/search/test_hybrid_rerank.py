@@ -91,6 +91,16 @@ def test_rerank_weights_can_be_set_per_request(docs, workspace, fake_reranker):
     assert result.extra_meta["rerank"]["weights"] == {"rerank": 1.0, "vector": 0.0, "position": 0.0}
 
 
+def test_rerank_weights_are_relative_and_fill_in_the_defaults(docs, workspace, fake_reranker):
+    # Found by the fuzzer: {"rerank": 0.9} was schema-valid but refused for not adding up to 1.
+    result = hybrid_search(access=full_access(workspace), query=QUERY, rerank=True, rerank_weights={"rerank": 0.9})
+
+    weights = result.extra_meta["rerank"]["weights"]
+    assert sum(weights.values()) == pytest.approx(1.0)
+    assert weights["rerank"] / weights["vector"] == pytest.approx(0.9 / 0.4)
+    assert weights["position"] / weights["vector"] == pytest.approx(0.2 / 0.4)
+
+
 def test_rerank_false_never_calls_the_reranker(docs, workspace, fake_reranker):
     hybrid_search(access=full_access(workspace), query="refund")
 
