@@ -26,7 +26,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db import connection
 
 from cms.access import WorkspaceAccess
 from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
