@@ -5,7 +5,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-nodeps.txt | sha1sum | cut -c1-12)
 export LC_ALL := C.UTF-8
 export LANG := C.UTF-8
 # Every target here is development: DEBUG on (the public dev key, no HTTPS redirect, static
@@ -16,10 +16,11 @@ PORT ?= 8000
 
 .PHONY: install db run test bench clean-db compose-check
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt requirements-nodeps.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -r requirements-nodeps.txt
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
