@@ -46,6 +46,7 @@ from datetime import datetime
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
 from search.errors import SearchError, SearchInputError
+from search.snippets import fold as _fold
 from search.statements import SearchCursor, search_cursor
 
 MAX_QUERY_CHARS = 500
@@ -457,7 +458,3 @@ def _snippet(field: str, value: str, position: int, *, query: str) -> Snippet:
         highlights.append((found + len(prefix), found + len(prefix) + len(query)))
         found = folded_window.find(folded_query, found + len(query))
     return Snippet(field=field, text=f"{prefix}{window}{suffix}", highlights=tuple(highlights))
-
-
-def _fold(text: str) -> str:
-    return "".join(lowered if len(lowered := ch.lower()) == 1 else ch for ch in text)
