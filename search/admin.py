@@ -39,9 +39,12 @@ class EntrySearchAdmin(EntryAdmin):
 
     def get_list_display(self, request: HttpRequest):
         display = super().get_list_display(request)
-        if request.GET.get(SEARCH_VAR):
-            return [*display, _snippet_column(request)]
-        return display
+        if not request.GET.get(SEARCH_VAR):
+            return display
+        # Right after the title, where it is seen without scrolling the table sideways.
+        display = list(display)
+        position = display.index("display_title") + 1 if "display_title" in display else len(display)
+        return [*display[:position], _snippet_column(request), *display[position:]]
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         if not search_term:
@@ -90,8 +93,9 @@ def _snippet_column(request: HttpRequest) -> Callable[[Entry], SafeString]:
         snippet = getattr(request, _SNIPPETS_ATTR, {}).get(entry.pk)
         if snippet is None:
             return SafeString("")
-        return format_html('<span class="search-snippet" data-field="{}">{}</span>', snippet.field,
-                           highlight_html(snippet.text, snippet.highlights))
+        # Inline style: the changelist loads no stylesheet of ours, and the table would squeeze it.
+        return format_html('<span class="search-snippet" data-field="{}" style="display:block;min-width:16rem;'
+                           'max-width:32rem">{}</span>', snippet.field, highlight_html(snippet.text, snippet.highlights))
 
     return match
 

@@ -19,14 +19,14 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from cms.access import WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
-from cms.models import ContentType
+from cms.models import ContentType, Entry
 from cms.selectors import content_type_list, entries_by_id
 from ingestion.selectors import chunk_pending_count, embedding_provider_status
 from search.errors import SearchError
-from search.fulltext import EntrySearchResult, search_entries
+from search.fulltext import EntryHit, EntrySearchResult, search_entries
 from search.hybrid import LEG_SEMANTIC, hybrid_search
 from search.semantic import ChunkHit, SearchResult, semantic_search
-from search.snippets import highlight_html, query_snippet_html
+from search.snippets import highlight_html, match_spans, query_snippet_html, query_terms, snippet_html
 
 MODE_FULLTEXT, MODE_SEMANTIC, MODE_HYBRID = "fulltext", "semantic", "hybrid"
 MODES = {MODE_FULLTEXT: "Full-text", MODE_SEMANTIC: "Semantic", MODE_HYBRID: "Hybrid"}
@@ -43,7 +43,7 @@ class EntryRow:
     """One full-text hit as the page shows it."""
 
     entry_id: int
-    title: str
+    title: SafeString
     content_type: str
     status: str
     updated_at: datetime
@@ -56,7 +56,7 @@ class EntryRow:
 class ChunkRow:
     """One semantic or hybrid hit as the page shows it; `legs` only for hybrid."""
 
-    title: str
+    title: SafeString
     source: str  # "entry" or "asset"
     content_type: str
     status: str
@@ -157,17 +157,32 @@ def _entry_rows(access: WorkspaceAccess, result: EntrySearchResult, content_type
         entry = entries.get(hit.entry_id)
         if entry is None:  # deleted since the search ran
             continue
+        title = entry.title or f"Entry {hit.entry_id}"
+        field, snippet = _entry_snippet(hit, entry, result.query)
         rows.append(EntryRow(
             entry_id=hit.entry_id,
-            title=entry.title or f"Entry {hit.entry_id}",
+            title=highlight_html(title, match_spans(title, [result.query])),
             content_type=names.get(hit.content_type, hit.content_type),
             status=hit.status,
             updated_at=hit.updated_at,
-            field=hit.snippet.field if hit.snippet else "",
-            snippet=highlight_html(hit.snippet.text, hit.snippet.highlights) if hit.snippet else SafeString(""),
+            field=field,
+            snippet=snippet,
             url=reverse("admin:cms_entry_change", args=[hit.entry_id]),
         ))
     return rows
+
+
+def _entry_snippet(hit: EntryHit, entry: Entry, query: str) -> tuple[str, SafeString]:
+    """The search's snippet, unless it is of the title, which the row already shows highlighted:
+    then the next matched field's value around the match, or nothing when only the title matched."""
+    title_field = entry.content_type.title_field_id
+    if hit.snippet is not None and hit.snippet.field != title_field:
+        return hit.snippet.field, highlight_html(hit.snippet.text, hit.snippet.highlights)
+    for field in hit.matched_fields:
+        value = entry.data.get(field)
+        if field != title_field and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            return field, snippet_html(str(value), [query])
+    return "", SafeString("")
 
 
 def _chunk_rows(result: SearchResult, query: str, content_types: list[ContentType]) -> list[ChunkRow]:
@@ -183,8 +198,9 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
         url = reverse("admin:cms_asset_change", args=[hit.asset_id])
     else:
         url = None
+    title = hit.title or ("Entry" if hit.entry_id is not None else "Asset")
     return ChunkRow(
-        title=hit.title or ("Entry" if hit.entry_id is not None else "Asset"),
+        title=highlight_html(title, match_spans(title, query_terms(query))),
         source=hit.source_kind,
         content_type=names.get(api_id, api_id),
         status=hit.metadata.get("status") or "",

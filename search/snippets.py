@@ -96,10 +96,15 @@ def query_terms(query: str) -> list[str]:
     return list(dict.fromkeys(terms))[:MAX_TERMS]
 
 
-def query_snippet_html(text: str, query: str, *, max_chars: int = EXCERPT_MAX_CHARS) -> SafeString:
-    """An excerpt of `text` around the first word of `query` it contains, words highlighted."""
-    shown, spans = excerpt(text, match_spans(text, query_terms(query)), max_chars=max_chars)
+def snippet_html(text: str, terms: Iterable[str], *, max_chars: int = EXCERPT_MAX_CHARS) -> SafeString:
+    """An excerpt of `text` around the first of `terms` it contains, every term highlighted."""
+    shown, spans = excerpt(text, match_spans(text, terms), max_chars=max_chars)
     return highlight_html(shown, spans)
+
+
+def query_snippet_html(text: str, query: str, *, max_chars: int = EXCERPT_MAX_CHARS) -> SafeString:
+    """An excerpt of `text` around the first word of a free-text `query` it contains, words highlighted."""
+    return snippet_html(text, query_terms(query), max_chars=max_chars)
 
 
 def _merge(spans: list[Span]) -> tuple[Span, ...]:

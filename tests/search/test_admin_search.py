@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.factories import ContentTypeFactory, entry_make
 
 
@@ -52,9 +54,9 @@ def test_admin_search_shows_each_hits_snippet_highlighted(client, editor, articl
     client.force_login(editor)
     page = client.get("/admin/cms/entry/", {"q": "refund"}).content.decode()
     assert 'class="column-match"' in page
-    assert '<span class="search-snippet" data-field="body">&lt;p&gt;Our <mark>REFUND</mark> rules.&lt;/p&gt;</span>' in page
+    assert re.search(r'<span class="search-snippet" data-field="body"[^>]*>&lt;p&gt;Our <mark>REFUND</mark> rules.&lt;/p&gt;</span>', page)
     page = client.get("/admin/cms/entry/", {"q": "返品"}).content.decode()
-    assert '<span class="search-snippet" data-field="title"><mark>返品</mark>ポリシー</span>' in page
+    assert re.search(r'<span class="search-snippet" data-field="title"[^>]*><mark>返品</mark>ポリシー</span>', page)
 
 
 def test_admin_list_without_a_search_has_no_match_column(client, editor, article_type):

@@ -64,8 +64,9 @@ def page(client, user, slug="acme", **params) -> str:
 
 
 def hits(html: str) -> list[str]:
-    """The titles of the result list, in order."""
-    return re.findall(r'<li class="search-hit".*?<h3>(?:<a href="[^"]*">)?(.*?)(?:</a>)?</h3>', html, re.S)
+    """The titles of the result list, in order, without their highlights."""
+    found = re.findall(r'<li class="search-hit".*?<h3>(?:<a href="[^"]*">)?(.*?)(?:</a>)?</h3>', html, re.S)
+    return [re.sub(r"</?mark>", "", title) for title in found]
 
 
 def messages(html: str) -> list[str]:
@@ -109,9 +110,15 @@ def test_fulltext_hit_shows_title_type_workspace_status_date_snippet_and_link(cl
 def test_fulltext_japanese(client, editor, content):
     html = page(client, editor, q="返品", mode="fulltext")
     assert hits(html) == ["返品について"]
-    # The snippet is of the first field that matches, in schema order: the title.
-    assert '<p class="snippet"><mark>返品</mark>について</p>' in html
-    assert "in “title”" in html
+    # The title is highlighted where it is shown; the snippet is of the next field that matches.
+    assert '<mark>返品</mark>について</a></h3>' in html
+    assert '<p class="snippet"><mark>返品</mark>は30日以内に受け付けます。</p>' in html and "in “summary”" in html
+
+
+def test_fulltext_match_in_the_title_alone_shows_no_repeated_snippet(client, editor, content):
+    html = page(client, editor, q="policy")
+    assert hits(html) == ["Refund policy"]
+    assert "Refund <mark>policy</mark></a></h3>" in html and '<p class="snippet">' not in html
 
 
 def test_fulltext_content_type_and_status_filters_narrow(client, editor, content):
