@@ -279,3 +279,25 @@ def test_markup_in_entries_is_escaped_in_the_changelist(client, editor, hostile)
     html = client.get("/admin/cms/entry/", {"q": "onerror"}).content.decode()
     assert "<script>alert" not in html and "<img src=x" not in html
     assert "&lt;img src=x <mark>onerror</mark>=alert(1)&gt;" in html
+
+
+# --- cost ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["fulltext", "hybrid"])
+def test_page_queries_do_not_grow_with_the_results(client, editor, faq, fake_embeddings, mode):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries_for(count: int) -> int:
+        for i in range(count):
+            entry_make(faq, title=f"Counted {i}", summary="counted text")
+        chunks_embed_pending()
+        client.force_login(editor)
+        with CaptureQueriesContext(connection) as captured:
+            html = client.get("/admin/search/acme/", {"q": "counted", "mode": mode}).content.decode()
+        assert len(hits(html)) >= count
+        return len(captured)
+
+    few = queries_for(2)
+    assert queries_for(8) == few
