@@ -217,7 +217,7 @@ def test_not_configured_is_a_banner_in_semantic_mode(client, editor, content, no
 
 def test_not_configured_hybrid_answers_from_keywords_with_the_banner(client, editor, content, no_embeddings):
     html = page(client, editor, q="refund", mode="hybrid")
-    assert 'data-banner="not-configured"' in html and "hybrid results come from keywords alone" in html
+    assert 'data-banner="not-configured"' in html and "Hybrid results come from keywords alone" in html
     assert "Refund policy" in hits(html)
 
 
