@@ -1,19 +1,28 @@
-"""Admin search box for entries: the changelist search runs search_entries in each visible workspace."""
+"""Admin search box for entries: the changelist search runs search_entries in each visible workspace,
+and a column shows each hit's snippet with the match highlighted (search.snippets)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import admin, messages
+from django.contrib.admin.views.main import SEARCH_VAR
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from cms.access import workspace_accesses_for_user
 from cms.admin import ContentTypeListFilter, EntryAdmin
 from cms.models import ContentType, Entry
 from search.errors import SearchError
-from search.fulltext import MAX_LIMIT, search_entries
+from search.fulltext import MAX_LIMIT, Snippet, search_entries
+from search.snippets import highlight_html
 
 # The admin searches each workspace it shows; beyond this many, it asks for a workspace filter.
 ADMIN_SEARCH_MAX_WORKSPACES = 20
+# Where get_search_results leaves the hits' snippets (entry id -> Snippet) for the column.
+_SNIPPETS_ATTR = "_entry_search_snippets"
 
 
 class EntrySearchAdmin(EntryAdmin):
@@ -27,6 +36,15 @@ class EntrySearchAdmin(EntryAdmin):
         "status",
         ("content_type", ContentTypeListFilter),  # labelled with the workspace
     ]
+
+    def get_list_display(self, request: HttpRequest):
+        display = super().get_list_display(request)
+        if not request.GET.get(SEARCH_VAR):
+            return display
+        # Right after the title, where it is seen without scrolling the table sideways.
+        display = list(display)
+        position = display.index("display_title") + 1 if "display_title" in display else len(display)
+        return [*display[:position], _snippet_column(request), *display[position:]]
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         if not search_term:
@@ -42,6 +60,8 @@ class EntrySearchAdmin(EntryAdmin):
             content_type = ContentType.objects.filter(pk=content_type_id).first()
         status = request.GET.get("status__exact") or None
         ids: list[int] = []
+        snippets: dict[int, Snippet | None] = {}
+        setattr(request, _SNIPPETS_ATTR, snippets)
         for access in accesses:
             if content_type is not None and content_type.workspace_id != access.workspace.pk:
                 continue
@@ -59,9 +79,25 @@ class EntrySearchAdmin(EntryAdmin):
                 messages.error(request, exc.message)
                 return queryset.none(), False
             ids.extend(hit.entry_id for hit in result.hits)
+            snippets.update((hit.entry_id, hit.snippet) for hit in result.hits)
             if result.has_more:
                 messages.info(request, f"Showing the newest {MAX_LIMIT} matches in {access.workspace.name}.")
         return queryset.filter(pk__in=ids), False
+
+
+def _snippet_column(request: HttpRequest) -> Callable[[Entry], SafeString]:
+    """A list_display column for this request: the entry's search snippet, match highlighted."""
+
+    @admin.display(description="match")
+    def match(entry: Entry) -> SafeString:
+        snippet = getattr(request, _SNIPPETS_ATTR, {}).get(entry.pk)
+        if snippet is None:
+            return SafeString("")
+        # Inline style: the changelist loads no stylesheet of ours, and the table would squeeze it.
+        return format_html('<span class="search-snippet" data-field="{}" style="display:block;min-width:16rem;'
+                           'max-width:32rem">{}</span>', snippet.field, highlight_html(snippet.text, snippet.highlights))
+
+    return match
 
 
 admin.site.unregister(Entry)

@@ -47,6 +47,7 @@ from typing import Any
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
 from search.errors import SearchError, SearchInputError
+from search.snippets import fold as _fold
 from search.statements import SearchCursor, search_cursor
 
 MAX_QUERY_CHARS = 500
@@ -490,12 +491,3 @@ def _snippet(field: str, value: str, position: int, *, query: str) -> Snippet:
         highlights.append((found + len(prefix), found + len(prefix) + len(query)))
         found = folded_window.find(folded_query, found + len(query))
     return Snippet(field=field, text=f"{prefix}{window}{suffix}", highlights=tuple(highlights))
-
-
-def _fold(text: str) -> str:
-    lowered = text.lower()
-    # lower() maps every character to one or more, so equal lengths mean one to one (nearly
-    # always): the per-character walk below is only for text with characters like İ.
-    if len(lowered) == len(text):
-        return lowered
-    return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)

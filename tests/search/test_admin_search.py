@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.factories import ContentTypeFactory, entry_make
 
 
@@ -44,3 +46,20 @@ def test_admin_search_within_a_chosen_workspace(client, superuser, article_type,
     client.force_login(superuser)
     page = client.get("/admin/cms/entry/", {"q": "refund", "workspace__id__exact": article_type.workspace_id})
     assert ("Acme refund" in page.content.decode(), "Globex refund" in page.content.decode()) == (True, False)
+
+
+def test_admin_search_shows_each_hits_snippet_highlighted(client, editor, article_type):
+    entry_make(article_type, title="Shipping", body="<p>Our REFUND rules.</p>")
+    entry_make(article_type, title="返品ポリシー")
+    client.force_login(editor)
+    page = client.get("/admin/cms/entry/", {"q": "refund"}).content.decode()
+    assert 'class="column-match"' in page
+    assert re.search(r'<span class="search-snippet" data-field="body"[^>]*>&lt;p&gt;Our <mark>REFUND</mark> rules.&lt;/p&gt;</span>', page)
+    page = client.get("/admin/cms/entry/", {"q": "返品"}).content.decode()
+    assert re.search(r'<span class="search-snippet" data-field="title"[^>]*><mark>返品</mark>ポリシー</span>', page)
+
+
+def test_admin_list_without_a_search_has_no_match_column(client, editor, article_type):
+    entry_make(article_type, title="Shipping")
+    client.force_login(editor)
+    assert 'column-match' not in client.get("/admin/cms/entry/").content.decode()

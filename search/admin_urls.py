@@ -1,0 +1,11 @@
+"""URLs of the admin's search pages, served inside the admin (login and staff required)."""
+
+from django.contrib import admin
+from django.urls import path
+
+from search import admin_views
+
+urlpatterns = [
+    path("", admin.site.admin_view(admin_views.search_index), name="admin_search_index"),
+    path("<slug:slug>/", admin.site.admin_view(admin_views.search_page), name="admin_search"),
+]

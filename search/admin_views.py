@@ -1,0 +1,224 @@
+"""The admin's search page, per workspace: full-text, semantic and hybrid search with highlighted snippets.
+
+Members only: any other workspace answers 404, as if it did not exist. What each member sees
+is the read policy of cms/access.py, handed as `access=` to the same search functions the API
+calls; the page maps only input names and shows their errors as messages, never a 500.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.safestring import SafeString
+
+from cms.access import WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
+from cms.models import ContentType, Entry
+from cms.selectors import content_type_list, entries_by_id
+from ingestion.selectors import chunk_pending_count, embedding_provider_status
+from search.errors import SearchError
+from search.fulltext import EntryHit, EntrySearchResult, search_entries
+from search.hybrid import LEG_SEMANTIC, hybrid_search
+from search.semantic import ChunkHit, SearchResult, semantic_search
+from search.snippets import highlight_html, match_spans, query_snippet_html, query_terms, snippet_html
+
+MODE_FULLTEXT, MODE_SEMANTIC, MODE_HYBRID = "fulltext", "semantic", "hybrid"
+MODES = {MODE_FULLTEXT: "Full-text", MODE_SEMANTIC: "Semantic", MODE_HYBRID: "Hybrid"}
+DEFAULT_MODE = MODE_FULLTEXT
+# Entries per full-text page, and chunks per semantic or hybrid answer.
+PAGE_SIZE = 20
+TOP_K = 10
+# The index lists at most this many workspaces.
+INDEX_MAX_WORKSPACES = 100
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    """One full-text hit as the page shows it."""
+
+    entry_id: int
+    title: SafeString
+    content_type: str
+    status: str
+    updated_at: datetime
+    field: str
+    snippet: SafeString
+    url: str
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """One semantic or hybrid hit as the page shows it; `legs` only for hybrid."""
+
+    title: SafeString
+    source: str  # "entry" or "asset"
+    content_type: str
+    status: str
+    field: str
+    text: SafeString
+    score: float
+    legs: dict[str, dict[str, Any]] | None
+    url: str | None
+
+
+def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
+    return {**admin.site.each_context(request), "title": title, **extra}
+
+
+def search_index(request: HttpRequest) -> HttpResponse:
+    """The workspaces the user may search, with their role."""
+    accesses = workspace_accesses_for_user(user=request.user)[:INDEX_MAX_WORKSPACES]
+    return TemplateResponse(request, "admin/search/index.html", _admin_context(request, "Search", accesses=accesses))
+
+
+def search_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """One workspace's search: the form, then the results of the chosen mode, or its error as a message."""
+    access = workspace_access_for_user(user=request.user, slug=slug)  # 404 unless a member
+    workspace = access.workspace
+    params = request.GET
+    mode = params.get("mode") or DEFAULT_MODE
+    if mode not in MODES:
+        messages.error(request, f"Unknown search mode {mode[:20]!r}; showing full-text search.")
+        mode = DEFAULT_MODE
+    query = params.get("q")
+    content_type = params.get("content_type") or None
+    status = params.get("status") or None
+    content_types = list(content_type_list(workspace=workspace))
+
+    entry_rows: list[EntryRow] | None = None
+    chunk_rows: list[ChunkRow] | None = None
+    result: EntrySearchResult | SearchResult | None = None
+    not_configured: str | None = None
+    try:
+        if query is not None and mode == MODE_FULLTEXT:
+            result = search_entries(access=access, query=query, content_type=content_type, status=status,
+                                    limit=PAGE_SIZE, offset=params.get("offset") or 0)
+            entry_rows = _entry_rows(access, result, content_types)
+        elif query is not None:
+            search = semantic_search if mode == MODE_SEMANTIC else hybrid_search
+            result = search(access=access, query=query, top_k=TOP_K, content_type=content_type,
+                            filter={"status": status} if status else None)
+            chunk_rows = _chunk_rows(result, query, content_types)
+            degraded = result.extra_meta.get("degraded", {}).get(LEG_SEMANTIC)
+            if degraded and degraded["code"] == "not_configured":
+                not_configured = degraded["message"]
+            elif degraded:
+                messages.warning(request, f"Keyword results only: {degraded['message']} ({degraded['code']})")
+    except SearchError as exc:
+        if exc.code == "not_configured":
+            not_configured = exc.message
+        else:
+            messages.error(request, f"{exc.message} ({exc.code})")
+    if not_configured is None and mode != MODE_FULLTEXT and result is None:
+        provider = embedding_provider_status()
+        if not provider["configured"] and provider["code"] == "not_configured":
+            not_configured = provider["message"]
+    pending = result.pending if isinstance(result, SearchResult) else chunk_pending_count(workspace=workspace)
+
+    return TemplateResponse(
+        request,
+        "admin/search/search.html",
+        _admin_context(
+            request,
+            f"Search: {workspace.name}",
+            workspace=workspace,
+            role=access.role,
+            other_workspaces=[a.workspace for a in workspace_accesses_for_user(user=request.user)
+                              if a.workspace.pk != workspace.pk][:20],
+            modes=MODES,
+            mode=mode,
+            query=query or "",
+            searched=query is not None,
+            content_type=content_type or "",
+            status=status or "",
+            content_types=content_types,
+            statuses=access.entry_statuses,
+            entry_rows=entry_rows,
+            chunk_rows=chunk_rows,
+            result=result,
+            not_configured=not_configured,
+            pending=pending,
+            pages=_pages(request, result, len(entry_rows)) if entry_rows is not None else {},
+        ),
+    )
+
+
+def _entry_rows(access: WorkspaceAccess, result: EntrySearchResult, content_types: list[ContentType]) -> list[EntryRow]:
+    names = {ct.api_id: ct.name for ct in content_types}
+    entries = entries_by_id(workspace=access.workspace, ids=[hit.entry_id for hit in result.hits])
+    rows = []
+    for hit in result.hits:
+        entry = entries.get(hit.entry_id)
+        if entry is None:  # deleted since the search ran
+            continue
+        title = entry.title or f"Entry {hit.entry_id}"
+        field, snippet = _entry_snippet(hit, entry, result.query)
+        rows.append(EntryRow(
+            entry_id=hit.entry_id,
+            title=highlight_html(title, match_spans(title, [result.query])),
+            content_type=names.get(hit.content_type, hit.content_type),
+            status=hit.status,
+            updated_at=hit.updated_at,
+            field=field,
+            snippet=snippet,
+            url=reverse("admin:cms_entry_change", args=[hit.entry_id]),
+        ))
+    return rows
+
+
+def _entry_snippet(hit: EntryHit, entry: Entry, query: str) -> tuple[str, SafeString]:
+    """The search's snippet, unless it is of the title, which the row already shows highlighted:
+    then the next matched field's value around the match, or nothing when only the title matched."""
+    title_field = entry.content_type.title_field_id
+    if hit.snippet is not None and hit.snippet.field != title_field:
+        return hit.snippet.field, highlight_html(hit.snippet.text, hit.snippet.highlights)
+    for field in hit.matched_fields:
+        value = entry.data.get(field)
+        if field != title_field and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            return field, snippet_html(str(value), [query])
+    return "", SafeString("")
+
+
+def _chunk_rows(result: SearchResult, query: str, content_types: list[ContentType]) -> list[ChunkRow]:
+    names = {ct.api_id: ct.name for ct in content_types}
+    return [_chunk_row(hit, query, names) for hit in result.hits]
+
+
+def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
+    api_id = hit.metadata.get("content_type") or ""
+    if hit.entry_id is not None:
+        url = reverse("admin:cms_entry_change", args=[hit.entry_id])
+    elif hit.asset_id is not None:
+        url = reverse("admin:cms_asset_change", args=[hit.asset_id])
+    else:
+        url = None
+    title = hit.title or ("Entry" if hit.entry_id is not None else "Asset")
+    return ChunkRow(
+        title=highlight_html(title, match_spans(title, query_terms(query))),
+        source=hit.source_kind,
+        content_type=names.get(api_id, api_id),
+        status=hit.metadata.get("status") or "",
+        field=hit.field,
+        text=query_snippet_html(hit.text, query),
+        score=hit.score,
+        legs=hit.legs,
+        url=url,
+    )
+
+
+def _pages(request: HttpRequest, result: EntrySearchResult, shown: int) -> dict[str, Any]:
+    """The rows shown (1-based) and links to the previous and next full-text pages, keeping
+    the other parameters."""
+    pages: dict[str, Any] = {"first": result.offset + 1, "last": result.offset + shown}
+    base = {key: value for key, value in request.GET.items() if key != "offset"}
+    if result.offset > 0:
+        pages["previous"] = "?" + urlencode({**base, "offset": max(result.offset - result.limit, 0)})
+    if result.has_more:
+        pages["next"] = "?" + urlencode({**base, "offset": result.offset + result.limit})
+    return pages
