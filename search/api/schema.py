@@ -290,13 +290,6 @@ class AgenticSearchRequestDoc(HybridSearchRequestDoc):
         "the server splits `query` by rule. The merged list is still reranked against `query`.")
 
 
-class FallbackReasonSerializer(serializers.Serializer):
-    stage = serializers.ChoiceField(choices=["decompose", "part", "rerank"], help_text="What failed.")
-    code = serializers.CharField(help_text="The failure's code, e.g. the part search's or the reranker's.")
-    message = serializers.CharField()
-    parts = serializers.ListField(child=serializers.CharField(), required=False, help_text="The parts tried.")
-
-
 class AgenticPartSerializer(serializers.Serializer):
     query = serializers.CharField()
     legs_used = serializers.ListField(child=serializers.ChoiceField(choices=["keyword", "semantic"]))
@@ -311,7 +304,10 @@ class AgenticMetaSerializer(HybridMetaSerializer):
                                   "whole question (it did not split, or a fallback).")
     parts = serializers.ListField(child=serializers.CharField(), help_text="The queries that answered.")
     parts_source = serializers.CharField(help_text="\"request\" (queries) or \"decomposer:<name>\".")
-    fallback_reason = FallbackReasonSerializer(allow_null=True, help_text="Why the parts did not answer, or null.")
+    # A dict, not a nested serializer: OpenAPI 3.0 cannot make a referenced component nullable.
+    fallback_reason = serializers.DictField(
+        allow_null=True, help_text="null, or why the parts did not answer: {stage: decompose | part | rerank, "
+        "code: the failure's code (e.g. the part search's or the reranker's), message, parts: the parts tried}.")
     merge = serializers.CharField(required=False, help_text="How the parts' rankings were merged (agentic path).")
     part_results = AgenticPartSerializer(many=True, required=False, help_text="Per part (agentic path).")
     legs = serializers.DictField(help_text="Facts per leg; on the agentic path, per leg a list with each part's.")
