@@ -40,8 +40,8 @@ class AgenticSearchView(HybridSearchView):
         summary="Agentic search: a compound question searched part by part, every part in the top k",
         description="For a question that asks several things at once (\"How do I reset my password, and can I "
         "delete my account?\", 「返品の期限と送料は？」). The question is split into parts (pass `queries` when you "
-        "have split it yourself), each part runs the hybrid search, and the parts take turns in the top k, so "
-        "no part is starved by another; with `rerank` the merged list is reranked against the whole question. "
+        "have split it yourself), each part runs the hybrid search, and each part's best passages reach the top k "
+        "(scores over each part's best), so no part is starved by another; with `rerank` the merged list is reranked against the whole question. "
         "If splitting, a part's search or the reranker fails, the plain hybrid search of the whole question "
         "answers: `meta.path` is `agentic` or `standard`, `meta.fallback_reason` says why. Same response as "
         "hybrid search.",

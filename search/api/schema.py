@@ -315,7 +315,7 @@ class AgenticMetaSerializer(HybridMetaSerializer):
 
 class AgenticSourceSerializer(HybridSourceSerializer):
     score = serializers.FloatField(help_text="The chunk's final score within the part that placed it: sources "
-                                   "are in merged order (the parts take turns), so scores need not decrease.")
+                                   "are in merged order (each part's scores over its best), so scores need not decrease.")
 
 
 class AgenticSearchResponseDoc(serializers.Serializer):

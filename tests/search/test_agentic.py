@@ -382,7 +382,7 @@ def ranking(ids: list[int], top: float) -> list[tuple[Candidate, float]]:
 
 
 def test_round_robin_gives_each_part_its_turn_and_skips_taken_chunks():
-    merged = merge_rankings([ranking([1, 2, 3, 4], 0.9), ranking([2, 5, 6], 0.1)], limit=5)
+    merged = merge_rankings([ranking([1, 2, 3, 4], 0.9), ranking([2, 5, 6], 0.1)], limit=5, method="round_robin")
 
     assert [(part, c.chunk_id) for part, c, _ in merged] == [(0, 1), (1, 2), (0, 3), (1, 5), (0, 4)]
 
@@ -397,3 +397,9 @@ def test_one_ranking_merges_to_itself():
     merged = merge_rankings([ranking([3, 1, 2], 0.5)], limit=2)
 
     assert [c.chunk_id for _, c, _ in merged] == [3, 1]
+
+
+def test_normalised_merge_keeps_a_shared_chunk_once_at_its_best_share():
+    merged = merge_rankings([ranking([1, 2], 0.9), ranking([2, 3], 0.2)], limit=3, method="normalised")
+
+    assert [(part, c.chunk_id) for part, c, _ in merged] == [(0, 1), (1, 2), (1, 3)]
