@@ -21,6 +21,8 @@ Methods, each over the same queries, through the real search functions:
 - hybrid: `hybrid_search(top_k=50)` with its defaults (weighted fusion, fitted weights);
 - hybrid-rrf: the same with `fusion="rrf"`, equal weights (an override);
 - hybrid-0.5: weighted fusion with equal weights 0.5/0.5 (an override);
+- hybrid-kw<w> (e.g. hybrid-kw0.7): weighted fusion with keyword weight w, semantic 1 - w
+  (an override: the weight fitted for another model by bench/fusion_fit.py);
   for all of them, as for semantic, chunks map to documents and each keeps its best chunk;
 - semantic: `search.semantic.semantic_search(top_k=50)`; chunks map to their entry (and so
   to the document) through `metadata.entry_id`; each document keeps its best chunk's score,
@@ -33,6 +35,9 @@ Methods, each over the same queries, through the real search functions:
   `search_entries` call (up to 100 hits, newest first); entries are ranked by how many of
   the query's words they contain, ties newest first. This is what a user typing words into
   the box gets; it is the baseline a later hybrid search must beat.
+
+EVAL_EMBEDDING=minilm embeds with the English-only MiniLM model instead of the local one (in
+its own database, cms_bench_eval_minilm), to compare the dense legs.
 
 Metrics come from ir-measures (not hand-rolled). Times are wall-clock seconds per method.
 Each query is embedded once and reused by every method (the local model is deterministic).
@@ -52,9 +57,9 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
-from evalsets import SETS, EvalSet, cached_query_backend_class, load_set  # noqa: E402
+from evalsets import SETS, EvalSet, cached_query_backend_class, eval_db, load_set  # noqa: E402
 
-EVAL_DB = os.environ.get("BENCH_EVAL_DB", "cms_bench_eval")
+EVAL_DB = eval_db()
 SEMANTIC_TOP_K = 50
 FULLTEXT_LIMIT = 100
 FIELDS = [
@@ -218,6 +223,20 @@ HYBRID_METHODS = {
 }
 
 
+def hybrid_method_options(method: str) -> dict | None:
+    """The hybrid_search overrides of a method name; None when it is not a hybrid method."""
+    if method in HYBRID_METHODS:
+        return HYBRID_METHODS[method]
+    if method.startswith("hybrid-kw"):
+        try:
+            weight = float(method.removeprefix("hybrid-kw"))
+        except ValueError:
+            return None
+        if 0 <= weight <= 1:
+            return {"keyword_weight": weight, "semantic_weight": round(1 - weight, 6)}
+    return None
+
+
 def run_hybrid(workspace, queries: list[dict], entry_to_doc: dict[int, str], options: dict
                ) -> dict[str, dict[str, float]]:
     from cms.access import workspace_access_for_operator
@@ -272,7 +291,7 @@ def main() -> None:
         raise SystemExit(f"Unknown set(s): {', '.join(unknown)}; choose from {', '.join(SETS)}.")
 
     wanted = [m.strip() for m in args.methods.split(",") if m.strip()]
-    unknown_methods = [m for m in wanted if m not in (*HYBRID_METHODS, "semantic", "full-text")]
+    unknown_methods = [m for m in wanted if hybrid_method_options(m) is None and m not in ("semantic", "full-text")]
     if unknown_methods:
         raise SystemExit(f"Unknown method(s): {', '.join(unknown_methods)}.")
     django_setup()
@@ -298,8 +317,8 @@ def main() -> None:
         qrels = {q["_id"]: data.qrels[q["_id"]] for q in queries}
         methods = []
         for method in wanted:
-            if method in HYBRID_METHODS:
-                methods.append((method, lambda o=HYBRID_METHODS[method]: run_hybrid(workspace, queries, entry_to_doc, o)))
+            if (options := hybrid_method_options(method)) is not None:
+                methods.append((method, lambda o=options: run_hybrid(workspace, queries, entry_to_doc, o)))
             elif method == "semantic":
                 methods.append(("semantic", lambda: run_semantic(workspace, queries, entry_to_doc)))
             elif method == "full-text" and search_entries is not None:

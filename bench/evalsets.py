@@ -85,12 +85,29 @@ def split_text(text: str, size: int = 500) -> list[str]:
     return pieces
 
 
-def cached_query_backend_class():
-    """The local model with its query embeddings memoised: benches run several methods over the
-    same queries, and the model is deterministic, so each query is embedded once."""
-    from ingestion.embeddings.local import LocalEmbeddingBackend
+# Which offline model embeds the eval corpora: `local` (the multilingual default) or `minilm`
+# (English only). Each model's workspaces live in their own database (see eval_db()).
+EVAL_EMBEDDING = os.environ.get("EVAL_EMBEDDING", "local")
 
-    class CachedQueryLocalBackend(LocalEmbeddingBackend):
+
+def eval_db() -> str:
+    """The database holding the loaded eval workspaces of EVAL_EMBEDDING's model."""
+    default = "cms_bench_eval" if EVAL_EMBEDDING == "local" else f"cms_bench_eval_{EVAL_EMBEDDING}"
+    return os.environ.get("BENCH_EVAL_DB", default)
+
+
+def cached_query_backend_class():
+    """The offline model (EVAL_EMBEDDING) with its query embeddings memoised: benches run
+    several methods over the same queries, and the model is deterministic, so each query is
+    embedded once."""
+    if EVAL_EMBEDDING == "minilm":
+        from ingestion.embeddings.minilm import MiniLMEmbeddingBackend as Base
+    elif EVAL_EMBEDDING == "local":
+        from ingestion.embeddings.local import LocalEmbeddingBackend as Base
+    else:
+        raise SystemExit(f"EVAL_EMBEDDING must be local or minilm, not {EVAL_EMBEDDING!r}.")
+
+    class CachedQueryLocalBackend(Base):
         _queries: dict[str, list[float]] = {}
 
         def embed_query(self, text: str) -> list[float]:

@@ -94,7 +94,11 @@ def rank_docs(pairs, entry_to_doc: dict[int, str], *, method: str, keyword_weigh
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-queries", type=int, default=None)
+    parser.add_argument("--sets", default=",".join(FIT_SETS), help="fit sets to use (an English-only model: scifact)")
     args = parser.parse_args()
+    fit_sets = {name: FIT_SETS[name] for name in args.sets.split(",") if name in FIT_SETS}
+    if not fit_sets:
+        raise SystemExit(f"--sets: choose from {', '.join(FIT_SETS)}.")
     evalbench.django_setup()
     from django.core.management import call_command
 
@@ -105,7 +109,7 @@ def main() -> None:
     services.keyword_index_missing()
     services.keyword_stats_compact_all()
     tables: dict[str, dict] = {}
-    for name, script in FIT_SETS.items():
+    for name, script in fit_sets.items():
         data = load_set(name, split="fit")
         workspace, entry_to_doc = evalbench.workspace_load(load_set(name), services, False)
         queries = data.queries[: args.max_queries]
@@ -141,9 +145,9 @@ def main() -> None:
     def best_weight(name: str, norm: str) -> float:
         return max(GRID, key=lambda w: (tables[name][(w, norm, 50)], -abs(w - 0.5)))
 
-    norm = max(NORMALIZATIONS, key=lambda n: sum(tables[name][(best_weight(name, n), n, 50)] for name in FIT_SETS))
+    norm = max(NORMALIZATIONS, key=lambda n: sum(tables[name][(best_weight(name, n), n, 50)] for name in fit_sets))
     print(f"\nChosen (depth 50, the product's CANDIDATE_DEPTH): normalisation {norm}")
-    for name, script in FIT_SETS.items():
+    for name, script in fit_sets.items():
         weight = best_weight(name, norm)
         print(f"  {script:<6} queries: keyword_weight {weight:.2f}, semantic_weight {1 - weight:.2f} "
               f"(nDCG@10 {tables[name][(weight, norm, 50)]:.3f} on {name} fit split; keyword alone "

@@ -41,10 +41,10 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
-from evalsets import SETS, load_set  # noqa: E402
+from evalsets import SETS, eval_db, load_set  # noqa: E402
 
 BENCH_DB = os.environ.get("BENCH_HYBRID_DB", "cms_bench_hybrid")
-EVAL_DB = os.environ.get("BENCH_EVAL_DB", "cms_bench_eval")
+EVAL_DB = eval_db()
 CACHE = REPO_ROOT / "var" / "bench" / "hybrid-real-chunks.npz"
 MODEL = "use-multilingual-v3"
 DIMENSIONS = 512

@@ -41,7 +41,8 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
+from typing import Any
 
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
@@ -111,6 +112,38 @@ class EntrySearchResult:
     offset: int
     has_more: bool
     plan: SearchPlan
+
+    def as_dict(self) -> dict[str, Any]:
+        """The result as the API, MCP and the command print it (the API documents it)."""
+        return {
+            "query": self.query,
+            "limit": self.limit,
+            "offset": self.offset,
+            "has_more": self.has_more,
+            "plan": self.plan.value,
+            "results": [
+                {
+                    "id": hit.entry_id,
+                    "content_type": hit.content_type,
+                    "status": hit.status,
+                    "created_at": _iso(hit.created_at),
+                    "updated_at": _iso(hit.updated_at),
+                    "matched_fields": list(hit.matched_fields),
+                    "snippet": None if hit.snippet is None else {
+                        "field": hit.snippet.field,
+                        "text": hit.snippet.text,
+                        "highlights": [list(span) for span in hit.snippet.highlights],
+                    },
+                }
+                for hit in self.hits
+            ],
+        }
+
+
+def _iso(moment: datetime) -> str:
+    """ISO 8601 in UTC with a Z, as DRF writes datetimes."""
+    text = moment.astimezone(UTC).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 def search_query_validate(query: object) -> str:
@@ -460,4 +493,9 @@ def _snippet(field: str, value: str, position: int, *, query: str) -> Snippet:
 
 
 def _fold(text: str) -> str:
-    return "".join(lowered if len(lowered := ch.lower()) == 1 else ch for ch in text)
+    lowered = text.lower()
+    # lower() maps every character to one or more, so equal lengths mean one to one (nearly
+    # always): the per-character walk below is only for text with characters like İ.
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)

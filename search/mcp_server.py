@@ -205,12 +205,10 @@ def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPS
         questions or meaning: use hybrid_search for those. `status` narrows to "draft" or
         "published" (only those list_content_types shows you); page with limit and offset.
         """
-        from search.api.entries import EntrySearchResultSerializer
-
         result = search_entries(
             access=access, query=query, content_type=content_type, status=status, limit=limit, offset=offset
         )
-        return dict(EntrySearchResultSerializer(result).data)
+        return result.as_dict()
 
     @server.tool(name="semantic_search")
     @tool_call

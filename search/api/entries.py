@@ -33,6 +33,9 @@ class EntryHitSerializer(serializers.Serializer):
 
 
 class EntrySearchResultSerializer(serializers.Serializer):
+    """The response as the OpenAPI document describes it; EntrySearchResult.as_dict() writes it
+    (a serializer per hit cost about as much as the search itself)."""
+
     query = serializers.CharField(trim_whitespace=False)
     limit = serializers.IntegerField()
     offset = serializers.IntegerField()
@@ -113,4 +116,4 @@ class EntrySearchView(WorkspaceAPIView):
             )
         except SearchError as exc:
             raise api_error_from(exc) from exc
-        return Response(EntrySearchResultSerializer(result).data)
+        return Response(result.as_dict())

@@ -58,32 +58,7 @@ class Command(BaseCommand):
 
 
 def _as_json(result: EntrySearchResult) -> str:
-    return json.dumps(
-        {
-            "query": result.query,
-            "limit": result.limit,
-            "offset": result.offset,
-            "has_more": result.has_more,
-            "plan": result.plan.value,
-            "results": [
-                {
-                    "id": hit.entry_id,
-                    "content_type": hit.content_type,
-                    "status": hit.status,
-                    "created_at": hit.created_at.isoformat(),
-                    "updated_at": hit.updated_at.isoformat(),
-                    "matched_fields": list(hit.matched_fields),
-                    "snippet": None
-                    if hit.snippet is None
-                    else {"field": hit.snippet.field, "text": hit.snippet.text,
-                          "highlights": [list(h) for h in hit.snippet.highlights]},
-                }
-                for hit in result.hits
-            ],
-        },
-        ensure_ascii=False,
-        indent=2,
-    )
+    return json.dumps(result.as_dict(), ensure_ascii=False, indent=2)
 
 
 def _as_table(result: EntrySearchResult) -> str:
