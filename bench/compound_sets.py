@@ -54,16 +54,17 @@ def _bare(question: str) -> str:
     return _TRAILING.sub("", question.strip())
 
 
-def jsquad_test_ids() -> set[str]:
+def jsquad_split_ids(split: str = "test") -> set[str]:
     with (eval_dir() / "jsquad-ja" / "query-split.tsv").open(encoding="utf-8") as handle:
-        return {row["query-id"] for row in csv.DictReader(handle, delimiter="\t") if row["jglue-split"] == "test"}
+        return {row["query-id"] for row in csv.DictReader(handle, delimiter="\t") if row["jglue-split"] == split}
 
 
-def japanese_compounds(data: EvalSet, *, count: int = PER_LANGUAGE, seed: int = SEED) -> list[CompoundQuestion]:
-    """Pairs of JSQuAD test questions whose relevant paragraphs differ."""
+def japanese_compounds(data: EvalSet, *, count: int = PER_LANGUAGE, seed: int = SEED, split: str = "test"
+                       ) -> list[CompoundQuestion]:
+    """Pairs of JSQuAD questions of `split` ("test"; "valid" for fitting) whose relevant paragraphs differ."""
     rng = random.Random(seed)
-    test_ids = jsquad_test_ids()
-    queries = [q for q in data.queries if q["_id"] in test_ids]
+    split_ids = jsquad_split_ids(split)
+    queries = [q for q in data.queries if q["_id"] in split_ids]
     embedded = [q for q in queries if _bare(q["text"]).endswith("か")]
     out: list[CompoundQuestion] = []
     while len(out) < count:
@@ -79,12 +80,16 @@ def japanese_compounds(data: EvalSet, *, count: int = PER_LANGUAGE, seed: int = 
 
 
 def english_compounds(data: EvalSet, *, count: int = PER_LANGUAGE, seed: int = SEED) -> list[CompoundQuestion]:
-    """Pairs of StackFAQ questions from different threads."""
+    """Pairs of StackFAQ questions from different threads (of other sets, e.g. SciFact train for
+    fitting: pairs whose relevant documents differ)."""
     rng = random.Random(seed)
     out: list[CompoundQuestion] = []
     while len(out) < count:
         first, second = rng.sample(data.queries, 2)
-        if _THREAD.match(first["_id"]).group(1) == _THREAD.match(second["_id"]).group(1):
+        threads = [_THREAD.match(q["_id"]) for q in (first, second)]
+        if all(threads) and threads[0].group(1) == threads[1].group(1):
+            continue
+        if set(data.qrels[first["_id"]]) & set(data.qrels[second["_id"]]):
             continue
         a, b = _bare(first["text"]), _bare(second["text"])
         if len(out) % 2 == 0:

@@ -17,20 +17,20 @@ How a query runs:
    per request, or the fitted defaults for the query's script) or RRF.
 5. Rerank (`rerank: true`): the fused candidates are reranked by the rerank backend and
    combined like Mastra's reranker (see search.fusion).
+
+The steps are functions of their own (`hybrid_request` validates, `hybrid_rank` runs steps
+2-4 for one query, `candidates_rerank`, `hybrid_hits`, `hybrid_meta`), so agentic search
+(search/agentic.py) runs the same pipeline once per part of a compound question.
 """
 
 from __future__ import annotations
 
 import math
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-
 from cms.access import WorkspaceAccess
-from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
 from ingestion.models import ChunkStatus
-from ingestion.services.usage import usage_record_call, usage_reported_by
 from search import semantic
 from search.errors import SearchError
 from search.filters import CompiledFilter
@@ -45,6 +45,7 @@ from search.fusion import (
     rerank_combine,
 )
 from search.keyword import KeywordQuery, keyword_candidates, keyword_query_prepare, keyword_scores
+from search.query_embedding import QueryEmbedding, query_embeddings_start
 from search.rerank import RerankUnavailable, rerank_relevance
 from search.semantic import DEFAULT_TOP_K, MAX_TOP_K, ChunkHit, SearchResult
 from search.statements import search_cursor
@@ -156,6 +157,50 @@ def hybrid_options(*, query: str, fusion: Any, keyword_weight: Any, semantic_wei
 
 # --- the search -------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class HybridRequest:
+    """One hybrid request, validated: what every query of it (agentic search runs several) shares."""
+
+    query: str
+    top_k: int
+    ef_search: int
+    threshold: float | None
+    options: HybridOptions
+    where: ChunkFilter
+    depth: int
+    include_vectors: bool
+
+
+def hybrid_request(
+    *,
+    access: WorkspaceAccess,
+    query: Any,
+    top_k: Any = DEFAULT_TOP_K,
+    min_score: Any = None,
+    content_type: Any = None,
+    filter: Any = None,  # noqa: A002 - the request parameter's public name
+    fusion: Any = None,
+    keyword_weight: Any = None,
+    semantic_weight: Any = None,
+    rerank: Any = False,
+    rerank_weights: Any = None,
+    ef_search: Any = None,
+    include_vectors: bool = False,
+) -> HybridRequest:
+    """Validate a hybrid request (400s with codes) and compile its filter, as hybrid_search does."""
+    query = semantic._validate_query(query)
+    top_k = semantic._validate_int(top_k, name="top_k", low=1, high=MAX_TOP_K)
+    ef_search = (max(semantic.DEFAULT_EF_SEARCH, CANDIDATE_DEPTH) if ef_search is None else
+                 semantic._validate_int(ef_search, name="ef_search", low=semantic.MIN_EF_SEARCH,
+                                        high=semantic.MAX_EF_SEARCH))
+    threshold = None if min_score is None else _validate_weight(min_score, "min_score")
+    options = hybrid_options(query=query, fusion=fusion, keyword_weight=keyword_weight,
+                             semantic_weight=semantic_weight, rerank=rerank, rerank_weights=rerank_weights)
+    where = chunk_filter(access=access, content_type=content_type, spec=filter)
+    return HybridRequest(query=query, top_k=top_k, ef_search=ef_search, threshold=threshold, options=options,
+                         where=where, depth=max(CANDIDATE_DEPTH, top_k), include_vectors=include_vectors)
+
+
 def hybrid_search(
     *,
     access: WorkspaceAccess,
@@ -181,59 +226,84 @@ def hybrid_search(
     configured is a `not_configured` error (503), never a silent no-op. `min_score` applies
     to the final score (fused, 0..1 with weighted fusion; or reranked).
     """
-    workspace = access.workspace
-    query = semantic._validate_query(query)
-    top_k = semantic._validate_int(top_k, name="top_k", low=1, high=MAX_TOP_K)
-    ef_search = (max(semantic.DEFAULT_EF_SEARCH, CANDIDATE_DEPTH) if ef_search is None else
-                 semantic._validate_int(ef_search, name="ef_search", low=semantic.MIN_EF_SEARCH,
-                                        high=semantic.MAX_EF_SEARCH))
-    threshold = None if min_score is None else _validate_weight(min_score, "min_score")
-    options = hybrid_options(query=query, fusion=fusion, keyword_weight=keyword_weight,
-                             semantic_weight=semantic_weight, rerank=rerank, rerank_weights=rerank_weights)
-    where = chunk_filter(access=access, content_type=content_type, spec=filter)
-    depth = max(CANDIDATE_DEPTH, top_k)
+    request = hybrid_request(access=access, query=query, top_k=top_k, min_score=min_score,
+                             content_type=content_type, filter=filter, fusion=fusion, keyword_weight=keyword_weight,
+                             semantic_weight=semantic_weight, rerank=rerank, rerank_weights=rerank_weights,
+                             ef_search=ef_search, include_vectors=include_vectors)
+    return hybrid_answer(access=access, request=request)
 
-    collected = hybrid_collect(workspace_id=workspace.pk, query=query, where=where, depth=depth,
-                               keyword_weight=options.keyword_weight, semantic_weight=options.semantic_weight,
-                               ef_search=ef_search, include_vectors=include_vectors)
-    legs_used, candidates, hits = collected.legs_used, collected.candidates, collected.hits
-    ranked = fuse(list(candidates.values()), method=options.fusion,
-                  keyword_weight=options.keyword_weight if LEG_KEYWORD in legs_used else 0.0,
-                  semantic_weight=options.semantic_weight if LEG_SEMANTIC in legs_used else 0.0)
+
+def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bool | None = None) -> SearchResult:
+    """Run a validated request: both legs, fusion, and the rerank unless `rerank` is False."""
+    workspace, options = access.workspace, request.options
+    collected, ranked = hybrid_rank(workspace_id=workspace.pk, query=request.query, request=request, options=options)
     final_scores = [c.fused for c in ranked]
     rerank_meta: dict[str, Any] | None = None
-    if options.rerank and ranked:
-        ranked, final_scores, rerank_meta = _rerank(workspace.pk, query, ranked, hits, options)
+    if (options.rerank if rerank is None else rerank) and ranked:
+        ranked, final_scores, rerank_meta = candidates_rerank(workspace.pk, request.query, ranked, collected.hits,
+                                                              options)
+    results = hybrid_hits(ranked, final_scores, collected, threshold=request.threshold, top_k=request.top_k)
+    meta = hybrid_meta(options, collected)
+    if rerank_meta is not None:
+        meta["rerank"] = rerank_meta
+    return SearchResult(workspace=workspace, hits=results, model=collected.model, dimensions=collected.dimensions,
+                        top_k=request.top_k, ef_search=request.ef_search,
+                        pending=semantic._pending_count(workspace_id=workspace.pk), extra_meta=meta)
+
+
+def hybrid_rank(*, workspace_id: int, query: str, request: HybridRequest, options: HybridOptions,
+                embedding: QueryEmbedding | None = None) -> tuple[Collected, list[Candidate]]:
+    """One query's candidates from both legs, fused, best first (`embedding`: one already started)."""
+    collected = hybrid_collect(workspace_id=workspace_id, query=query, where=request.where, depth=request.depth,
+                               keyword_weight=options.keyword_weight, semantic_weight=options.semantic_weight,
+                               ef_search=request.ef_search, include_vectors=request.include_vectors,
+                               embedding=embedding)
+    legs_used = collected.legs_used
+    ranked = fuse(list(collected.candidates.values()), method=options.fusion,
+                  keyword_weight=options.keyword_weight if LEG_KEYWORD in legs_used else 0.0,
+                  semantic_weight=options.semantic_weight if LEG_SEMANTIC in legs_used else 0.0)
+    return collected, ranked
+
+
+def hybrid_hits(ranked: list[Candidate], scores: list[float], collected: Collected, *, threshold: float | None,
+                top_k: int) -> list[ChunkHit]:
+    """The first `top_k` candidates scoring at least `threshold`, as hits with their per-leg scores."""
     results = []
-    for candidate, score in zip(ranked, final_scores):
+    for candidate, score in zip(ranked, scores):
         if threshold is not None and score < threshold:
             continue
-        legs = {}
-        if LEG_KEYWORD in legs_used:
-            legs[LEG_KEYWORD] = {"score": _round(candidate.keyword_score), "rank": candidate.keyword_rank}
-        if LEG_SEMANTIC in legs_used:
-            legs[LEG_SEMANTIC] = {"score": _round(candidate.semantic_score), "rank": candidate.semantic_rank}
-        legs["fused"] = {"score": _round(candidate.fused)}
-        results.append(replace(hits[candidate.chunk_id], score=score, legs=legs))
+        results.append(replace(collected.hits[candidate.chunk_id], score=score,
+                               legs=candidate_legs(candidate, collected.legs_used)))
         if len(results) == top_k:
             break
+    return results
 
-    meta = {
+
+def candidate_legs(candidate: Candidate, legs_used: list[str]) -> dict[str, dict[str, Any]]:
+    """A source's `legs`: its score and rank in each leg that ran, and its fused score."""
+    legs = {}
+    if LEG_KEYWORD in legs_used:
+        legs[LEG_KEYWORD] = {"score": _round(candidate.keyword_score), "rank": candidate.keyword_rank}
+    if LEG_SEMANTIC in legs_used:
+        legs[LEG_SEMANTIC] = {"score": _round(candidate.semantic_score), "rank": candidate.semantic_rank}
+    legs["fused"] = {"score": _round(candidate.fused)}
+    return legs
+
+
+def hybrid_meta(options: HybridOptions, collected: Collected) -> dict[str, Any]:
+    """meta of a hybrid answer: the legs that ran, the fusion, its weights, the candidates."""
+    meta: dict[str, Any] = {
         "search": "hybrid",
-        "legs_used": legs_used,
+        "legs_used": collected.legs_used,
         "fusion": options.fusion,
         "weights": {"keyword": options.keyword_weight, "semantic": options.semantic_weight,
                     "source": options.weights_source},
-        "candidates": len(candidates),
+        "candidates": len(collected.candidates),
         "legs": collected.leg_meta,
     }
     if collected.degraded:
         meta["degraded"] = collected.degraded
-    if rerank_meta is not None:
-        meta["rerank"] = rerank_meta
-    return SearchResult(workspace=workspace, hits=results, model=collected.model, dimensions=collected.dimensions,
-                        top_k=top_k, ef_search=ef_search, pending=semantic._pending_count(workspace_id=workspace.pk),
-                        extra_meta=meta)
+    return meta
 
 
 @dataclass
@@ -250,14 +320,19 @@ class Collected:
 
 
 def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: int, keyword_weight: float,
-                   semantic_weight: float, ef_search: int, include_vectors: bool = False) -> Collected:
+                   semantic_weight: float, ef_search: int, include_vectors: bool = False,
+                   embedding: QueryEmbedding | None = None) -> Collected:
     """Run the legs whose weight is above 0 (`depth` chunks each) and score every candidate on
-    every leg that ran. Raises the semantic leg's error when no leg can answer."""
+    every leg that ran. Raises the semantic leg's error when no leg can answer. `embedding` is
+    the query's vector already on its way (query_embeddings_start); otherwise it is started here."""
     collected = Collected(candidates={}, hits={}, legs_used=[])
     candidates, hits = collected.candidates, collected.hits
     # The query's embedding (a model call, or a provider's round trip) runs in a thread while
     # the keyword leg's SQL runs here.
-    embedding = _query_embedding_start(workspace_id=workspace_id, query=query) if semantic_weight > 0 else None
+    if semantic_weight <= 0:
+        embedding = None
+    elif embedding is None:
+        embedding = query_embeddings_start(workspace_id=workspace_id, queries=[query])[0]
     prepared: KeywordQuery | None = None
     if keyword_weight > 0:
         prepared = keyword_query_prepare(workspace_id=workspace_id, query=query)
@@ -320,71 +395,6 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
-@dataclass
-class _QueryEmbedding:
-    """The semantic leg's first half: the backend, and the query's vector being made in a thread."""
-
-    model: str | None = None
-    dimensions: int | None = None
-    future: Future | None = None
-    error: HybridSearchError | None = None
-    backend: Any = None
-    workspace_id: int = 0
-    query: str = ""
-
-    def vector(self) -> list[float] | None:
-        """The query vector (waits for it; records its usage like semantic search's
-        `query_embed`), or None with `error` set."""
-        if self.future is None:
-            return None
-        try:
-            vector, reported = self.future.result()
-            usage_record_call(backend=self.backend, texts_by_workspace={self.workspace_id: [self.query]},
-                              reported=reported)
-            return vector
-        except EmbeddingProviderError as exc:
-            code = "provider_unavailable" if exc.transient else "provider_error"
-            self.error = HybridSearchError(code, f"The embedding provider could not embed the query: {exc}",
-                                           status=503)
-            return None
-
-
-# One query embedding at a time per request, made while the keyword leg's SQL runs.
-_EMBEDDER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hybrid-query-embed")
-
-
-def _query_embedding_start(*, workspace_id: int, query: str) -> _QueryEmbedding:
-    """Start embedding the query, unless the semantic leg cannot run (the reason is in `error`)."""
-    try:
-        backend = get_embedding_backend()
-    except EmbeddingNotConfigured as exc:
-        return _QueryEmbedding(error=HybridSearchError("not_configured", str(exc), status=503))
-    if not _has_vectors(workspace_id=workspace_id, model_name=backend.model_name):
-        return _QueryEmbedding(error=HybridSearchError(
-            "vectors_pending",
-            f"No chunk of this workspace has a {backend.model_name} vector yet (embedding is pending).", status=503))
-    return _QueryEmbedding(model=backend.model_name, dimensions=backend.dimensions, backend=backend,
-                           workspace_id=workspace_id, query=query,
-                           future=_EMBEDDER.submit(_embed_on_thread, backend, query))
-
-
-def _embed_on_thread(backend: Any, query: str) -> tuple[list[float], tuple[int, int] | None]:
-    """The provider call only: no database work off the request's thread. The backend's call
-    statistics are per thread, so what the provider reported is read here."""
-    vector = backend.embed_query(query)
-    return vector, usage_reported_by(backend)
-
-
-def _has_vectors(*, workspace_id: int, model_name: str) -> bool:
-    with search_cursor() as cursor:
-        cursor.execute(
-            "SELECT EXISTS (SELECT 1 FROM ingestion_chunk WHERE workspace_id = %s AND status = %s"
-            " AND embedding_model = %s)",
-            [workspace_id, ChunkStatus.EMBEDDED, model_name],
-        )
-        return bool(cursor.fetchone()[0])
-
-
 def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int | None, vector: list[float]
                    ) -> dict[int, float]:
     """Cosine similarity of the query to each of these chunks that has a vector of `model`."""
@@ -400,9 +410,10 @@ def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int |
         return {int(cid): float(score) for cid, score in cursor.fetchall()}
 
 
-def _rerank(workspace_id: int, query: str, ranked: list[Candidate], hits: dict[int, ChunkHit],
+def candidates_rerank(workspace_id: int, query: str, ranked: list[Candidate], hits: dict[int, ChunkHit],
             options: HybridOptions) -> tuple[list[Candidate], list[float], dict[str, Any]]:
-    """Rerank the best MAX_RERANK_CANDIDATES fused candidates (top_k is at most that many)."""
+    """Rerank the best MAX_RERANK_CANDIDATES candidates of `ranked` (top_k is at most that many)
+    against `query`, each combined with its `fused` score and its position: (order, scores, meta)."""
     head = ranked[:MAX_RERANK_CANDIDATES]
     try:
         relevance, model_name = rerank_relevance(workspace_id=workspace_id, query=query,

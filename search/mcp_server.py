@@ -1,4 +1,4 @@
-"""MCP tools for AI agents: the hybrid, full-text and semantic searches of one workspace.
+"""MCP tools for AI agents: the hybrid, agentic, full-text and semantic searches of one workspace.
 
 The workspace is the caller's, never a tool argument: a workspace API key names its own,
 and an operator's `mcp_serve --user U --workspace W` fixes one. The caller is checked again
@@ -32,6 +32,7 @@ from cms.api_keys import ApiKeyRejected
 from cms.selectors import content_type_list
 from cms.services import api_key_authenticate
 from ingestion.models import SourceKind
+from search.agentic import agentic_search
 from search.errors import SearchError
 from search.filters import OPERATORS, RESERVED_KEYS
 from search.fulltext import DEFAULT_LIMIT, search_entries
@@ -43,7 +44,8 @@ INSTRUCTIONS = (
     "list_content_types first: it names the content types, their fields and the status values "
     "you may filter on. For questions and anything written in words, call hybrid_search: it "
     "ranks by keywords and meaning together and returns relevant_context ready to quote, and "
-    "sources with scores. Use search_entries for exact words, names, ids, slugs and product "
+    "sources with scores. When a question asks several things at once, call agentic_search and pass "
+    "the parts you can split yourself as `queries`. Use search_entries for exact words, names, ids, slugs and product "
     "codes (case-insensitive substring over field values), and semantic_search only for pure "
     "paraphrase or cross-language matching (a Japanese query finding English text)."
 )
@@ -257,6 +259,39 @@ def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPS
             access=access, query=query, top_k=top_k, min_score=min_score, content_type=content_type,
             filter=filter, fusion=fusion, keyword_weight=keyword_weight, semantic_weight=semantic_weight,
             rerank=rerank,
+        )
+        return result.as_dict()
+
+    @server.tool(name="agentic_search")
+    @tool_call
+    def agentic_search_tool(
+        access: WorkspaceAccess,
+        query: str,
+        queries: list[str] | None = None,
+        top_k: int = DEFAULT_TOP_K,
+        min_score: float | None = None,
+        content_type: str | None = None,
+        filter: dict[str, Any] | None = None,  # noqa: A002 - the public parameter name
+        fusion: str | None = None,
+        keyword_weight: float | None = None,
+        semantic_weight: float | None = None,
+        rerank: bool = False,
+    ) -> dict[str, Any]:
+        """FOR A QUESTION THAT ASKS SEVERAL THINGS AT ONCE ("How do I reset my password, and can I
+        delete my account?", 「返品の期限と送料は？」): each part is searched on its own and every part
+        gets passages in the top_k, where hybrid_search would favour whichever half dominates.
+
+        If you can split the question yourself, DO: pass the whole question as `query` and the
+        self-contained sub-questions as `queries` (e.g. ["How do I reset my password?", "Can I
+        delete my account?"]); otherwise the server splits `query` by rule. Same options and
+        answer as hybrid_search; with `rerank` the passages are reranked against `query`.
+        `meta.path` is "agentic" when the parts answered, "standard" when the whole question was
+        searched instead (it did not split, or something failed: `meta.fallback_reason`).
+        """
+        result = agentic_search(
+            access=access, query=query, queries=queries, top_k=top_k, min_score=min_score,
+            content_type=content_type, filter=filter, fusion=fusion, keyword_weight=keyword_weight,
+            semantic_weight=semantic_weight, rerank=rerank,
         )
         return result.as_dict()
 

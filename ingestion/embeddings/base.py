@@ -123,6 +123,14 @@ class BaseEmbeddingBackend(BaseProviderBackend):
         """The vector for a search query (providers may embed queries differently)."""
         return self._embed_recorded([text], input_type="query")[0]
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """Vectors for several search queries in one call (the parts of a compound question), in order."""
+        texts = list(texts)
+        if not texts:
+            self._begin_call()
+            return []
+        return self._embed_recorded(texts, input_type="query")
+
     def _embed_recorded(self, texts: list[str], *, input_type: str) -> list[list[float]]:
         self._begin_call()
         vectors = self._embed(texts, input_type=input_type)

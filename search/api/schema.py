@@ -13,7 +13,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSe
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
-from search import fulltext, semantic
+from search import agentic, fulltext, semantic
 
 # Codes each status may carry, by endpoint family. 400s are listed in the description only:
 # filter errors name new codes as the filter language grows.
@@ -34,6 +34,10 @@ HYBRID_400_CODES = [
     *SEMANTIC_400_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",
     "semantic_weight_invalid", "semantic_weight_out_of_range", "weights_invalid", "rerank_invalid",
     "rerank_weights_invalid", "no_searchable_terms",
+]
+AGENTIC_400_CODES = [
+    *HYBRID_400_CODES, "queries_invalid", "queries_empty", "queries_too_many", "queries_too_long",
+    "queries_invalid_character",
 ]
 PROVIDER_CODES = ["not_configured", "provider_unavailable", "provider_error"]
 # Any endpoint that reads the database may answer this (cms/api_errors.py), with Retry-After.
@@ -270,6 +274,57 @@ class HybridSearchResponseDoc(serializers.Serializer):
     relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
     sources = HybridSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
     meta = HybridMetaSerializer()
+
+
+class AgenticSearchRequestDoc(HybridSearchRequestDoc):
+    """The agentic request as documented: the hybrid fields plus `queries` (a test pins it)."""
+
+    class Meta:
+        ref_name = "AgenticSearchRequest"
+
+    queries = serializers.ListField(
+        child=serializers.CharField(min_length=1, max_length=semantic.MAX_QUERY_CHARS,
+                                    validators=[RegexValidator(SEMANTIC_QUERY_PATTERN)]),
+        min_length=1, max_length=agentic.MAX_QUERIES, required=False, allow_null=True,
+        help_text="The parts of the question, when you have split it yourself (one question each); left out, "
+        "the server splits `query` by rule. The merged list is still reranked against `query`.")
+
+
+class AgenticPartSerializer(serializers.Serializer):
+    query = serializers.CharField()
+    legs_used = serializers.ListField(child=serializers.ChoiceField(choices=["keyword", "semantic"]))
+    weights = serializers.DictField()
+    candidates = serializers.IntegerField()
+    returned = serializers.IntegerField(help_text="Sources this part placed in the answer.")
+
+
+class AgenticMetaSerializer(HybridMetaSerializer):
+    path = serializers.ChoiceField(choices=["agentic", "standard"],
+                                  help_text="agentic: the parts answered; standard: the plain hybrid search of the "
+                                  "whole question (it did not split, or a fallback).")
+    parts = serializers.ListField(child=serializers.CharField(), help_text="The queries that answered.")
+    parts_source = serializers.CharField(help_text="\"request\" (queries) or \"decomposer:<name>\".")
+    # A dict, not a nested serializer: OpenAPI 3.0 cannot make a referenced component nullable.
+    fallback_reason = serializers.DictField(
+        allow_null=True, help_text="null, or why the parts did not answer: {stage: decompose | part | rerank, "
+        "code: the failure's code (e.g. the part search's or the reranker's), message, parts: the parts tried}.")
+    merge = serializers.CharField(required=False, help_text="How the parts' rankings were merged (agentic path).")
+    part_results = AgenticPartSerializer(many=True, required=False, help_text="Per part (agentic path).")
+    legs = serializers.DictField(help_text="Facts per leg; on the agentic path, per leg a list with each part's.")
+
+
+class AgenticSourceSerializer(HybridSourceSerializer):
+    score = serializers.FloatField(help_text="The chunk's final score within the part that placed it: sources "
+                                   "are in merged order (each part's scores over its best), so scores need not decrease.")
+
+
+class AgenticSearchResponseDoc(serializers.Serializer):
+    class Meta:
+        ref_name = "AgenticSearchResponse"
+
+    relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
+    sources = AgenticSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
+    meta = AgenticMetaSerializer()
 
 
 class HealthResponseDoc(serializers.Serializer):

@@ -5,6 +5,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from search.api import views
+from search.api.agentic import AgenticSearchView
 from search.api.entries import EntrySearchView
 from search.api.hybrid import HybridSearchView
 from search.api.schema import HealthResponseDoc
@@ -24,6 +25,7 @@ urlpatterns = [
     path("v1/workspaces/<slug:slug>/search/entries", EntrySearchView.as_view(), name="search-entries"),
     path("v1/workspaces/<slug:slug>/search/semantic", SemanticSearchView.as_view(), name="search-semantic"),
     path("v1/workspaces/<slug:slug>/search/hybrid", HybridSearchView.as_view(), name="search-hybrid"),
+    path("v1/workspaces/<slug:slug>/search/agentic", AgenticSearchView.as_view(), name="search-agentic"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

@@ -64,6 +64,13 @@ class EmbeddingBackendContract:
         assert len(vector) == backend.dimensions
         assert norm(vector) == pytest.approx(1.0, abs=1e-3)
 
+    def test_queries_in_one_call_are_each_the_query_vector(self, backend):
+        together = backend.embed_queries(TEXTS[:2])
+
+        assert backend.last_call_stats["texts"] == 2
+        for vector, text in zip(together, TEXTS[:2], strict=True):
+            assert cosine(vector, backend.embed_query(text)) == pytest.approx(1.0, abs=1e-4)
+
     def test_no_texts_give_no_vectors(self, backend):
         assert backend.embed_documents([]) == []
 

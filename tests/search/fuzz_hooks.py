@@ -52,7 +52,7 @@ def leaks(body: Any, *, drafts_visible: bool) -> list[str]:
     """What in an answer belongs to the other tenant, or is a draft the caller may not see."""
     if not isinstance(body, dict):
         return []
-    answer = {k: v for k, v in body.items() if k != "query"}  # the caller's own words, echoed
+    answer = without_echo(body)
     problems = []
     text = json.dumps(answer, ensure_ascii=False).lower()
     if OTHER_MARKER in text:
@@ -69,6 +69,19 @@ def leaks(body: Any, *, drafts_visible: bool) -> list[str]:
         if not drafts_visible and metadata.get("status") not in ("published", None):
             problems.append(f"chunk {source.get('id')} with status {metadata.get('status')}")
     return problems
+
+
+# Where an answer repeats the caller's own words: agentic search's parts (the caller's
+# `queries`, or pieces of its `query`) and the reason a fallback names them in.
+ECHO_META_KEYS = ("parts", "part_results", "fallback_reason")
+
+
+def without_echo(body: dict) -> dict:
+    """An answer without the caller's own words, echoed: what is left must hold nothing foreign."""
+    answer = {k: v for k, v in body.items() if k != "query"}
+    if isinstance(answer.get("meta"), dict):
+        answer["meta"] = {k: v for k, v in answer["meta"].items() if k not in ECHO_META_KEYS}
+    return answer
 
 
 @schemathesis.check

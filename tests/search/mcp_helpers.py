@@ -21,10 +21,11 @@ from mcp.client.streamable_http import streamable_http_client
 from cms.models import Entry, EntryStatus, Role, Workspace
 from ingestion.services import chunks_embed_pending
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory, api_key_make, entry_make
+from tests.search.fuzz_hooks import without_echo
 from tests.servers import REPO, database_env
 
 B_MARKER = "zanzibar"
-TOOL_NAMES = {"list_content_types", "search_entries", "semantic_search", "hybrid_search"}
+TOOL_NAMES = {"list_content_types", "search_entries", "semantic_search", "hybrid_search", "agentic_search"}
 
 
 @dataclass
@@ -82,6 +83,11 @@ CROSS_TENANT_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("hybrid_search", {"query": "refund", "filter": {"$or": [{"content_type": "globex_memo"}, {"status": "draft"}]}}),
     ("hybrid_search", {"query": "Zanzibar staff refunds", "top_k": 100}),
     ("hybrid_search", {"query": "Zanzibar", "semantic_weight": 0, "top_k": 100}),
+    ("agentic_search", {"query": "refund, and how fast do orders ship?", "workspace": "globex", "top_k": 100}),
+    ("agentic_search", {"query": "refund", "queries": ["Zanzibar staff refunds", "Zanzibar refund rules"],
+                        "top_k": 100}),
+    ("agentic_search", {"query": "refund", "queries": ["refund", "Zanzibar"], "semantic_weight": 0, "top_k": 100}),
+    ("agentic_search", {"query": "refund", "queries": ["refund", "draft"], "filter": {"status": "draft"}}),
     ("list_content_types", {"workspace": "globex"}),
 ]
 
@@ -92,8 +98,7 @@ def answer_text(result) -> str:
         payload: Any = error_of(result)
         payload.pop("message", None)  # may quote the caller's argument back
     else:
-        payload = dict(result.structured_content or {})
-        payload.pop("query", None)
+        payload = without_echo(dict(result.structured_content or {}))
     return json.dumps(payload, ensure_ascii=False).lower()
 
 

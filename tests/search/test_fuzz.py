@@ -58,7 +58,7 @@ pytestmark = pytest.mark.django_db
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
 WORKSPACE = "acme"
 OTHER_WORKSPACE = "globex"
-TARGETS = {"entries", "semantic", "hybrid", "health", "schema", "/mcp/"}
+TARGETS = {"entries", "semantic", "hybrid", "agentic", "health", "schema", "/mcp/"}
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 
 
@@ -127,7 +127,7 @@ def test_api_with_a_key_never_errs_breaks_its_schema_or_leaks(live_app):
 
     counts = record_requests("API with a published-only key", live_app, start)
     assert run.returncode == 0, run.stdout[-12000:] + run.stderr[-3000:]
-    assert counts["entries 2xx"] and counts["semantic 2xx"], f"no search succeeded: {counts}"
+    assert counts["entries 2xx"] and counts["semantic 2xx"] and counts["agentic 2xx"], f"no search succeeded: {counts}"
 
 
 def test_api_without_a_key_never_errs_or_breaks_its_schema(live_app):
@@ -167,8 +167,10 @@ TOOL_ARGUMENTS = st.fixed_dictionaries({}, optional={
     "status": st.sampled_from(["draft", "published", "archived"]) | JSON_VALUES,
     "filter": FILTERS | JSON_VALUES,
     "workspace": st.just(OTHER_WORKSPACE),
+    "queries": st.lists(st.sampled_from(["refund", "返品", "zanzibar", "", "and the?", "a" * 3000]), max_size=10)
+    | JSON_VALUES,
 })
-TOOLS = ["search_entries", "semantic_search", "list_content_types", "hybrid_search", "no_such_tool"]
+TOOLS = ["search_entries", "semantic_search", "list_content_types", "hybrid_search", "agentic_search", "no_such_tool"]
 JSONRPC_IDS = st.integers(-1, 2**31) | st.text(max_size=8) | st.none()
 MESSAGES = st.one_of(
     st.builds(lambda i, name, arguments: {"jsonrpc": "2.0", "id": i, "method": "tools/call",

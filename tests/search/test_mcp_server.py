@@ -69,6 +69,10 @@ async def call_each_tool(client: Client) -> dict:
         "search_entries": await client.call_tool("search_entries", {"query": "OSAKA"}),
         "semantic_search": await client.call_tool("semantic_search", {"query": "返品", "top_k": 1}),
         "hybrid_search": await client.call_tool("hybrid_search", {"query": "How long do refunds take?", "top_k": 1}),
+        "agentic_search": await client.call_tool("agentic_search", {
+            "query": "How long do refunds take, and where do orders ship from?", "top_k": 2}),
+        "agentic_search (queries)": await client.call_tool("agentic_search", {
+            "query": "refunds and shipping", "queries": ["refund days", "orders ship from"], "top_k": 2}),
     }
 
 
@@ -87,6 +91,10 @@ def assert_each_tool_answered(answers: dict) -> None:
     assert hybrid["sources"][0]["metadata"]["title"] == "Refund policy"
     assert hybrid["meta"]["legs_used"] == ["keyword", "semantic"]
     assert set(hybrid["sources"][0]["legs"]) == {"keyword", "semantic", "fused"}
+    for answer in ("agentic_search", "agentic_search (queries)"):
+        agentic = answers[answer].structured_content
+        assert agentic["meta"]["path"] == "agentic" and len(agentic["meta"]["parts"]) == 2
+        assert [s["metadata"]["title"] for s in agentic["sources"]] == ["Refund policy", "Shipping times"]
 
 
 async def cross_tenant_answers(client: Client) -> list[str]:
@@ -118,6 +126,8 @@ def test_tool_descriptions_say_when_to_use_each_tool(tenants):
     assert "first" in descriptions["list_content_types"]
     assert "DEFAULT SEARCH for natural-language questions" in descriptions["hybrid_search"]
     assert "hybrid_search" in descriptions["search_entries"]
+    assert "SEVERAL THINGS AT ONCE" in descriptions["agentic_search"]
+    assert "`queries`" in descriptions["agentic_search"]
 
 
 def test_key_with_drafts_sees_draft_status_in_content_types(tenants):
@@ -291,6 +301,14 @@ def test_http_without_a_key_is_401_with_a_bearer_challenge(live_server):
 
     assert (response.status_code, response.json()["code"]) == (401, "not_authenticated")
     assert response.headers["WWW-Authenticate"] == 'Bearer realm="cms"'
+
+
+def test_agentic_tool_error_carries_the_api_code(tenants):
+    server = build_mcp_server(caller=api_key_caller(tenants.acme_key))
+
+    answer = in_process(server, lambda client: client.call_tool("agentic_search", {"query": "refund", "queries": []}))
+
+    assert error_of(answer)["code"] == "queries_empty"
 
 
 def test_http_tool_error_carries_the_api_code(tenants, live_server):

@@ -54,7 +54,8 @@ def test_schema_describes_every_endpoint_with_the_bearer_scheme(openapi):
     paths = spec["paths"]
 
     assert set(paths) == {"/api/health", "/api/v1/workspaces/{slug}/search/entries",
-                          "/api/v1/workspaces/{slug}/search/semantic", "/api/v1/workspaces/{slug}/search/hybrid"}
+                          "/api/v1/workspaces/{slug}/search/semantic", "/api/v1/workspaces/{slug}/search/hybrid",
+                          "/api/v1/workspaces/{slug}/search/agentic"}
     assert spec["components"]["securitySchemes"]["ApiKey"] == {**spec["components"]["securitySchemes"]["ApiKey"],
                                                               "type": "http", "scheme": "bearer"}
     for path in paths.values():
@@ -62,7 +63,8 @@ def test_schema_describes_every_endpoint_with_the_bearer_scheme(openapi):
             assert {"200"} <= set(operation["responses"])
     searches = [paths[p][m] for p, m in [("/api/v1/workspaces/{slug}/search/entries", "get"),
                                          ("/api/v1/workspaces/{slug}/search/semantic", "post"),
-                                         ("/api/v1/workspaces/{slug}/search/hybrid", "post")]]
+                                         ("/api/v1/workspaces/{slug}/search/hybrid", "post"),
+                                         ("/api/v1/workspaces/{slug}/search/agentic", "post")]]
     for operation in searches:
         assert {"ApiKey": []} in operation["security"]
         assert {"400", "401", "404", "429"} <= set(operation["responses"])
@@ -70,6 +72,13 @@ def test_schema_describes_every_endpoint_with_the_bearer_scheme(openapi):
 
 def test_documented_semantic_request_has_the_fields_the_view_accepts():
     assert set(SemanticSearchRequestDoc().fields) == set(SemanticSearchRequestSerializer().fields)
+
+
+def test_documented_agentic_request_has_the_fields_the_view_accepts():
+    from search.api.agentic import AgenticSearchRequestSerializer
+    from search.api.schema import AgenticSearchRequestDoc
+
+    assert set(AgenticSearchRequestDoc().fields) == set(AgenticSearchRequestSerializer().fields)
 
 
 def test_documented_hybrid_request_has_the_fields_the_view_accepts():
@@ -253,6 +262,58 @@ def test_hybrid_search_rerank_503_matches(openapi, keys, no_embeddings, hybrid_d
     settings.SEARCH_RERANK_BACKENDS = {"default": None}
 
     check(openapi, post_hybrid(as_key(keys["valid"]), {"query": "refund", "rerank": True}), 503)
+
+
+# --- agentic --------------------------------------------------------------------------------------
+
+AGENTIC = "/api/v1/workspaces/{slug}/search/agentic"
+COMPOUND = "What is the refund period for returns, and how long does shipping take?"
+
+
+def post_agentic(client: APIClient, body, slug: str = "acme"):
+    return client.post(AGENTIC.format(slug=slug), body, format="json")
+
+
+@pytest.fixture
+def agentic_docs(hybrid_docs, workspace):
+    from tests.factories import ContentTypeFactory, entry_make
+
+    doc_type = ContentTypeFactory(workspace=workspace, api_id="ship", semantic_search_enabled=True)
+    entry_make(doc_type, title="Shipping", body="<p>Shipping takes two business days.</p>")
+
+
+def test_agentic_search_200_matches_on_both_paths(openapi, keys, local_embeddings, agentic_docs, workspace):
+    from ingestion.services import chunks_embed_pending
+
+    chunks_embed_pending(workspace=workspace)
+    agentic = post_agentic(as_key(keys["valid"]), {"query": COMPOUND, "top_k": 3})
+    standard = post_agentic(as_key(keys["valid"]), {"query": "refund"})
+    fallback = post_agentic(as_key(keys["valid"]), {"query": COMPOUND, "queries": ["refund", "and the?"]})
+
+    check(openapi, agentic, 200)
+    check(openapi, standard, 200)
+    assert [r.json()["meta"]["path"] for r in (agentic, standard)] == ["agentic", "standard"]
+    check(openapi, fallback, 200)
+
+
+@pytest.mark.parametrize(("key", "body", "status"), [
+    ("valid", {"query": "refund", "queries": []}, 400),
+    ("valid", {"query": "refund", "queries": "refund"}, 400),
+    (None, {"query": "refund"}, 401),
+])
+def test_agentic_search_errors_match(openapi, keys, no_embeddings, hybrid_docs, key, body, status):
+    check(openapi, post_agentic(as_key(keys.get(key)), body), status)
+
+
+@settings(max_examples=200)
+@given(value=st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
+       | st.sampled_from(["", " ", "\u3000", "a\x00", "a" * 2000, "a" * 2001, " " + "a" * 2000]))
+def test_documented_agentic_part_is_exactly_what_the_search_accepts(value):
+    from search.agentic import queries_validate
+
+    schema = _document()["components"]["schemas"]["AgenticSearchRequest"]["properties"]["queries"]
+    assert (schema["minItems"], schema["maxItems"]) == (1, 8)
+    assert _allowed(schema["items"], value) == _accepted(lambda v: queries_validate([v]), value), repr(value)
 
 
 # --- what the document promises about requests ----------------------------------------------

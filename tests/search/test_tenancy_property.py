@@ -6,10 +6,12 @@ repeat across workspaces, drafts and published entries through the real pipeline
 roles, keys with and without drafts, expired and revoked) and probes that try to reach
 elsewhere. Each example runs in a transaction that is rolled back, so worlds never mix.
 
-The interfaces are those this checkout has: the API's full-text, semantic and hybrid searches,
-the MCP tools (in-process, and over Streamable HTTP through the test client), the admin entry
-changelist and its search box, and the search commands; hybrid is found by its route, tool
-and command, so it is probed wherever it is merged.
+The interfaces are those this checkout has: the API's full-text, semantic, hybrid and agentic
+searches, the MCP tools (in-process, and over Streamable HTTP through the test client), the
+admin entry changelist and its search box, and the search commands; hybrid and agentic are
+found by their routes, tools and commands, so they are probed wherever they are merged.
+Agentic search is probed with two parts (the probe's query and AGENTIC_SECOND_PART), so
+every part's search goes through the policy.
 
 Each test counts its cases and outcomes ("figures" section of the run) and requires some
 results, so the property is never satisfied by refusing everything. Examples per test come
@@ -60,6 +62,8 @@ from tests.search.tenancy import (
 pytestmark = pytest.mark.django_db
 
 ENTRIES = "/api/v1/workspaces/{slug}/search/entries"
+# Agentic search's second part: words every world's content has, so both parts find chunks.
+AGENTIC_SECOND_PART = "refund shipping policy"
 PROBES_PER_WORLD = st.integers(1, 4)
 # Worlds per test: 4x the profile's examples (ci: 100 worlds, up to 400 probes, per interface).
 EXAMPLES = settings.default.max_examples * 4
@@ -170,9 +174,9 @@ def test_api_full_text_search_never_leaves_the_callers_workspace_or_policy():
 
 
 def ranked_searches() -> list[str]:
-    """The chunk searches the API serves: semantic, and hybrid where this checkout has it."""
+    """The chunk searches the API serves: semantic, and hybrid and agentic where this checkout has them."""
     found = []
-    for name in ("semantic", "hybrid"):
+    for name in ("semantic", "hybrid", "agentic"):
         try:
             reverse(f"search-{name}", kwargs={"slug": "x"})
             found.append(name)
@@ -188,6 +192,8 @@ def test_api_ranked_search_never_leaves_the_callers_workspace_or_policy(search):
     def check(world: World, probe: Probe, caller, tally: Tally) -> None:
         client, expected = api_client(world, caller, probe.slug)
         body = {"query": probe.query, "top_k": 100, "content_type": probe.content_type, "filter": probe.filter}
+        if search == "agentic":
+            body["queries"] = [probe.query, AGENTIC_SECOND_PART]
         response = client.post(f"/api/v1/workspaces/{probe.slug}/search/{search}", json.dumps(body),
                                content_type="application/json")
         answer_check(interface, expected, probe, response.status_code, response.json(), source_results(expected), tally)
@@ -236,7 +242,7 @@ def mcp_tool_names() -> set[str]:
 
 
 MCP_TOOLS = mcp_tool_names()
-RANKED_TOOLS = {"semantic_search", "hybrid_search"}
+RANKED_TOOLS = {"semantic_search", "hybrid_search", "agentic_search"}
 
 
 def mcp_tool_arguments(probe: Probe) -> dict[str, dict[str, Any]]:
@@ -246,6 +252,7 @@ def mcp_tool_arguments(probe: Probe) -> dict[str, dict[str, Any]]:
                            "limit": 100},
         "semantic_search": ranked,
         "hybrid_search": ranked,
+        "agentic_search": {**ranked, "queries": [probe.query, AGENTIC_SECOND_PART]},
         "list_content_types": {},
     }
     assert MCP_TOOLS <= set(arguments), f"a tool this test does not probe: {MCP_TOOLS - set(arguments)}"
@@ -392,8 +399,8 @@ def test_admin_entry_changelist_and_search_box_show_only_what_the_user_may_see()
 
 # --- management commands --------------------------------------------------------------------------
 
-# The chunk search commands of this checkout (hybrid_search where it has it).
-RANKED_COMMANDS = [name for name in ("semantic_search", "hybrid_search") if name in get_commands()]
+# The chunk search commands of this checkout (hybrid_search and agentic_search where it has them).
+RANKED_COMMANDS = [name for name in ("semantic_search", "hybrid_search", "agentic_search") if name in get_commands()]
 
 
 def command_callers(world: World) -> st.SearchStrategy:
@@ -428,7 +435,9 @@ def test_search_commands_never_leave_the_workspace_or_the_users_policy():
         ranked = ["--top-k", "100"] + (["--filter", json.dumps(probe.filter)] if probe.filter else [])
         for name, extra, results in (
             ("search_entries", status + ["--limit", "100"], entry_results),
-            *((command, ranked, source_results) for command in RANKED_COMMANDS),
+            *((command, ranked + ([f"--part={probe.query}", f"--part={AGENTIC_SECOND_PART}"]
+                                  if command == "agentic_search" else []), source_results)
+              for command in RANKED_COMMANDS),
         ):
             expected, answer = command_run(name, world, probe, caller, extra)
             interface = f"command {name}"
