@@ -28,8 +28,8 @@ from typing import Any
 
 
 from cms.access import WorkspaceAccess
-from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
-from ingestion.models import ChunkStatus
+from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError
+from ingestion.selectors import embedding_backend_active
 from ingestion.services.usage import usage_record_call, usage_reported_by
 from search import semantic
 from search.errors import SearchError
@@ -356,7 +356,7 @@ _EMBEDDER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hybrid-query-e
 def _query_embedding_start(*, workspace_id: int, query: str) -> _QueryEmbedding:
     """Start embedding the query, unless the semantic leg cannot run (the reason is in `error`)."""
     try:
-        backend = get_embedding_backend()
+        backend = embedding_backend_active(workspace=workspace_id)
     except EmbeddingNotConfigured as exc:
         return _QueryEmbedding(error=HybridSearchError("not_configured", str(exc), status=503))
     if not _has_vectors(workspace_id=workspace_id, model_name=backend.model_name):
@@ -378,9 +378,8 @@ def _embed_on_thread(backend: Any, query: str) -> tuple[list[float], tuple[int, 
 def _has_vectors(*, workspace_id: int, model_name: str) -> bool:
     with search_cursor() as cursor:
         cursor.execute(
-            "SELECT EXISTS (SELECT 1 FROM ingestion_chunk WHERE workspace_id = %s AND status = %s"
-            " AND embedding_model = %s)",
-            [workspace_id, ChunkStatus.EMBEDDED, model_name],
+            "SELECT EXISTS (SELECT 1 FROM ingestion_chunkvector WHERE workspace_id = %s AND model = %s)",
+            [workspace_id, model_name],
         )
         return bool(cursor.fetchone()[0])
 
@@ -393,9 +392,10 @@ def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int |
     dims = int(dimensions)
     with search_cursor() as cursor:
         cursor.execute(
-            f"SELECT id, 1 - ((embedding::vector({dims})) <=> %s::vector({dims})) FROM ingestion_chunk"
-            " WHERE id = ANY(%s) AND status = %s AND embedding_model = %s",
-            [semantic._vector_literal(vector), chunk_ids, ChunkStatus.EMBEDDED, model],
+            f"SELECT c.id, 1 - ((v.embedding::vector({dims})) <=> %s::vector({dims}))"
+            " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id AND c.content_hash = v.content_hash"
+            " WHERE v.chunk_id = ANY(%s) AND v.model = %s",
+            [semantic._vector_literal(vector), chunk_ids, model],
         )
         return {int(cid): float(score) for cid, score in cursor.fetchall()}
 

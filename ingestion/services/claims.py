@@ -20,12 +20,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from cms.models import ContentType, Workspace
 from ingestion.embeddings import EmbeddingProviderError
-from ingestion.models import Chunk, ChunkStatus, SourceKind
+from ingestion.models import Chunk, ChunkStatus, ChunkVector, SourceKind
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def chunks_requeue(
     include_assets: bool = True,
     model_name: str | None = None,
 ) -> int:
-    """Put failed chunks (and, given `model_name`, chunks embedded by another model) back to
+    """Put failed chunks (and, given `model_name`, chunks with no current vector of it) back to
     pending with attempts 0, so the next embedding run retries them. Returns how many.
 
     `content_types=None` means every type; with a list, only those types' entries (plus
@@ -151,9 +151,9 @@ def chunks_requeue(
         chunks = chunks.filter(source_kind=SourceKind.ENTRY)
     stale = Q(status=ChunkStatus.FAILED)
     if model_name:
-        # The old vector stays until the new one replaces it (the conditional write only
-        # needs status = pending); searches for the configured model never read it.
-        stale |= Q(status=ChunkStatus.EMBEDDED) & ~Q(embedding_model=model_name)
+        current = ChunkVector.objects.filter(chunk=OuterRef("pk"), model=model_name,
+                                             content_hash=OuterRef("content_hash"))
+        stale |= Q(status=ChunkStatus.EMBEDDED) & ~Exists(current)
     return Chunk.objects.filter(id__in=chunks.filter(stale).values("id")).update(
         status=ChunkStatus.PENDING, attempts=0, last_error="", leased_until=None, retry_at=None,
         updated_at=timezone.now()

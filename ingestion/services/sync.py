@@ -80,10 +80,6 @@ _RESET_FIELDS = [
     "last_error",
     "leased_until",
     "retry_at",
-    "embedding",
-    "embedding_model",
-    "embedding_dimensions",
-    "embedded_at",
     "updated_at",
 ]
 
@@ -137,10 +133,8 @@ def _chunks_apply(plans: Sequence[SourcePlan], *, kind: str, created: bool = Fal
                 row.last_error = ""
                 row.leased_until = None
                 row.retry_at = None
-                row.embedding = None
-                row.embedding_model = ""
-                row.embedding_dimensions = None
-                row.embedded_at = None
+                # Its vectors stay, stale (their hash is the old text's): searches skip them,
+                # the next embedding replaces them.
                 row.updated_at = now
                 to_reset.append(row)
             elif row.title != plan.title or row.metadata != metadata:
