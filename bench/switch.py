@@ -15,7 +15,9 @@ Run from the repo root:  .venv/bin/python bench/switch.py [--chunks N] [--querie
    and a worker process on the same machine runs the ordinary embed loop
    (services.chunks_embed_pending) with a cheap stand-in for the model (hashed vectors): the
    database work (claims, hash-guarded upserts into the HNSW index, settling) is the real one,
-   and no model time hides it. The same Q searches run while it works; then it finishes.
+   and no model time hides it. It paces itself as configured (EMBED_BACKFILL_PAUSE; run with
+   EMBED_BACKFILL_PAUSE=0 for full speed). The same Q searches run while it works, 50 ms
+   apart in both phases; then it finishes.
 4. Prints p50/p95 of both phases and their ratio (target: p95 during <= 1.5x without), the
    backfill's rate, and the storage of each model's vectors and index once both are held.
 """
@@ -23,7 +25,6 @@ Run from the repo root:  .venv/bin/python bench/switch.py [--chunks N] [--querie
 from __future__ import annotations
 
 import argparse
-import datetime
 import hashlib
 import os
 import statistics
@@ -36,13 +37,17 @@ import numpy as np
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+
+import vectorload  # noqa: E402
 
 BENCH_DB = os.environ.get("BENCH_SWITCH_DB", "cms_bench_switch")
 ACTIVE, ACTIVE_DIMS = "use-multilingual-v3", 512
 TARGET, TARGET_DIMS = "all-minilm-l6-v2", 384
 CLUSTERS = 2000
 TOP_K = 10
+GAP_SECONDS = 0.05
 
 
 def django_setup() -> None:
@@ -105,66 +110,45 @@ def load(total: int) -> int:
     from psycopg.types.json import Jsonb
 
     from cms.models import ContentType, Entry, Workspace
-    from ingestion.migrations import __path__ as migrations_path  # noqa: F401 - the package exists
     from ingestion.models import Chunk
 
     call_command("migrate", verbosity=0)
-    indexes = __import__("importlib").import_module("ingestion.migrations.0006_chunk_vectors")
     ws, _ = Workspace.objects.get_or_create(slug="bench-switch", defaults={"name": "Bench switch"})
     ct, _ = ContentType.objects.get_or_create(workspace=ws, api_id="article", defaults={
         "name": "Article", "fields": [{"id": "title", "label": "Title", "type": "text"}]})
     entry = Entry.objects.filter(workspace=ws).first() or Entry.objects.create(
         workspace=ws, content_type=ct, data={"title": "Bench"}, status="published")
     with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE ingestion_chunk, ingestion_chunkvector, ingestion_workspaceembedding,"
-                       " ingestion_embeddingusage, ingestion_keywordposting, ingestion_keywordstat,"
-                       " ingestion_keywordstatdelta RESTART IDENTITY")
-        for model, _ in indexes.VECTOR_INDEXES:
-            cursor.execute(f"DROP INDEX IF EXISTS {indexes.index_name(model)}")
+        vectorload.truncate_and_drop_vector_indexes(cursor)
+        cursor.execute("TRUNCATE ingestion_embeddingusage")
     rng = np.random.default_rng(20261201)
     centres = rng.standard_normal((CLUSTERS, ACTIVE_DIMS)).astype(np.float32)
     centres /= np.linalg.norm(centres, axis=1, keepdims=True)
     raw = connection.connection
     register_vector(raw)
-    now = datetime.datetime.now(datetime.UTC)
     started = time.perf_counter()
     metadata = Jsonb({"content_type": "article", "status": "published", "source_kind": "entry", "fields": {}})
-    step = 10_000
-    with raw.cursor() as cursor:
-        with cursor.copy("COPY ingestion_chunk (id, workspace_id, source_kind, entry_id, field, ordinal, text,"
-                         " content_hash, token_estimate, title, metadata, status, attempts, last_error, created_at,"
-                         " updated_at) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.set_types(["bigint", "bigint", "text", "bigint", "text", "integer", "text", "text", "integer",
-                            "text", "jsonb", "text", "smallint", "text", "timestamptz", "timestamptz"])
-            for i in range(total):
+
+    def rows():
+        step = 10_000
+        for start in range(0, total, step):
+            n = min(step, total - start)
+            vectors = centres[rng.integers(0, CLUSTERS, size=n)] + rng.normal(
+                0.0, 0.035, size=(n, ACTIVE_DIMS)).astype(np.float32)
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+            for k in range(n):
+                i = start + k
                 text = f"Chunk {i} of the switch bench: synthetic text about topic {i % CLUSTERS}."
-                copy.write_row((i + 1, ws.pk, "entry", entry.pk, "body", i, text,
-                                hashlib.sha256(text.encode()).hexdigest(), len(text) // 4, f"Chunk {i}", metadata,
-                                "embedded", 1, "", now, now))
-        with cursor.copy("COPY ingestion_chunkvector (chunk_id, workspace_id, model, dimensions, embedding,"
-                         " content_hash, created_at) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.set_types(["bigint", "bigint", "text", "integer", "vector", "text", "timestamptz"])
-            for start in range(0, total, step):
-                n = min(step, total - start)
-                vectors = centres[rng.integers(0, CLUSTERS, size=n)] + rng.normal(
-                    0.0, 0.035, size=(n, ACTIVE_DIMS)).astype(np.float32)
-                vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-                for k in range(n):
-                    i = start + k
-                    text = f"Chunk {i} of the switch bench: synthetic text about topic {i % CLUSTERS}."
-                    copy.write_row((i + 1, ws.pk, ACTIVE, ACTIVE_DIMS, vectors[k],
-                                    hashlib.sha256(text.encode()).hexdigest(), now))
-    raw.commit() if not raw.autocommit else None
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT setval('ingestion_chunk_id_seq', %s)", [total])
+                yield (ws.pk, entry.pk, i, text, hashlib.sha256(text.encode()).hexdigest(), len(text) // 4,
+                       f"Chunk {i}", metadata, vectors[k])
+
+    vectorload.copy_chunks(raw, rows(), model=ACTIVE, dimensions=ACTIVE_DIMS)
     print(f"  COPY {total} chunks and their {ACTIVE} vectors: {time.perf_counter() - started:.1f} s", flush=True)
     started = time.perf_counter()
     with connection.cursor() as cursor:
         cursor.execute("SET maintenance_work_mem = '1GB'")
-        for model, dims in indexes.VECTOR_INDEXES:
-            cursor.execute(indexes.vector_index_sql(model, dims))
+        vectorload.build_vector_indexes(cursor)
         cursor.execute("ANALYZE ingestion_chunk")
-        cursor.execute("ANALYZE ingestion_chunkvector")
     print(f"  HNSW index build: {time.perf_counter() - started:.1f} s", flush=True)
     assert Chunk.objects.count() == total
     return ws.pk
@@ -203,9 +187,13 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, int(round(p * len(ordered))) - 1))]
 
 
-def run_queries(workspace_id: int, vectors: list[list[float]]) -> tuple[list[float], set[str], int]:
+def run_queries(workspace_id: int, vectors: list[list[float]], gap: float = 0.0
+                ) -> tuple[list[float], set[str], int]:
+    """Each query alone, `gap` seconds apart (so the during-backfill sample spans many of the
+    worker's claim cycles rather than one burst)."""
     times, models, fewest = [], set(), TOP_K
     for vector in vectors:
+        time.sleep(gap)
         ms, model, hits = search_once(workspace_id, vector)
         times.append(ms)
         models.add(model)
@@ -218,7 +206,7 @@ def storage() -> list[tuple[str, int, int, int]]:
     share), and bytes of the model's HNSW index."""
     from django.db import connection
 
-    indexes = __import__("importlib").import_module("ingestion.migrations.0006_chunk_vectors")
+    indexes = vectorload.indexes_module()
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*), pg_total_relation_size('ingestion_chunkvector') FROM ingestion_chunkvector")
         total_rows, total_bytes = cursor.fetchone()
@@ -259,7 +247,7 @@ def main() -> None:
     workspace_id = load(args.chunks)
     vectors = query_vectors(args.queries)
     run_queries(workspace_id, vectors[:50])  # warm the index pages
-    before, models_before, fewest_before = run_queries(workspace_id, vectors)
+    before, models_before, fewest_before = run_queries(workspace_id, vectors, GAP_SECONDS)
 
     workspace = Workspace.objects.get(pk=workspace_id)
     switch.embedding_switch_start(workspace=workspace, model=TARGET)
@@ -270,7 +258,7 @@ def main() -> None:
     covered_start = embedding_switch_progress(workspace=workspace)["covered"]
     during, models_during, fewest_during = [], set(), TOP_K
     while len(during) < args.queries and proc.poll() is None:
-        t, m, f = run_queries(workspace_id, vectors[len(during):len(during) + 25])
+        t, m, f = run_queries(workspace_id, vectors[len(during):len(during) + 25], GAP_SECONDS)
         during += t
         models_during |= m
         fewest_during = min(fewest_during, f)
@@ -281,7 +269,10 @@ def main() -> None:
     progress = embedding_switch_progress(workspace=workspace)
     load1, load5, _ = os.getloadavg()
 
-    print(f"\n{args.chunks} chunks, top_k={TOP_K}, ef_search 100, filter status=published; "
+    from django.conf import settings
+
+    print(f"\n{args.chunks} chunks, top_k={TOP_K}, ef_search 100, filter status=published, "
+          f"EMBED_BACKFILL_PAUSE={settings.EMBED_BACKFILL_PAUSE}; "
           f"load average {load1:.1f}/{load5:.1f} on {os.cpu_count()} CPUs (shared machine: other work runs too)")
     print(f"{'phase':<26} {'queries':>7} {'p50 ms':>8} {'p95 ms':>8} {'models':<22} {'fewest hits':>11}")
     for label, times, models, fewest in [("no backfill", before, models_before, fewest_before),

@@ -321,6 +321,10 @@ SEARCH_EMBEDDING_MODELS = {
 CHUNK_SIZE_CHARS = env.int("CHUNK_SIZE_CHARS", default=500)
 CHUNK_OVERLAP_CHARS = env.int("CHUNK_OVERLAP_CHARS", default=80)
 EMBED_BATCH_MAX_CHUNKS = env.int("EMBED_BATCH_MAX_CHUNKS", default=256)
+# A model switch's backfill yields to searches: after each claim of backfill-only chunks a
+# worker rests this many times as long as the claim took (1.0: at most half its time, at
+# half the speed). 0 backfills at full speed. bench/switch.py measures the trade.
+EMBED_BACKFILL_PAUSE = env.float("EMBED_BACKFILL_PAUSE", default=1.0)
 # After a transient provider error a chunk waits BASE * 2^(attempts - 1) seconds, at most MAX,
 # before it is claimed again; it is never failed for a transient error (see ingestion/services/claims.py).
 EMBED_RETRY_BASE_SECONDS = env.float("EMBED_RETRY_BASE_SECONDS", default=30.0)

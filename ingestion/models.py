@@ -24,9 +24,14 @@ class SourceKind(models.TextChoices):
 
 
 class ChunkStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
+    PENDING = "pending", "Pending"  # lacks a current vector of its workspace's active model
+    # Searchable (it holds a current active vector) and waiting only for a switch's target model.
+    BACKFILL = "backfill", "Backfill"
     EMBEDDED = "embedded", "Embedded"
     FAILED = "failed", "Failed"
+
+
+QUEUED_STATUSES = (ChunkStatus.PENDING, ChunkStatus.BACKFILL)
 
 
 class ChunkQuerySet(models.QuerySet):
@@ -35,6 +40,13 @@ class ChunkQuerySet(models.QuerySet):
 
     def pending(self) -> ChunkQuerySet:
         return self.filter(status=ChunkStatus.PENDING)
+
+    def backfill(self) -> ChunkQuerySet:
+        return self.filter(status=ChunkStatus.BACKFILL)
+
+    def queued(self) -> ChunkQuerySet:
+        """Waiting for a worker: pending, or backfilling a switch's target."""
+        return self.filter(status__in=QUEUED_STATUSES)
 
     def embedded(self) -> ChunkQuerySet:
         return self.filter(status=ChunkStatus.EMBEDDED)
@@ -105,6 +117,12 @@ class Chunk(models.Model):
                 condition=models.Q(status="pending"),
                 name="chunk_pending_queue",
             ),
+            # A switch's backfill, claimed after every pending chunk.
+            models.Index(
+                fields=["created_at", "id"],
+                condition=models.Q(status="backfill"),
+                name="chunk_backfill_queue",
+            ),
             models.Index(fields=["workspace", "status"], name="chunk_ws_status"),
         ]
 
@@ -113,11 +131,12 @@ class Chunk(models.Model):
 
 
 class ChunkVector(models.Model):
-    """One model's vector of one chunk, and the text hash it was made from.
+    """One model's vector of one chunk, and the hash of the text it was made from.
 
-    A vector whose `content_hash` differs from its chunk's is stale: searches skip it, the
-    next embedding of the chunk replaces it (one row per chunk and model), and a vector of
-    the same hash in the same workspace is copied instead of embedded again.
+    Editing a chunk's text deletes its vectors in the same transaction (services/sync.py),
+    and a vector is stored only while the chunk still has the hash it was made from, so a
+    search may join on the chunk id alone. A vector of the same hash in the same workspace
+    is copied instead of embedded again.
     """
 
     chunk = models.ForeignKey(Chunk, on_delete=models.CASCADE, related_name="vectors")

@@ -17,7 +17,14 @@ from ingestion.embeddings import (
     get_embedding_backend,
     get_embedding_backend_for_model,
 )
-from ingestion.models import Chunk, ChunkStatus, ChunkVector, EmbeddingUsage, WorkspaceEmbedding
+from ingestion.models import (
+    QUEUED_STATUSES,
+    Chunk,
+    ChunkStatus,
+    ChunkVector,
+    EmbeddingUsage,
+    WorkspaceEmbedding,
+)
 
 
 def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:
@@ -29,9 +36,9 @@ def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:
     """
     now = timezone.now()
     cutoff = now - datetime.timedelta(seconds=older_than_seconds)
-    busy = Chunk.objects.pending().filter(leased_until__gte=now).values("workspace_id")
+    busy = Chunk.objects.queued().filter(leased_until__gte=now).values("workspace_id")
     return list(
-        Chunk.objects.pending()
+        Chunk.objects.queued()
         .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now), updated_at__lte=cutoff)
         .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
         .exclude(workspace_id__in=busy)
@@ -55,6 +62,8 @@ class WorkspaceStatus:
     workspace: str
     models: list[ModelCounts] = field(default_factory=list)
     pending: int = 0
+    # Searchable chunks waiting only for a running switch's target model.
+    backfill: int = 0
     embedded: int = 0
     failed: int = 0
     leased: int = 0
@@ -83,11 +92,12 @@ def ingestion_status(*, workspace: Workspace | None = None) -> dict[str, Any]:
         .annotate(
             total=Count("id"),
             pending=Count("id", filter=Q(status=ChunkStatus.PENDING)),
+            backfill=Count("id", filter=Q(status=ChunkStatus.BACKFILL)),
             embedded=Count("id", filter=Q(status=ChunkStatus.EMBEDDED)),
             failed=Count("id", filter=Q(status=ChunkStatus.FAILED)),
-            leased=Count("id", filter=Q(status=ChunkStatus.PENDING, leased_until__gt=now)),
-            retrying=Count("id", filter=Q(status=ChunkStatus.PENDING, retry_at__gt=now)),
-            next_retry=Min("retry_at", filter=Q(status=ChunkStatus.PENDING, retry_at__gt=now)),
+            leased=Count("id", filter=Q(status__in=QUEUED_STATUSES, leased_until__gt=now)),
+            retrying=Count("id", filter=Q(status__in=QUEUED_STATUSES, retry_at__gt=now)),
+            next_retry=Min("retry_at", filter=Q(status__in=QUEUED_STATUSES, retry_at__gt=now)),
             oldest_pending=Min("updated_at", filter=Q(status=ChunkStatus.PENDING)),
         )
         .order_by("workspace__slug")
@@ -96,7 +106,8 @@ def ingestion_status(*, workspace: Workspace | None = None) -> dict[str, Any]:
     for row in rows:
         slug = row["workspace__slug"]
         status = by_workspace[slug] = WorkspaceStatus(
-            workspace=slug, pending=row["pending"], embedded=row["embedded"], failed=row["failed"],
+            workspace=slug, pending=row["pending"], backfill=row["backfill"], embedded=row["embedded"],
+            failed=row["failed"],
             leased=row["leased"], retrying=row["retrying"],
             next_retry_at=row["next_retry"].isoformat() if row["next_retry"] else None,
             oldest_pending_seconds=round((now - row["oldest_pending"]).total_seconds(), 1)
@@ -250,8 +261,10 @@ def content_type_ingestion_list(*, workspace: Workspace) -> tuple[list[ContentTy
     )
     for row in rows:
         target = types.get(row["entry__content_type_id"]) if row["entry__content_type_id"] else assets
-        if target is not None and row["status"] in (ChunkStatus.PENDING, ChunkStatus.EMBEDDED, ChunkStatus.FAILED):
-            setattr(target, row["status"], getattr(target, row["status"]) + row["n"])
+        # A backfilling chunk is searchable: it counts as embedded here.
+        status = ChunkStatus.EMBEDDED if row["status"] == ChunkStatus.BACKFILL else row["status"]
+        if target is not None and status in (ChunkStatus.PENDING, ChunkStatus.EMBEDDED, ChunkStatus.FAILED):
+            setattr(target, status, getattr(target, status) + row["n"])
     return list(types.values()), assets
 
 

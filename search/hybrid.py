@@ -393,7 +393,7 @@ def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int |
     with search_cursor() as cursor:
         cursor.execute(
             f"SELECT c.id, 1 - ((v.embedding::vector({dims})) <=> %s::vector({dims}))"
-            " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id AND c.content_hash = v.content_hash"
+            " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
             " WHERE v.chunk_id = ANY(%s) AND v.model = %s",
             [semantic._vector_literal(vector), chunk_ids, model],
         )

@@ -13,6 +13,7 @@ embeds the next (`_StoreBehind`).
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -244,6 +245,26 @@ class _Models:
         return self._backends[model]
 
 
+class _BackfillPace:
+    """Rests between claims of backfill-only chunks (EMBED_BACKFILL_PAUSE times the time the
+    previous such claim took), so a switch's backfill leaves the database to searches; pending
+    chunks (new and edited content) are never held back."""
+
+    def __init__(self) -> None:
+        self.ratio = max(0.0, float(getattr(settings, "EMBED_BACKFILL_PAUSE", 0.0)))
+        self._since: float | None = None
+
+    def claimed(self, claimed: Sequence[ClaimedChunk]) -> None:
+        backfill = bool(claimed) and all(c.status == "backfill" for c in claimed)
+        self._since = time.monotonic() if backfill and self.ratio else None
+
+    def rest(self, store: _StoreBehind) -> None:
+        if self._since is not None:
+            store.wait()  # the claim's work includes storing it
+            time.sleep(min(30.0, self.ratio * (time.monotonic() - self._since)))
+            self._since = None
+
+
 # model -> (workspace id, content hash) -> the claimed chunks missing that model's vector of that text
 _Work = dict[str, dict[tuple[int, str], WorkItem]]
 
@@ -278,12 +299,15 @@ def chunks_embed_pending(
     work: _Work = {}  # claimed, not yet embedded
     exhausted = False
     store = _StoreBehind(report, progress)
+    pace = _BackfillPace()
     try:
         while True:
             remaining = None if limit is None else limit - report.claimed
             if not exhausted and (remaining is None or remaining > 0):
                 want = claim_size if remaining is None else min(claim_size, remaining)
+                pace.rest(store)
                 claimed = chunks_claim_pending(limit=want, workspace=workspace, lease_seconds=lease_seconds)
+                pace.claimed(claimed)
                 report.claimed += len(claimed)
                 exhausted = len(claimed) < want or (remaining is not None and remaining - len(claimed) <= 0)
                 _work_add(models, work, claimed, report, progress)

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from cms.models import Asset, ContentType, Entry, Workspace
 from ingestion.embeddings import BaseEmbeddingBackend
-from ingestion.models import Chunk, ChunkStatus, SourceKind
+from ingestion.models import Chunk, ChunkStatus, ChunkVector, SourceKind
 from ingestion.services.keyword import ChunkText, keyword_index_chunks, keyword_stats_compact_on_commit
 from ingestion.sources import (
     ContentTypeInfo,
@@ -133,8 +133,6 @@ def _chunks_apply(plans: Sequence[SourcePlan], *, kind: str, created: bool = Fal
                 row.last_error = ""
                 row.leased_until = None
                 row.retry_at = None
-                # Its vectors stay, stale (their hash is the old text's): searches skip them,
-                # the next embedding replaces them.
                 row.updated_at = now
                 to_reset.append(row)
             elif row.title != plan.title or row.metadata != metadata:
@@ -148,6 +146,10 @@ def _chunks_apply(plans: Sequence[SourcePlan], *, kind: str, created: bool = Fal
         result.deleted = Chunk.objects.filter(id__in=surplus).delete()[0]
     if to_reset:
         Chunk.objects.bulk_update(to_reset, _RESET_FIELDS, batch_size=500)
+        # Every model's vector of the old text goes with it, in this transaction: searches join
+        # vectors on the chunk id alone (search/semantic.py), and a worker storing a vector of
+        # the old text meanwhile waits for this commit and then skips it (vectors_store).
+        ChunkVector.objects.filter(chunk_id__in=[c.id for c in to_reset]).delete()
         result.changed = len(to_reset)
         keyword_index_chunks(chunks=[ChunkText(c.id, c.workspace_id, c.text) for c in to_reset], replace=True)
     if to_retitle:

@@ -89,34 +89,41 @@ def vectors_store(*, backend: BaseEmbeddingBackend, rows: list[tuple[int, str, s
 
 def chunks_settle(cursor, *, chunk_ids: Sequence[int] | None = None, workspace_id: int | None = None,
                   default_model: str | None) -> tuple[int, int]:
-    """Make `status` say whether each chunk holds a current vector of every wanted model:
-    pending ones that do become embedded (lease, retry and error cleared); embedded ones
-    that do not become pending again. Scope: these chunks, or one workspace's. Returns
-    (settled, reopened). Failed chunks are left alone (requeue them to retry).
+    """Make `status` say which current vectors each chunk holds: every wanted model's ->
+    embedded (lease, retry and error cleared); the active model's but not the target's ->
+    backfill; not the active model's -> pending. Scope: these chunks, or one workspace's.
+    Returns (settled, reopened): how many became embedded, and how many changed otherwise.
+    Failed chunks are left alone (requeue them to retry).
     """
     chunks, vector_table, state = Chunk._meta.db_table, ChunkVector._meta.db_table, WorkspaceEmbedding._meta.db_table
     scope, params = ("c.id = ANY(%s)", [list(chunk_ids)]) if chunk_ids is not None else (
         "c.workspace_id = %s", [workspace_id])
-    complete = f"""
-        NOT EXISTS (
-            SELECT 1 FROM unnest(coalesce(
-                (SELECT ARRAY[s.active_model, s.target_model] FROM {state} s WHERE s.workspace_id = c.workspace_id),
-                ARRAY[%s]::text[])) AS m(model)
+
+    def lacking(models_sql: str) -> str:
+        # True when some model of `models_sql` holds no vector of the chunk's current text.
+        return f"""EXISTS (
+            SELECT 1 FROM unnest({models_sql}) AS m(model)
             WHERE coalesce(m.model, '') <> '' AND NOT EXISTS (
                 SELECT 1 FROM {vector_table} v
-                WHERE v.chunk_id = c.id AND v.model = m.model AND v.content_hash = c.content_hash))
-    """
+                WHERE v.chunk_id = c.id AND v.model = m.model AND v.content_hash = c.content_hash))"""
+
+    wanted = lacking(f"""coalesce((SELECT ARRAY[s.active_model, s.target_model] FROM {state} s
+                                  WHERE s.workspace_id = c.workspace_id), ARRAY[%s]::text[])""")
+    active = lacking(f"""ARRAY[coalesce((SELECT s.active_model FROM {state} s
+                                         WHERE s.workspace_id = c.workspace_id), %s)]""")
     cursor.execute(
         f"""UPDATE {chunks} c SET status = 'embedded', leased_until = NULL, retry_at = NULL, last_error = '',
                 updated_at = now()
-            WHERE {scope} AND c.status = 'pending' AND {complete}""",
+            WHERE {scope} AND c.status IN ('pending', 'backfill') AND NOT {wanted}""",
         [*params, default_model],
     )
     settled = cursor.rowcount
     cursor.execute(
-        f"""UPDATE {chunks} c SET status = 'pending', attempts = 0, updated_at = now()
-            WHERE {scope} AND c.status = 'embedded' AND NOT {complete}""",
-        [*params, default_model],
+        f"""UPDATE {chunks} c SET status = CASE WHEN {active} THEN 'pending' ELSE 'backfill' END,
+                attempts = CASE WHEN c.status = 'embedded' THEN 0 ELSE c.attempts END, updated_at = now()
+            WHERE {scope} AND c.status IN ('pending', 'backfill', 'embedded') AND {wanted}
+              AND c.status <> CASE WHEN {active} THEN 'pending' ELSE 'backfill' END""",
+        [default_model, *params, default_model, default_model],
     )
     return settled, cursor.rowcount
 

@@ -48,7 +48,8 @@ def test_start_backfills_the_target_beside_the_active_vectors(workspace, content
     calls = provider_calls()
     outcome = switch.embedding_switch_start(workspace=workspace, model="other")
     assert (outcome.active, outcome.target, outcome.reopened) == (ACTIVE, TARGET, chunks)
-    assert Chunk.objects.pending().count() == chunks
+    # Searchable meanwhile: they hold the active model's vector and wait only for the target's.
+    assert (Chunk.objects.backfill().count(), Chunk.objects.pending().count()) == (chunks, 0)
     report = services.chunks_embed_pending()
     assert report.embedded == chunks
     assert provider_calls() == calls  # the active model is not asked again
@@ -70,9 +71,16 @@ def test_backfill_run_twice_embeds_nothing_twice(workspace, content):
 
 def test_new_content_during_a_switch_is_embedded_for_both_models(workspace, semantic_type, content):
     switch.embedding_switch_start(workspace=workspace, model="other")
-    services.chunks_embed_pending()
     entry = entry_make(semantic_type, title="New", body="<p>Returns of opened software are refused.</p>")
+    # New content goes before the rest of the backfill: one claim embeds it for both models.
+    assert {c.status for c in Chunk.objects.filter(entry=entry)} == {ChunkStatus.PENDING}
+    claimed = services.chunks_claim_pending(limit=1, workspace=workspace)
+    assert [c.id for c in claimed] == [Chunk.objects.filter(entry=entry).order_by("id").first().id]
+    from ingestion.services.claims import leases_release
+
+    leases_release([c.id for c in claimed])
     services.chunks_embed_pending()
+    assert Chunk.objects.queued().count() == 0
     for chunk in Chunk.objects.filter(entry=entry):
         assert current_vector(chunk, ACTIVE) is not None and current_vector(chunk, TARGET) is not None
         assert chunk.status == ChunkStatus.EMBEDDED

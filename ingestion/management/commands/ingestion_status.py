@@ -34,7 +34,8 @@ class Command(BaseCommand):
             age = ws["oldest_pending_seconds"]
             self.stdout.write(
                 f"{ws['workspace']}: {ws['pending']} pending ({ws['leased']} being embedded), {ws['embedded']} embedded, "
-                f"{ws['failed']} failed; oldest pending {_age(age)}"
+                f"{ws['failed']} failed" + (f", {ws['backfill']} backfilling" if ws["backfill"] else "")
+                + f"; oldest pending {_age(age)}"
             )
             for counts in ws["models"]:
                 role = f"({counts['role']})" if counts["role"] else ""

@@ -79,7 +79,7 @@ class Command(BaseCommand):
         self._embed_inline(ws, verbosity)
 
     def _embed_inline(self, ws, verbosity: int) -> None:
-        pending = Chunk.objects.pending()
+        pending = Chunk.objects.queued()
         if ws is not None:
             pending = pending.for_workspace(ws)
         with Progress(stream=self.stdout, label="embed", total=pending.count(), verbosity=verbosity) as progress:
