@@ -264,9 +264,6 @@ def main() -> None:
         fewest_during = min(fewest_during, f)
     covered_end = embedding_switch_progress(workspace=workspace)["covered"]
     window = time.perf_counter() - started - 3.0
-    proc.wait()
-    backfill_seconds = time.perf_counter() - started
-    progress = embedding_switch_progress(workspace=workspace)
     load1, load5, _ = os.getloadavg()
 
     from django.conf import settings
@@ -278,13 +275,16 @@ def main() -> None:
     for label, times, models, fewest in [("no backfill", before, models_before, fewest_before),
                                          ("during backfill", during, models_during, fewest_during)]:
         print(f"{label:<26} {len(times):>7} {statistics.median(times):>8.2f} {percentile(times, 0.95):>8.2f} "
-              f"{','.join(sorted(models)):<22} {fewest:>11}")
+              f"{','.join(sorted(models)):<22} {fewest:>11}", flush=True)
     if during:
         print(f"ratio during/without: p50 {statistics.median(during) / statistics.median(before):.2f}x, "
               f"p95 {percentile(during, 0.95) / percentile(before, 0.95):.2f}x (target p95 <= 1.5x)")
     print(f"backfill while measured: {covered_end - covered_start} vectors in {window:.1f} s "
-          f"({(covered_end - covered_start) / max(window, 1e-9):.0f}/s); whole backfill "
-          f"{progress['covered']}/{progress['chunks']} in {backfill_seconds:.1f} s; "
+          f"({(covered_end - covered_start) / max(window, 1e-9):.0f}/s)", flush=True)
+    proc.wait()
+    backfill_seconds = time.perf_counter() - started
+    progress = embedding_switch_progress(workspace=workspace)
+    print(f"whole backfill {progress['covered']}/{progress['chunks']} in {backfill_seconds:.1f} s; "
           f"{progress['tokens']} tokens, ${progress['cost_usd']:.4f} at the stand-in's price")
 
     print("\nstorage with both models held (ingestion_chunkvector):")

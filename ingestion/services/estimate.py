@@ -72,7 +72,7 @@ def chunks_reindex_estimate(
                 if (
                     have is not None
                     and have[0] == want.content_hash
-                    and have[1] == ChunkStatus.EMBEDDED
+                    and have[1] in (ChunkStatus.EMBEDDED, ChunkStatus.BACKFILL)
                     and (not configured or have[2])
                 ):
                     continue
