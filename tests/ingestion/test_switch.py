@@ -3,6 +3,8 @@ promote, rollback, abort, prune, and the hash guard across them."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from cms import services as cms_services
@@ -233,3 +235,27 @@ def test_switch_in_one_workspace_leaves_another_alone(workspace, other_workspace
     assert vectors(other_workspace, TARGET) == 0
     assert selectors.embedding_models(workspace=other_workspace).active == ACTIVE
     assert Chunk.objects.for_workspace(other_workspace).embedded().count() == 1
+
+
+def _rest_seconds(pace, store) -> float:
+    started = time.monotonic()
+    pace.rest(store)
+    return time.monotonic() - started
+
+
+def test_backfill_claims_rest_in_proportion_and_pending_claims_never_wait(settings):
+    from ingestion.services.claims import ClaimedChunk
+    from ingestion.services.embed import EmbedReport, _BackfillPace, _StoreBehind
+
+    settings.EMBED_BACKFILL_PAUSE = 2.0
+    pace, store = _BackfillPace(), _StoreBehind(EmbedReport(), None)
+    try:
+        pace.claimed([ClaimedChunk(1, 1, "text", "hash", status="backfill")])
+        time.sleep(0.1)  # the claim's work
+        assert _rest_seconds(pace, store) >= 0.2
+        pace.claimed([ClaimedChunk(2, 1, "text", "hash", status="backfill"),
+                      ClaimedChunk(3, 1, "new text", "hash2", status="pending")])
+        time.sleep(0.1)
+        assert _rest_seconds(pace, store) < 0.05
+    finally:
+        store.close()
