@@ -59,6 +59,7 @@ bench: db
 	$(PY) bench/eval.py
 	$(PY) bench/fusion_fit.py
 	$(PY) bench/hybrid.py
+	$(PY) bench/switch.py
 	$(PY) bench/api.py
 	$(PY) bench/health.py
 

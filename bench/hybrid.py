@@ -27,7 +27,6 @@ vectors are the real part of this data set):
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import statistics
 import sys
@@ -41,6 +40,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
+import vectorload  # noqa: E402
 from evalsets import SETS, eval_db, load_set  # noqa: E402
 
 BENCH_DB = os.environ.get("BENCH_HYBRID_DB", "cms_bench_hybrid")
@@ -91,9 +91,10 @@ def real_chunks() -> tuple[list[str], np.ndarray]:
     with psycopg.connect(**params) as conn:
         register_vector(conn)
         rows = conn.execute(
-            "SELECT text, embedding::vector(512) FROM ingestion_chunk WHERE status = 'embedded'"
-            " AND embedding_model = %s AND workspace_id IN (SELECT id FROM cms_workspace WHERE slug LIKE 'eval-%%')"
-            " ORDER BY id", [MODEL]).fetchall()
+            "SELECT c.text, v.embedding::vector(512) FROM ingestion_chunkvector v"
+            " JOIN ingestion_chunk c ON c.id = v.chunk_id AND c.content_hash = v.content_hash"
+            " WHERE v.model = %s AND v.workspace_id IN (SELECT id FROM cms_workspace WHERE slug LIKE 'eval-%%')"
+            " ORDER BY c.id", [MODEL]).fetchall()
     if not rows:
         raise SystemExit(f"No embedded chunks in {EVAL_DB}: run bench/eval.py first (it loads the workspaces).")
     texts = [r[0] for r in rows]
@@ -105,8 +106,6 @@ def real_chunks() -> tuple[list[str], np.ndarray]:
 
 def load(total: int, rebuild: bool) -> tuple[dict[str, int], dict[str, int]]:
     """Workspace ids and chunk counts (big, small, filtered); loads unless already loaded."""
-    import importlib
-
     from django.core.management import call_command
     from django.db import connection
     from pgvector.psycopg import register_vector
@@ -151,39 +150,27 @@ def load(total: int, rebuild: bool) -> tuple[dict[str, int], dict[str, int]]:
         return ws_ids, counts
     print(f"Loading {total} chunks ({len(real)} real, {max(0, total - len(real))} variants) into {BENCH_DB}...",
           flush=True)
-    indexes = importlib.import_module("ingestion.migrations.0002_chunk_search_indexes")
     with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE ingestion_chunk, ingestion_keywordposting, ingestion_keywordstat,"
-                       " ingestion_keywordstatdelta")
-        for model, _ in indexes.CHUNK_VECTOR_INDEXES:
-            cursor.execute(f"DROP INDEX IF EXISTS {indexes._index_name(model)}")
+        vectorload.truncate_and_drop_vector_indexes(cursor)
     raw = connection.connection
     register_vector(raw)
-    now = datetime.datetime.now(datetime.timezone.utc)
-    columns = ("workspace_id", "source_kind", "entry_id", "field", "ordinal", "text", "content_hash",
-               "token_estimate", "title", "metadata", "status", "attempts", "last_error", "embedding",
-               "embedding_model", "embedding_dimensions", "created_at", "updated_at")
-    types = ["bigint", "text", "bigint", "text", "integer", "text", "text", "integer", "text", "jsonb", "text",
-             "smallint", "text", "vector", "text", "integer", "timestamptz", "timestamptz"]
     started = time.perf_counter()
-    with raw.cursor() as cursor:
-        with cursor.copy(f"COPY ingestion_chunk ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.set_types(types)
-            for i in range(total):
-                j = int(order[i])
-                ws = "small" if small[i] else "big"
-                metadata = {"content_type": "article", "status": "published", "source_kind": "entry",
-                            "fields": {"bucket": i % FILTER_BUCKETS}}
-                copy.write_row((ws_ids[ws], "entry", entry_ids[ws], "body", i, all_texts[j], f"{i:064x}",
-                                len(all_texts[j]) // 3, f"Chunk {i}", Jsonb(metadata), "embedded", 1, "",
-                                vectors[j], MODEL, DIMENSIONS, now, now))
-    raw.commit() if not raw.autocommit else None
+
+    def rows():
+        for i in range(total):
+            j = int(order[i])
+            ws = "small" if small[i] else "big"
+            metadata = {"content_type": "article", "status": "published", "source_kind": "entry",
+                        "fields": {"bucket": i % FILTER_BUCKETS}}
+            yield (ws_ids[ws], entry_ids[ws], i, all_texts[j], f"{i:064x}", len(all_texts[j]) // 3, f"Chunk {i}",
+                   Jsonb(metadata), vectors[j])
+
+    vectorload.copy_chunks(raw, rows(), model=MODEL, dimensions=DIMENSIONS)
     print(f"  COPY {total} chunks: {time.perf_counter() - started:.1f} s", flush=True)
     started = time.perf_counter()
     with connection.cursor() as cursor:
         cursor.execute("SET maintenance_work_mem = '2GB'")
-        for operation in indexes._vector_index_operations():
-            cursor.execute(operation.sql)
+        vectorload.build_vector_indexes(cursor)
     print(f"  HNSW index build: {time.perf_counter() - started:.1f} s", flush=True)
     started = time.perf_counter()
     done = services.keyword_index_missing(batch_size=1000)

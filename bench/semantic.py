@@ -14,7 +14,7 @@ What it does:
    Queries are real queries from the same sets. Everything is cached in var/bench/*.npy.
 2. Load. A dedicated database (cms_bench_semantic on the same server) is migrated, the
    chunks go in by binary COPY, then the per-model HNSW index is built with the exact
-   definition of ingestion/migrations/0002 and the table is analysed.
+   definition of ingestion/migrations/0006 and the table is analysed.
 3. Measure. Each query runs through search.semantic._vector_candidates, the SQL the API
    runs (set_config for ef_search and iterative scan, ORDER BY the distance operator,
    LIMIT 10), timed end to end from Python (the query's embedding is not included; its
@@ -35,7 +35,6 @@ What it does:
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import statistics
 import sys
@@ -50,6 +49,7 @@ sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
 from evalsets import SETS, load_set, split_text  # noqa: E402
+import vectorload  # noqa: E402
 
 BENCH_DB = os.environ.get("BENCH_SEMANTIC_DB", "cms_bench_semantic")
 CACHE_DIR = REPO_ROOT / "var" / "bench"
@@ -125,51 +125,36 @@ def sampled_vectors(real: np.ndarray, count: int, rng: np.random.Generator) -> t
 
 def load_chunks(vectors: np.ndarray, texts: list[str], workspace_of: np.ndarray, ws_ids: dict[str, int],
                 entry_ids: dict[str, int]) -> None:
-    import importlib
-
     from django.db import connection
     from pgvector.psycopg import register_vector
     from psycopg.types.json import Jsonb
 
     from ingestion.sources import FILTER_TEXT_MAX_CHARS
 
-    indexes = importlib.import_module("ingestion.migrations.0002_chunk_search_indexes")
     with connection.cursor() as cursor:
         # The keyword index's postings reference chunks; its statistics go with them.
-        cursor.execute("TRUNCATE ingestion_chunk, ingestion_keywordposting, ingestion_keywordstat,"
-                       " ingestion_keywordstatdelta")
-        # Building the index once after the load is much faster than growing it row by row.
-        for model, _ in indexes.CHUNK_VECTOR_INDEXES:
-            cursor.execute(f"DROP INDEX IF EXISTS {indexes._index_name(model)}")
+        vectorload.truncate_and_drop_vector_indexes(cursor)
         cursor.execute("DROP INDEX IF EXISTS chunk_text_trgm")
     raw = connection.connection
     register_vector(raw)
-    now = datetime.datetime.now(datetime.timezone.utc)
-    columns = ("workspace_id", "source_kind", "entry_id", "field", "ordinal", "text", "content_hash",
-               "token_estimate", "title", "metadata", "status", "attempts", "last_error", "embedding",
-               "embedding_model", "embedding_dimensions", "created_at", "updated_at")
-    types = ["bigint", "text", "bigint", "text", "integer", "text", "text", "integer", "text", "jsonb", "text",
-             "smallint", "text", "vector", "text", "integer", "timestamptz", "timestamptz"]
     started = time.perf_counter()
-    with raw.cursor() as cursor:
-        with cursor.copy(f"COPY ingestion_chunk ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)") as copy:
-            copy.set_types(types)
-            for i in range(len(vectors)):
-                ws = "small" if workspace_of[i] else "big"
-                metadata = {"content_type": "article", "status": "published", "source_kind": "entry",
-                            "fields": {"bucket": i % FILTER_BUCKETS, "title": f"Chunk {i}",
-                                       "body": texts[i][:FILTER_TEXT_MAX_CHARS], "category": category_of(i)}}
-                copy.write_row((ws_ids[ws], "entry", entry_ids[ws], "body", i, texts[i], f"{i:064x}",
-                                len(texts[i]) // 3, f"Chunk {i}", Jsonb(metadata), "embedded", 1, "",
-                                vectors[i], MODEL, DIMENSIONS, now, now))
-    raw.commit() if not raw.autocommit else None
+
+    def rows():
+        for i in range(len(vectors)):
+            ws = "small" if workspace_of[i] else "big"
+            metadata = {"content_type": "article", "status": "published", "source_kind": "entry",
+                        "fields": {"bucket": i % FILTER_BUCKETS, "title": f"Chunk {i}",
+                                   "body": texts[i][:FILTER_TEXT_MAX_CHARS], "category": category_of(i)}}
+            yield (ws_ids[ws], entry_ids[ws], i, texts[i], f"{i:064x}", len(texts[i]) // 3, f"Chunk {i}",
+                   Jsonb(metadata), vectors[i])
+
+    vectorload.copy_chunks(raw, rows(), model=MODEL, dimensions=DIMENSIONS)
     print(f"  COPY {len(vectors)} chunks: {time.perf_counter() - started:.1f} s", flush=True)
     started = time.perf_counter()
     with connection.cursor() as cursor:
         cursor.execute("SET maintenance_work_mem = '2GB'")
         cursor.execute("SET max_parallel_maintenance_workers = 1")
-        for operation in indexes._vector_index_operations():
-            cursor.execute(operation.sql)
+        vectorload.build_vector_indexes(cursor)
         cursor.execute("ANALYZE ingestion_chunk")
     print(f"  HNSW index build (m=16, ef_construction=64): {time.perf_counter() - started:.1f} s", flush=True)
 
@@ -221,7 +206,7 @@ def ensure_dataset(total: int, rebuild: bool) -> tuple[dict[str, int], np.ndarra
     workspace_of[rng.choice(total, size=total // 100, replace=False)] = True  # 1% in the small workspace
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT to_regclass('chunk_hnsw_use_multilingual_v3') IS NOT NULL")
+        cursor.execute("SELECT to_regclass('chunk_vector_hnsw_use_multilingual_v3') IS NOT NULL")
         has_index = cursor.fetchone()[0]
         cursor.execute("SELECT metadata -> 'fields' ? 'category' FROM ingestion_chunk LIMIT 1")
         row = cursor.fetchone()
@@ -257,7 +242,7 @@ def plan_of(sql: str, params: list, ef_search: int) -> str:
         cursor.execute("EXPLAIN " + sql, params)
         lines = [row[0] for row in cursor.fetchall()]
     for line in lines:
-        if "Index Scan using chunk_hnsw" in line:
+        if "Index Scan using chunk_vector_hnsw" in line:
             return "hnsw"
     for line in lines:
         if "Index" in line or "Bitmap" in line:
@@ -295,11 +280,11 @@ def measure(args: argparse.Namespace) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_setting('shared_buffers'), pg_size_pretty(pg_relation_size(%s)),"
                        " pg_relation_size(%s) > pg_size_bytes(current_setting('shared_buffers'))",
-                       ["chunk_hnsw_use_multilingual_v3"] * 2)
+                       ["chunk_vector_hnsw_use_multilingual_v3"] * 2)
         shared_buffers, index_size, index_too_big = cursor.fetchone()
         try:
             cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
-            cursor.execute("SELECT pg_prewarm('chunk_hnsw_use_multilingual_v3'), pg_prewarm('ingestion_chunk')")
+            cursor.execute("SELECT pg_prewarm('chunk_vector_hnsw_use_multilingual_v3'), pg_prewarm('ingestion_chunk')")
         except Exception:  # noqa: BLE001 - optional: the warm-up queries below still run
             pass
     server_note = f"shared_buffers {shared_buffers}, HNSW index {index_size}"

@@ -30,15 +30,18 @@ def semantic_search_set(*, content_types: Sequence[ContentType], enabled: bool) 
 
 
 def content_types_reindex(*, content_types: Sequence[ContentType]) -> int:
-    """`reindex --content-type X --async` for each type: failed chunks and chunks of another
-    model go back to pending at once (one UPDATE); the re-chunking of every entry is queued
+    """`reindex --content-type X --async` for each type: failed chunks and chunks lacking a
+    current vector of their workspace's active model go back to pending at once (one UPDATE); the re-chunking of every entry is queued
     (chunks_sync_content_type_task), and so is the embedding. Returns how many were requeued."""
     content_types = list(content_types)
     if not content_types:
         return 0
-    requeued = services.chunks_requeue(
-        content_types=content_types, include_assets=False, model_name=selectors.embedding_model_name()
-    )
+    requeued = 0
+    for workspace_id in sorted({ct.workspace_id for ct in content_types}):
+        requeued += services.chunks_requeue(
+            content_types=[ct for ct in content_types if ct.workspace_id == workspace_id], include_assets=False,
+            model_name=selectors.embedding_models(workspace=workspace_id).active,
+        )
     for content_type in content_types:
         chunks_sync_content_type_enqueue_on_commit(content_type_id=content_type.pk)
     if requeued:

@@ -79,8 +79,9 @@ def _summary(workspace: Workspace) -> dict[str, Any]:
     rows = selectors.ingestion_status(workspace=workspace)
     summary = rows["workspaces"][0] if rows["workspaces"] else {
         "pending": 0, "embedded": 0, "failed": 0, "leased": 0, "models": [], "oldest_pending_seconds": None,
-        "last_error": "", "last_error_at": None,
+        "last_error": "", "last_error_at": None, "switch": None,
     }
+    summary["active_model"] = selectors.embedding_models(workspace=workspace).active
     age = summary["oldest_pending_seconds"]
     summary["oldest_pending_at"] = timezone.now() - datetime.timedelta(seconds=age) if age is not None else None
     summary["last_error_at"] = (

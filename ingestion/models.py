@@ -1,11 +1,13 @@
 """Chunks (the unit of semantic search) and embedding usage per workspace, model and day.
 
 The chunk table is the record of what is pending: a broker or worker that dies loses
-nothing, because a chunk stays `pending` until a worker stores its vector.
+nothing, because a chunk stays `pending` until a worker has stored a current vector for
+every model its workspace wants (the active one, and the target while a switch runs).
 
-Vectors of different models coexist in one untyped `vector` column. Each model gets its own
-HNSW index on the expression `(embedding::vector(N))` restricted to `embedding_model = '<name>'`
-(see the migrations), and a query must use the same cast and predicate to be served by it.
+Vectors live in ChunkVector, one row per (chunk, model). Vectors of different models share
+one untyped `vector` column; each model gets its own HNSW index on the expression
+`(embedding::vector(N))` restricted to `model = '<name>'` (migration 0006), and a query must
+use the same cast and predicate to be served by it.
 """
 
 from __future__ import annotations
@@ -22,9 +24,14 @@ class SourceKind(models.TextChoices):
 
 
 class ChunkStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
+    PENDING = "pending", "Pending"  # lacks a current vector of its workspace's active model
+    # Searchable (it holds a current active vector) and waiting only for a switch's target model.
+    BACKFILL = "backfill", "Backfill"
     EMBEDDED = "embedded", "Embedded"
     FAILED = "failed", "Failed"
+
+
+QUEUED_STATUSES = (ChunkStatus.PENDING, ChunkStatus.BACKFILL)
 
 
 class ChunkQuerySet(models.QuerySet):
@@ -34,14 +41,22 @@ class ChunkQuerySet(models.QuerySet):
     def pending(self) -> ChunkQuerySet:
         return self.filter(status=ChunkStatus.PENDING)
 
+    def backfill(self) -> ChunkQuerySet:
+        return self.filter(status=ChunkStatus.BACKFILL)
+
+    def queued(self) -> ChunkQuerySet:
+        """Waiting for a worker: pending, or backfilling a switch's target."""
+        return self.filter(status__in=QUEUED_STATUSES)
+
     def embedded(self) -> ChunkQuerySet:
         return self.filter(status=ChunkStatus.EMBEDDED)
 
     def failed(self) -> ChunkQuerySet:
         return self.filter(status=ChunkStatus.FAILED)
 
-    def by_model(self, model_name: str) -> ChunkQuerySet:
-        return self.filter(embedding_model=model_name)
+    def with_current_vector(self, model_name: str) -> ChunkQuerySet:
+        """Chunks holding a vector of `model_name` made from their current text."""
+        return self.filter(vectors__model=model_name, vectors__content_hash=models.F("content_hash"))
 
 
 class Chunk(models.Model):
@@ -69,11 +84,6 @@ class Chunk(models.Model):
     # After a transient provider error (outage, rate limit): not claimed again before this time.
     # Backs off exponentially with `attempts`; such a chunk is never failed, only delayed.
     retry_at = models.DateTimeField(null=True, blank=True)
-
-    embedding = VectorField(null=True, blank=True)  # untyped: dimensions vary by model
-    embedding_model = models.CharField(max_length=100, blank=True)
-    embedding_dimensions = models.PositiveIntegerField(null=True, blank=True)
-    embedded_at = models.DateTimeField(null=True, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -107,11 +117,66 @@ class Chunk(models.Model):
                 condition=models.Q(status="pending"),
                 name="chunk_pending_queue",
             ),
-            models.Index(fields=["workspace", "status", "embedding_model"], name="chunk_ws_status_model"),
+            # A switch's backfill, claimed after every pending chunk.
+            models.Index(
+                fields=["created_at", "id"],
+                condition=models.Q(status="backfill"),
+                name="chunk_backfill_queue",
+            ),
+            models.Index(fields=["workspace", "status"], name="chunk_ws_status"),
         ]
 
     def __str__(self) -> str:
         return f"{self.title or self.source_kind} #{self.ordinal} ({self.field})"
+
+
+class ChunkVector(models.Model):
+    """One model's vector of one chunk, and the hash of the text it was made from.
+
+    Editing a chunk's text deletes its vectors in the same transaction (services/sync.py),
+    and a vector is stored only while the chunk still has the hash it was made from, so a
+    search may join on the chunk id alone. A vector of the same hash in the same workspace
+    is copied instead of embedded again.
+    """
+
+    chunk = models.ForeignKey(Chunk, on_delete=models.CASCADE, related_name="vectors")
+    # Denormalised from the chunk: per-workspace counts and reuse lookups read only this table.
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, db_index=False, related_name="+")
+    model = models.CharField(max_length=100)
+    dimensions = models.PositiveIntegerField()
+    embedding = VectorField()  # untyped: dimensions vary by model
+    content_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["chunk", "model"], name="chunk_vector_unique_model")]
+        indexes = [
+            # Coverage per workspace and model, and reuse by (workspace, model, hash).
+            models.Index(fields=["workspace", "model", "content_hash"], name="chunk_vector_ws_model_hash"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.chunk_id} {self.model}"
+
+
+class WorkspaceEmbedding(models.Model):
+    """A workspace's embedding models: the active one answers every query; the target, while
+    a switch runs, is being backfilled; the previous one is what `rollback` returns to.
+
+    No row means the configured provider's model is active and no switch ever ran.
+    """
+
+    workspace = models.OneToOneField(Workspace, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    active_model = models.CharField(max_length=100)
+    target_model = models.CharField(max_length=100, blank=True)
+    previous_model = models.CharField(max_length=100, blank=True)
+    # The running switch: when it started and how many chunks had a current target vector then (ETA).
+    switch_started_at = models.DateTimeField(null=True, blank=True)
+    switch_covered_at_start = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.workspace_id}: {self.active_model}" + (f" -> {self.target_model}" if self.target_model else "")
 
 
 class EmbeddingUsage(models.Model):

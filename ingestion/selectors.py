@@ -1,4 +1,4 @@
-"""Reads of the chunk table: the ingestion status report and the sweep's stalled work, usage by day."""
+"""Reads of chunks and vectors: ingestion status, stalled work, usage, each workspace's models and switch."""
 
 from __future__ import annotations
 
@@ -6,12 +6,25 @@ import datetime
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from django.db.models import Count, Max, Min, Q
+from django.db import connection
+from django.db.models import Count, Max, Min, Q, Sum
 from django.utils import timezone
 
 from cms.models import ContentType, Workspace
-from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
-from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage
+from ingestion.embeddings import (
+    BaseEmbeddingBackend,
+    EmbeddingNotConfigured,
+    get_embedding_backend,
+    get_embedding_backend_for_model,
+)
+from ingestion.models import (
+    QUEUED_STATUSES,
+    Chunk,
+    ChunkStatus,
+    ChunkVector,
+    EmbeddingUsage,
+    WorkspaceEmbedding,
+)
 
 
 def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:
@@ -23,9 +36,9 @@ def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:
     """
     now = timezone.now()
     cutoff = now - datetime.timedelta(seconds=older_than_seconds)
-    busy = Chunk.objects.pending().filter(leased_until__gte=now).values("workspace_id")
+    busy = Chunk.objects.queued().filter(leased_until__gte=now).values("workspace_id")
     return list(
-        Chunk.objects.pending()
+        Chunk.objects.queued()
         .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now), updated_at__lte=cutoff)
         .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
         .exclude(workspace_id__in=busy)
@@ -38,6 +51,7 @@ def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:
 @dataclass
 class ModelCounts:
     model: str
+    role: str = ""  # active, target, previous, or "" (vectors kept of an unused model)
     pending: int = 0
     embedded: int = 0
     failed: int = 0
@@ -48,6 +62,8 @@ class WorkspaceStatus:
     workspace: str
     models: list[ModelCounts] = field(default_factory=list)
     pending: int = 0
+    # Searchable chunks waiting only for a running switch's target model.
+    backfill: int = 0
     embedded: int = 0
     failed: int = 0
     leased: int = 0
@@ -57,49 +73,53 @@ class WorkspaceStatus:
     oldest_pending_seconds: float | None = None
     last_error: str = ""
     last_error_at: str | None = None
+    switch: dict[str, Any] | None = None
 
 
 def ingestion_status(*, workspace: Workspace | None = None) -> dict[str, Any]:
-    """Counts per workspace and model, the oldest pending age, the last error, and the provider.
+    """Counts per workspace and model, the oldest pending age, the last error, the provider,
+    and a running model switch's progress (`switch`, see embedding_switch_progress).
 
-    The provider is reported as {"configured": false, "code": "not_configured"} when chunks
-    cannot be embedded at all: then pending is expected to grow, not a fault of the workers.
+    A chunk is pending while some model its workspace wants lacks a current vector of it;
+    per model, `embedded` counts chunks holding a current vector and `pending` those lacking
+    one. The provider is reported as {"configured": false, "code": "not_configured"} when
+    chunks cannot be embedded at all: then pending is expected to grow, not a fault of the workers.
     """
     now = timezone.now()
     chunks = Chunk.objects.all() if workspace is None else Chunk.objects.for_workspace(workspace)
     rows = (
-        chunks.values("workspace__slug", "embedding_model")
+        chunks.values("workspace_id", "workspace__slug")
         .annotate(
+            total=Count("id"),
             pending=Count("id", filter=Q(status=ChunkStatus.PENDING)),
+            backfill=Count("id", filter=Q(status=ChunkStatus.BACKFILL)),
             embedded=Count("id", filter=Q(status=ChunkStatus.EMBEDDED)),
             failed=Count("id", filter=Q(status=ChunkStatus.FAILED)),
-            leased=Count("id", filter=Q(status=ChunkStatus.PENDING, leased_until__gt=now)),
-            retrying=Count("id", filter=Q(status=ChunkStatus.PENDING, retry_at__gt=now)),
-            next_retry=Min("retry_at", filter=Q(status=ChunkStatus.PENDING, retry_at__gt=now)),
+            leased=Count("id", filter=Q(status__in=QUEUED_STATUSES, leased_until__gt=now)),
+            retrying=Count("id", filter=Q(status__in=QUEUED_STATUSES, retry_at__gt=now)),
+            next_retry=Min("retry_at", filter=Q(status__in=QUEUED_STATUSES, retry_at__gt=now)),
             oldest_pending=Min("updated_at", filter=Q(status=ChunkStatus.PENDING)),
         )
-        .order_by("workspace__slug", "embedding_model")
+        .order_by("workspace__slug")
     )
     by_workspace: dict[str, WorkspaceStatus] = {}
-    oldest: dict[str, datetime.datetime] = {}
     for row in rows:
         slug = row["workspace__slug"]
-        status = by_workspace.setdefault(slug, WorkspaceStatus(workspace=slug))
-        status.models.append(
-            ModelCounts(model=row["embedding_model"] or "", pending=row["pending"], embedded=row["embedded"],
-                        failed=row["failed"])
+        status = by_workspace[slug] = WorkspaceStatus(
+            workspace=slug, pending=row["pending"], backfill=row["backfill"], embedded=row["embedded"],
+            failed=row["failed"],
+            leased=row["leased"], retrying=row["retrying"],
+            next_retry_at=row["next_retry"].isoformat() if row["next_retry"] else None,
+            oldest_pending_seconds=round((now - row["oldest_pending"]).total_seconds(), 1)
+            if row["oldest_pending"] else None,
         )
-        status.pending += row["pending"]
-        status.embedded += row["embedded"]
-        status.failed += row["failed"]
-        status.leased += row["leased"]
-        status.retrying += row["retrying"]
-        if row["next_retry"] and (status.next_retry_at is None or row["next_retry"].isoformat() < status.next_retry_at):
-            status.next_retry_at = row["next_retry"].isoformat()
-        if row["oldest_pending"] and (slug not in oldest or row["oldest_pending"] < oldest[slug]):
-            oldest[slug] = row["oldest_pending"]
-    for slug, created in oldest.items():
-        by_workspace[slug].oldest_pending_seconds = round((now - created).total_seconds(), 1)
+        models = embedding_models(workspace=row["workspace_id"])
+        current = vector_counts(workspace=row["workspace_id"])
+        for model in dict.fromkeys([m for m in (models.active, models.target, models.previous) if m] + sorted(current)):
+            covered = current.get(model, 0)
+            status.models.append(ModelCounts(model=model, role=models.role(model), pending=row["total"] - covered,
+                                             embedded=covered))
+        status.switch = embedding_switch_progress(workspace=row["workspace_id"])
     errors = (
         chunks.exclude(last_error="")
         .values("workspace__slug")
@@ -115,6 +135,89 @@ def ingestion_status(*, workspace: Workspace | None = None) -> dict[str, Any]:
     return {
         "provider": _provider_status(),
         "workspaces": [asdict(s) for s in by_workspace.values()],
+    }
+
+
+@dataclass(frozen=True)
+class EmbeddingModels:
+    """A workspace's models (see ingestion.models.WorkspaceEmbedding); `active` is None when
+    the workspace never switched and no provider is configured."""
+
+    active: str | None
+    target: str = ""
+    previous: str = ""
+    switch_started_at: datetime.datetime | None = None
+    covered_at_start: int = 0
+
+    @property
+    def wanted(self) -> tuple[str, ...]:
+        return tuple(m for m in (self.active, self.target) if m)
+
+    def role(self, model: str) -> str:
+        return {self.active: "active", self.target: "target", self.previous: "previous"}.get(model, "")
+
+
+def embedding_models(*, workspace: Workspace | int) -> EmbeddingModels:
+    """The workspace's active, target and previous models. Without a switch ever run, the
+    active model is the configured provider's, so nothing changes for existing setups."""
+    workspace_id = workspace.pk if isinstance(workspace, Workspace) else workspace
+    row = WorkspaceEmbedding.objects.filter(workspace_id=workspace_id).first()
+    if row is None:
+        return EmbeddingModels(active=embedding_model_name())
+    return EmbeddingModels(active=row.active_model, target=row.target_model, previous=row.previous_model,
+                           switch_started_at=row.switch_started_at, covered_at_start=row.switch_covered_at_start)
+
+
+def vector_counts(*, workspace: Workspace | int) -> dict[str, int]:
+    """Per model: the workspace's chunks holding a current vector of it (stale ones not counted)."""
+    workspace_id = workspace.pk if isinstance(workspace, Workspace) else workspace
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT v.model, count(*) FROM {ChunkVector._meta.db_table} v"
+            f" JOIN {Chunk._meta.db_table} c ON c.id = v.chunk_id AND c.content_hash = v.content_hash"
+            " WHERE v.workspace_id = %s GROUP BY v.model",
+            [workspace_id],
+        )
+        return {model: int(n) for model, n in cursor.fetchall()}
+
+
+def vector_count_total(*, workspace: Workspace | int, model: str) -> int:
+    """Every vector of `model` the workspace stores, current or stale (what prune deletes)."""
+    workspace_id = workspace.pk if isinstance(workspace, Workspace) else workspace
+    return ChunkVector.objects.filter(workspace_id=workspace_id, model=model).count()
+
+
+def embedding_switch_progress(*, workspace: Workspace | int) -> dict[str, Any] | None:
+    """A running switch's progress, or None: coverage of the target model, the ETA at the rate
+    since the start, and the target's provider usage (tokens, cost) since the day it started."""
+    workspace_id = workspace.pk if isinstance(workspace, Workspace) else workspace
+    models = embedding_models(workspace=workspace_id)
+    if not models.target:
+        return None
+    total = Chunk.objects.filter(workspace_id=workspace_id).count()
+    covered = vector_counts(workspace=workspace_id).get(models.target, 0)
+    eta = None
+    if models.switch_started_at is not None and covered < total:
+        elapsed = (timezone.now() - models.switch_started_at).total_seconds()
+        done = covered - models.covered_at_start
+        if done > 0 and elapsed > 0:
+            eta = round((total - covered) * elapsed / done, 1)
+    elif covered >= total:
+        eta = 0.0
+    usage = EmbeddingUsage.objects.filter(workspace_id=workspace_id, model=models.target)
+    if models.switch_started_at is not None:
+        usage = usage.filter(day__gte=models.switch_started_at.astimezone(datetime.UTC).date())
+    spent = usage.aggregate(tokens=Sum("tokens"), cost=Sum("cost_usd"))
+    return {
+        "active": models.active,
+        "target": models.target,
+        "started_at": models.switch_started_at.isoformat() if models.switch_started_at else None,
+        "chunks": total,
+        "covered": covered,
+        "coverage_percent": round(100.0 * covered / total, 1) if total else 100.0,
+        "eta_seconds": eta,
+        "tokens": int(spent["tokens"] or 0),
+        "cost_usd": float(spent["cost"] or 0),
     }
 
 
@@ -158,8 +261,10 @@ def content_type_ingestion_list(*, workspace: Workspace) -> tuple[list[ContentTy
     )
     for row in rows:
         target = types.get(row["entry__content_type_id"]) if row["entry__content_type_id"] else assets
-        if target is not None and row["status"] in (ChunkStatus.PENDING, ChunkStatus.EMBEDDED, ChunkStatus.FAILED):
-            setattr(target, row["status"], getattr(target, row["status"]) + row["n"])
+        # A backfilling chunk is searchable: it counts as embedded here.
+        status = ChunkStatus.EMBEDDED if row["status"] == ChunkStatus.BACKFILL else row["status"]
+        if target is not None and status in (ChunkStatus.PENDING, ChunkStatus.EMBEDDED, ChunkStatus.FAILED):
+            setattr(target, status, getattr(target, status) + row["n"])
     return list(types.values()), assets
 
 
@@ -186,3 +291,12 @@ def embedding_provider_status() -> dict[str, Any]:
     """The provider's state: {"configured": true, "provider", "model", "dimensions"} or the
     reason it cannot embed ({"configured": false, "code", "message"})."""
     return _provider_status()
+
+
+def embedding_backend_active(*, workspace: Workspace | int, model: str | None = None) -> BaseEmbeddingBackend:
+    """The backend of the workspace's active model (or of `model`), which embeds its queries.
+    Raises EmbeddingNotConfigured when there is none (no provider, or a backend lacking its key)."""
+    name = model or embedding_models(workspace=workspace).active
+    if not name:
+        return get_embedding_backend()  # raises EmbeddingNotConfigured with the setup help
+    return get_embedding_backend_for_model(name)

@@ -30,7 +30,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cms.access import WorkspaceAccess
-from ingestion.models import ChunkStatus
 from search import semantic
 from search.errors import SearchError
 from search.filters import CompiledFilter
@@ -403,9 +402,10 @@ def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int |
     dims = int(dimensions)
     with search_cursor() as cursor:
         cursor.execute(
-            f"SELECT id, 1 - ((embedding::vector({dims})) <=> %s::vector({dims})) FROM ingestion_chunk"
-            " WHERE id = ANY(%s) AND status = %s AND embedding_model = %s",
-            [semantic._vector_literal(vector), chunk_ids, ChunkStatus.EMBEDDED, model],
+            f"SELECT c.id, 1 - ((v.embedding::vector({dims})) <=> %s::vector({dims}))"
+            " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
+            " WHERE v.chunk_id = ANY(%s) AND v.model = %s",
+            [semantic._vector_literal(vector), chunk_ids, model],
         )
         return {int(cid): float(score) for cid, score in cursor.fetchall()}
 

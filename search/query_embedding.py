@@ -12,8 +12,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
-from ingestion.models import ChunkStatus
+from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError
+from ingestion.selectors import embedding_backend_active
 from ingestion.services.usage import usage_record_call, usage_reported_by
 from search.errors import SearchError
 from search.statements import search_cursor
@@ -73,7 +73,7 @@ def query_embeddings_start(*, workspace_id: int, queries: list[str]) -> list[Que
     """Start embedding the queries, in one provider call, unless the semantic leg cannot run
     (then each one's `error` says why). One per query, in order, for `hybrid_collect`."""
     try:
-        backend = get_embedding_backend()
+        backend = embedding_backend_active(workspace=workspace_id)
     except EmbeddingNotConfigured as exc:
         return [QueryEmbedding(error=SearchError("not_configured", str(exc), status=503)) for _ in queries]
     if not _has_vectors(workspace_id=workspace_id, model_name=backend.model_name):
@@ -102,8 +102,7 @@ def _embed_on_thread(backend: Any, queries: list[str]) -> tuple[list[list[float]
 def _has_vectors(*, workspace_id: int, model_name: str) -> bool:
     with search_cursor() as cursor:
         cursor.execute(
-            "SELECT EXISTS (SELECT 1 FROM ingestion_chunk WHERE workspace_id = %s AND status = %s"
-            " AND embedding_model = %s)",
-            [workspace_id, ChunkStatus.EMBEDDED, model_name],
+            "SELECT EXISTS (SELECT 1 FROM ingestion_chunkvector WHERE workspace_id = %s AND model = %s)",
+            [workspace_id, model_name],
         )
         return bool(cursor.fetchone()[0])

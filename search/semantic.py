@@ -4,19 +4,22 @@ How a query runs (the SQL is built in `_vector_candidates`):
 
     SELECT set_config('hnsw.ef_search', ..., true), set_config('hnsw.iterative_scan', 'relaxed_order', true), ...
     WITH candidates AS MATERIALIZED (
-        SELECT c.id, ..., (c.embedding::vector(N)) <=> %s::vector(N) AS distance
-        FROM ingestion_chunk c
-        WHERE c.workspace_id = %s AND c.embedding_model = %s AND c.status = 'embedded'
+        SELECT c.id, ..., (v.embedding::vector(N)) <=> %s::vector(N) AS distance
+        FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id
+        WHERE v.workspace_id = %s AND v.model = <the workspace's active model>
           AND <content type> AND (<compiled metadata filter>)
-        ORDER BY (c.embedding::vector(N)) <=> %s::vector(N)
+        ORDER BY (v.embedding::vector(N)) <=> %s::vector(N)
         LIMIT top_k),
     exact AS MATERIALIZED (<the same rows, ranked without the index, only if candidates is short>)
     SELECT * FROM <candidates, or exact if candidates is short>
     WHERE distance <= <1 - min_score> ORDER BY distance, id
 
 - The inner ORDER BY is exactly the expression of the per-model partial HNSW index
-  (ingestion/migrations/0002) and the model predicate matches the index's WHERE, so the
-  planner can walk the index. Ordering by `1 - distance` (a score) would force a full sort.
+  (ingestion/migrations/0006) and the model predicate matches the index's WHERE, so the
+  planner can walk the index. One search reads one model's vectors: the workspace's active
+  model, read once per search (ingestion.selectors.embedding_models), which also embeds the
+  query; a model switch flips it in one transaction, so no search mixes two models. A
+  vector made from an older text of its chunk (the hash differs) is never served. Ordering by `1 - distance` (a score) would force a full sort.
 - With a filter (the workspace is always one), plain HNSW returns at most `ef_search`
   candidates *before* filtering, so a selective filter used to come back short. pgvector
   0.8's `hnsw.iterative_scan = relaxed_order`, set per transaction with set_config(..., true),
@@ -45,7 +48,8 @@ from cms.access import WorkspaceAccess
 from cms.models import Workspace
 from cms.selectors import content_type_schemas
 from ingestion.models import ChunkStatus
-from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError, get_embedding_backend
+from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError
+from ingestion.selectors import embedding_backend_active
 from ingestion.services import query_embed
 from search.chunk_filters import chunk_filter_compile, chunk_filter_needs_schemas
 from search.errors import SearchError, SearchInputError
@@ -169,11 +173,13 @@ def semantic_search(
     filter: Any = None,  # noqa: A002 - the request parameter's public name
     ef_search: Any = None,
     include_vectors: bool = False,
+    model: str | None = None,
 ) -> SearchResult:
     """The `top_k` chunks of the workspace nearest in meaning to `query`, best first.
 
     Only chunks the caller may see (`access`, cms/access.py) are ranked.
-    Only embedded chunks whose vectors were made by the configured model are searched; the
+    Only chunks holding a current vector of the workspace's active model are searched (or of
+    `model`: trusted code only, `embedding_switch compare` runs a query on the target); the
     query is embedded by that same model (input_type=query). Raises SemanticSearchError with
     a code for bad input (400) and `not_configured`/`provider_unavailable`/`provider_error`
     (503) when no embedding can be made; never answers an empty result to hide a failure.
@@ -189,7 +195,7 @@ def semantic_search(
     compiled = _compile_filter(filter, content_type=content_type, access=access)
 
     try:
-        backend = get_embedding_backend()
+        backend = embedding_backend_active(workspace=workspace, model=model)
     except EmbeddingNotConfigured as exc:
         raise SemanticSearchError("not_configured", str(exc), status=503) from exc
     try:
@@ -279,14 +285,18 @@ def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: b
       paths between live ones), and the promise is top_k rows whenever that many match.
     """
     dims = int(dimensions)
-    distance = f"(c.embedding::vector({dims})) <=> %s::vector({dims})"
+    distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
     columns = (
         "c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
-        f" {distance} AS distance" + (", c.embedding::real[] AS vector" if include_vectors else "")
+        f" {distance} AS distance" + (", v.embedding::real[] AS vector" if include_vectors else "")
     )
+    # Joined on the id alone: a second join column (the hash) makes the planner estimate one
+    # matching row, and it then ranks every row instead of walking the index (1.3 s at 100k
+    # chunks). No vector of an older text exists to join: sync deletes a chunk's vectors with
+    # its edit, and a store that races the edit skips it (services/vectors.py).
     matching = (
-        " FROM ingestion_chunk c"
-        " WHERE c.workspace_id = %s AND c.embedding_model = %s AND c.status = %s"
+        " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
+        " WHERE v.workspace_id = %s AND v.model = %s"
         f" AND {where_sql}"
     )
     return (
@@ -304,7 +314,7 @@ def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: b
 def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
                              limit: int, max_distance: float | None) -> list[Any]:
     """Parameters for vector_candidates_sql, in placeholder order."""
-    matching = [workspace_id, model_name, ChunkStatus.EMBEDDED, *where.params]
+    matching = [workspace_id, model_name, *where.params]
     params: list[Any] = [
         vector_text, *matching, vector_text, limit,  # candidates
         vector_text, *matching, limit, vector_text, limit,  # exact
@@ -344,7 +354,7 @@ def _vector_candidates(
     max_distance: float | None = None,
     include_vectors: bool = False,
 ) -> list[ChunkHit]:
-    """The nearest embedded chunks of one workspace and model, ranked by cosine distance."""
+    """The nearest chunks of one workspace by their current vectors of one model, ranked by cosine distance."""
     vector_text = _vector_literal(query_vector)
     sql = vector_candidates_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
                                 bounded=max_distance is not None)
@@ -383,7 +393,8 @@ def _as_dict(value: Any) -> dict:
 
 
 def _pending_count(*, workspace_id: int) -> int:
-    """Chunks of the workspace still waiting for a vector (served by chunk_ws_status_model)."""
+    """Chunks of the workspace still waiting for a vector of some model it wants (served by
+    chunk_ws_status); while a model switch runs, that includes the target's backlog."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM ingestion_chunk WHERE workspace_id = %s AND status = %s",

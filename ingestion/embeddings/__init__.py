@@ -7,6 +7,7 @@ is to caching.
 
 from __future__ import annotations
 
+import contextlib
 from functools import lru_cache
 
 from django.conf import settings
@@ -29,6 +30,7 @@ __all__ = [
     "RerankNotConfigured",
     "RerankResult",
     "get_embedding_backend",
+    "get_embedding_backend_for_model",
     "get_rerank_backend",
     "reset_embedding_backends",
     "reset_rerank_backends",
@@ -49,7 +51,55 @@ def get_embedding_backend(alias: str = "default") -> BaseEmbeddingBackend:
                           float(config.get("PRICE_PER_MILLION_TOKENS", 0.0)))
 
 
-@lru_cache(maxsize=8)
+def get_embedding_backend_for_model(name: str) -> BaseEmbeddingBackend:
+    """The backend that makes `name`'s vectors: `name` is a model name (`all-minilm-l6-v2`) or
+    an alias of SEARCH_EMBEDDING_MODELS (`minilm`; `voyage:<model>` for another Voyage model).
+
+    The configured backend answers for its own model first, so a test or deployment that
+    configures a backend by dotted path needs no alias. Raises EmbeddingNotConfigured with
+    the names that are known when `name` is none of them, or when its backend lacks a key.
+    """
+    name = (name or "").strip()
+    with contextlib.suppress(EmbeddingNotConfigured):
+        default = get_embedding_backend()
+        if name == default.model_name:
+            return default
+    models = getattr(settings, "SEARCH_EMBEDDING_MODELS", {}) or {}
+    alias, _, voyage_model = name.partition(":")
+    if voyage_model and alias in models:
+        config = models[alias]
+        options = {**config.get("OPTIONS", {}), "model": voyage_model}
+        return _build_backend(config["BACKEND"], tuple(sorted(options.items())),
+                              float(config.get("PRICE_PER_MILLION_TOKENS", 0.0)))
+    if name in models:  # an alias: build only that backend
+        config = models[name]
+        return _build_backend(config["BACKEND"], tuple(sorted(config.get("OPTIONS", {}).items())),
+                              float(config.get("PRICE_PER_MILLION_TOKENS", 0.0)))
+    for key, config in models.items():
+        try:
+            backend = _build_backend(config["BACKEND"], tuple(sorted(config.get("OPTIONS", {}).items())),
+                                     float(config.get("PRICE_PER_MILLION_TOKENS", 0.0)))
+        except EmbeddingNotConfigured:
+            if key == name:
+                raise
+            continue
+        if name in (key, backend.model_name):
+            return backend
+    known = sorted({*models, *embedding_model_names()})
+    raise EmbeddingNotConfigured(f"Unknown embedding model {name!r}. Known: {', '.join(known)}.")
+
+
+def embedding_model_names() -> list[str]:
+    """The model names of every backend in SEARCH_EMBEDDING_MODELS that can be built here."""
+    names = []
+    for config in (getattr(settings, "SEARCH_EMBEDDING_MODELS", {}) or {}).values():
+        with contextlib.suppress(EmbeddingNotConfigured):
+            names.append(_build_backend(config["BACKEND"], tuple(sorted(config.get("OPTIONS", {}).items())),
+                                        float(config.get("PRICE_PER_MILLION_TOKENS", 0.0))).model_name)
+    return names
+
+
+@lru_cache(maxsize=16)
 def _build_backend(path: str, options: tuple, price: float) -> BaseEmbeddingBackend:
     # Cached: the local model loads its weights once per process.
     backend_class = import_string(path)

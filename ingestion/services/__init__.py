@@ -5,12 +5,13 @@ One module per job; the public services are re-exported here, so callers write
 
 - `sync`: make chunk rows match their entry or asset (runs inside the content's transaction);
 - `claims`: claim pending chunks with leases, record failed attempts, requeue;
-- `vectors`: store vectors (hash-checked) and find reusable ones;
+- `vectors`: store vectors per (chunk, model) (hash-checked), find reusable ones, settle chunks;
 - `usage`: provider usage per workspace, model and day, and embedding a search query;
 - `embed`: the embed loop that ties claims, the provider, vectors and usage together;
 - `estimate`: the dry run of reindex (writes nothing);
 - `keyword`: the keyword index (BM25 postings) written with the chunks, and its statistics.
-- `rerank`: rerank a search's documents and record the provider usage.
+- `rerank`: rerank a search's documents and record the provider usage;
+- `switch`: a workspace's embedding model switch (start, promote, rollback, abort, prune).
 """
 
 from ingestion.services.claims import (

@@ -20,12 +20,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from cms.models import ContentType, Workspace
 from ingestion.embeddings import EmbeddingProviderError
-from ingestion.models import Chunk, ChunkStatus, SourceKind
+from ingestion.models import QUEUED_STATUSES, Chunk, ChunkStatus, ChunkVector, SourceKind
 
 
 @dataclass(frozen=True)
@@ -34,25 +34,28 @@ class ClaimedChunk:
     workspace_id: int
     text: str
     content_hash: str
+    status: str = ""
 
 
 def _lease_seconds_default() -> float:
     return float(getattr(settings, "INGESTION_LEASE_SECONDS", 300.0))
 
 
-def _claim(*, where_sql: str, params: list[Any], limit: int | None, lease_seconds: float | None) -> list[ClaimedChunk]:
+def _claim(*, where_sql: str, params: list[Any], limit: int | None, lease_seconds: float | None,
+           statuses: Sequence[str] = QUEUED_STATUSES) -> list[ClaimedChunk]:
     """Lease the pending, unleased chunks matching `where_sql` (oldest first, at most `limit`).
 
     The one claim statement: the rows are locked with SKIP LOCKED and the lease is committed
     before returning. `where_sql` is trusted code; its values travel in `params`.
     """
     lease = _lease_seconds_default() if lease_seconds is None else lease_seconds
+    statuses = list(statuses)
     table = Chunk._meta.db_table
     limit_sql = "LIMIT %s" if limit is not None else ""
     sql = f"""
         WITH picked AS (
             SELECT id FROM {table}
-            WHERE status = 'pending' AND (leased_until IS NULL OR leased_until < now())
+            WHERE status = ANY(%s) AND (leased_until IS NULL OR leased_until < now())
               AND (retry_at IS NULL OR retry_at <= now()) AND {where_sql}
             ORDER BY created_at, id
             {limit_sql}
@@ -61,9 +64,9 @@ def _claim(*, where_sql: str, params: list[Any], limit: int | None, lease_second
         UPDATE {table} AS c
         SET leased_until = now() + make_interval(secs => %s)
         FROM picked WHERE c.id = picked.id
-        RETURNING c.id, c.workspace_id, c.text, c.content_hash
+        RETURNING c.id, c.workspace_id, c.text, c.content_hash, c.status
     """
-    values = [*params, *([limit] if limit is not None else []), lease]
+    values = [statuses, *params, *([limit] if limit is not None else []), lease]
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql, values)
         rows = cursor.fetchall()
@@ -73,13 +76,19 @@ def _claim(*, where_sql: str, params: list[Any], limit: int | None, lease_second
 def chunks_claim_pending(
     *, limit: int, workspace: Workspace | int | None = None, lease_seconds: float | None = None
 ) -> list[ClaimedChunk]:
-    """Lease up to `limit` pending chunks (oldest first, of one workspace or any) to this worker."""
+    """Lease up to `limit` queued chunks (of one workspace or any) to this worker: pending ones
+    first, oldest first, then a switch's backfill, so new and edited content never waits
+    behind a backfill."""
     if limit <= 0:
         return []
     workspace_id = workspace.pk if isinstance(workspace, Workspace) else workspace
-    if workspace_id is None:
-        return _claim(where_sql="TRUE", params=[], limit=limit, lease_seconds=lease_seconds)
-    return _claim(where_sql="workspace_id = %s", params=[workspace_id], limit=limit, lease_seconds=lease_seconds)
+    where, params = ("TRUE", []) if workspace_id is None else ("workspace_id = %s", [workspace_id])
+    claimed = _claim(where_sql=where, params=params, limit=limit, lease_seconds=lease_seconds,
+                     statuses=[ChunkStatus.PENDING])
+    if len(claimed) < limit:
+        claimed += _claim(where_sql=where, params=params, limit=limit - len(claimed), lease_seconds=lease_seconds,
+                          statuses=[ChunkStatus.BACKFILL])
+    return claimed
 
 
 def chunks_claim_ids(*, chunk_ids: Sequence[int], lease_seconds: float | None = None) -> list[ClaimedChunk]:
@@ -93,12 +102,12 @@ def leases_release(chunk_ids: Iterable[int]) -> None:
     """Give claimed chunks back at once (instead of waiting for their lease to expire)."""
     ids = list(chunk_ids)
     if ids:
-        Chunk.objects.filter(id__in=ids, status=ChunkStatus.PENDING).update(leased_until=None)
+        Chunk.objects.filter(id__in=ids, status__in=QUEUED_STATUSES).update(leased_until=None)
 
 
 def chunks_reclaim_expired_leases() -> int:
     """Clear leases that have expired (their worker died); returns how many."""
-    return Chunk.objects.pending().filter(leased_until__lt=timezone.now()).update(leased_until=None)
+    return Chunk.objects.queued().filter(leased_until__lt=timezone.now()).update(leased_until=None)
 
 
 def chunks_mark_error(*, chunk_ids: Sequence[int], error: EmbeddingProviderError) -> int:
@@ -118,7 +127,7 @@ def chunks_mark_error(*, chunk_ids: Sequence[int], error: EmbeddingProviderError
                 retry_at = CASE WHEN %s THEN NULL
                     ELSE now() + make_interval(secs => least(%s, %s * power(2, least(attempts, 30))))
                 END
-            WHERE id = ANY(%s) AND status = 'pending'
+            WHERE id = ANY(%s) AND status IN ('pending', 'backfill')
             RETURNING status
             """,
             [message, not error.transient, not error.transient, float(settings.EMBED_RETRY_MAX_SECONDS),
@@ -135,7 +144,7 @@ def chunks_requeue(
     include_assets: bool = True,
     model_name: str | None = None,
 ) -> int:
-    """Put failed chunks (and, given `model_name`, chunks embedded by another model) back to
+    """Put failed chunks (and, given `model_name`, chunks with no current vector of it) back to
     pending with attempts 0, so the next embedding run retries them. Returns how many.
 
     `content_types=None` means every type; with a list, only those types' entries (plus
@@ -151,9 +160,9 @@ def chunks_requeue(
         chunks = chunks.filter(source_kind=SourceKind.ENTRY)
     stale = Q(status=ChunkStatus.FAILED)
     if model_name:
-        # The old vector stays until the new one replaces it (the conditional write only
-        # needs status = pending); searches for the configured model never read it.
-        stale |= Q(status=ChunkStatus.EMBEDDED) & ~Q(embedding_model=model_name)
+        current = ChunkVector.objects.filter(chunk=OuterRef("pk"), model=model_name,
+                                             content_hash=OuterRef("content_hash"))
+        stale |= Q(status=ChunkStatus.EMBEDDED) & ~Exists(current)
     return Chunk.objects.filter(id__in=chunks.filter(stale).values("id")).update(
         status=ChunkStatus.PENDING, attempts=0, last_error="", leased_until=None, retry_at=None,
         updated_at=timezone.now()

@@ -1,14 +1,19 @@
 """The embed loop: claim pending chunks, embed their texts, store the vectors, record usage.
 
-The provider is called with no transaction open. The same text is never embedded twice:
-identical texts in a batch are embedded once, and a vector already stored in the workspace
-for the same hash and model is copied instead (`vectors.vectors_reusable`). A worker stores
-one batch on a second thread while the model embeds the next (`_StoreBehind`).
+A claimed chunk is embedded by every model its workspace wants (the active model, and the
+target while a switch runs; see _Models) that holds no current vector of it, each model
+through its own backend. The provider is called with no transaction open. The same text is
+never embedded twice by one model: identical texts in a batch are embedded once, a chunk
+that holds a current vector of a model is skipped for that model, and a vector already
+stored in the workspace for the same hash and model is copied instead
+(`vectors.vectors_reusable`). A worker stores one batch on a second thread while the model
+embeds the next (`_StoreBehind`).
 """
 
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -22,7 +27,9 @@ from ingestion.embeddings import (
     EmbeddingNotConfigured,
     EmbeddingProviderError,
     get_embedding_backend,
+    get_embedding_backend_for_model,
 )
+from ingestion.models import WorkspaceEmbedding
 from ingestion.services.claims import (
     ClaimedChunk,
     chunks_claim_ids,
@@ -32,7 +39,13 @@ from ingestion.services.claims import (
 )
 from ingestion.services.sync import ProgressCallback
 from ingestion.services.usage import usage_record_call, usage_reported_by
-from ingestion.services.vectors import vector_literal, vectors_reusable, vectors_store
+from ingestion.services.vectors import (
+    chunks_settle_ids,
+    vector_literal,
+    vectors_current,
+    vectors_reusable,
+    vectors_store,
+)
 
 
 @dataclass
@@ -67,7 +80,8 @@ class WorkItem:
     chunk_ids: list[int] = field(default_factory=list)
 
 
-def _embed_call(backend: BaseEmbeddingBackend, items: list[WorkItem]) -> Callable[[], EmbedReport]:
+def _embed_call(backend: BaseEmbeddingBackend, items: list[WorkItem], default_model: str | None = None
+                ) -> Callable[[], EmbedReport]:
     """Embed `items` now; return the step that stores the vectors and records usage.
 
     The two halves are apart so a worker can store one batch while the model embeds the next
@@ -86,7 +100,7 @@ def _embed_call(backend: BaseEmbeddingBackend, items: list[WorkItem]) -> Callabl
         literal = vector_literal(vector)
         rows.extend((chunk_id, item.content_hash, literal) for chunk_id in item.chunk_ids)
     reported = usage_reported_by(backend)
-    return functools.partial(_embed_record, backend, items, rows, reported)
+    return functools.partial(_embed_record, backend, items, rows, reported, default_model)
 
 
 def _embed_record(
@@ -94,10 +108,11 @@ def _embed_record(
     items: list[WorkItem],
     rows: list[tuple[int, str, str]],
     reported: tuple[int, int] | None,
+    default_model: str | None = None,
 ) -> EmbedReport:
     """Store embedded rows (hash-checked) and record the call's usage; return what it did."""
     report = EmbedReport()
-    stored = vectors_store(backend=backend, rows=rows)
+    stored = vectors_store(backend=backend, rows=rows, default_model=default_model)
     report.embedded += stored
     report.discarded += len(rows) - stored
     report.texts += len(items)
@@ -164,6 +179,7 @@ def _batch_embed(
     items: dict[tuple[int, str], WorkItem],
     batch_items: list[WorkItem],
     report: EmbedReport,
+    default_model: str | None = None,
 ) -> Callable[[], EmbedReport]:
     """Embed one provider batch and take its items out of `items`; return its store step.
 
@@ -173,7 +189,7 @@ def _batch_embed(
     for item in batch_items:
         items.pop((item.workspace_id, item.content_hash), None)
     try:
-        return _embed_call(backend, batch_items)
+        return _embed_call(backend, batch_items, default_model)
     except EmbeddingProviderError as exc:
         report.failed += chunks_mark_error(
             chunk_ids=[cid for item in batch_items for cid in item.chunk_ids], error=exc
@@ -200,6 +216,59 @@ def _backend_for(report: EmbedReport, backend: BaseEmbeddingBackend | None) -> B
     return backend
 
 
+class _Models:
+    """One run's view of the models: which ones each workspace wants, and a backend per model.
+
+    `default` is the backend of workspaces that never switched (the configured provider, or
+    the one the caller passed); `backends` may pin other models' backends (bench/switch.py).
+    """
+
+    def __init__(self, default: BaseEmbeddingBackend, backends: dict[str, BaseEmbeddingBackend] | None = None):
+        self.default = default
+        self._backends = {**(backends or {}), default.model_name: default}
+
+    @property
+    def default_model(self) -> str:
+        return self.default.model_name
+
+    def wanted(self, workspace_ids: set[int]) -> dict[int, tuple[str, ...]]:
+        """Read fresh for every claim: a switch may start or end while a worker runs."""
+        wanted = {ws: (self.default_model,) for ws in workspace_ids}
+        for row in WorkspaceEmbedding.objects.filter(workspace_id__in=workspace_ids):
+            wanted[row.workspace_id] = tuple(m for m in (row.active_model, row.target_model) if m)
+        return wanted
+
+    def backend(self, model: str) -> BaseEmbeddingBackend:
+        """Raises EmbeddingNotConfigured when this machine cannot build the model's backend."""
+        if model not in self._backends:
+            self._backends[model] = get_embedding_backend_for_model(model)
+        return self._backends[model]
+
+
+class _BackfillPace:
+    """Rests between claims of backfill-only chunks (EMBED_BACKFILL_PAUSE times the time the
+    previous such claim took), so a switch's backfill leaves the database to searches; pending
+    chunks (new and edited content) are never held back."""
+
+    def __init__(self) -> None:
+        self.ratio = max(0.0, float(getattr(settings, "EMBED_BACKFILL_PAUSE", 0.0)))
+        self._since: float | None = None
+
+    def claimed(self, claimed: Sequence[ClaimedChunk]) -> None:
+        backfill = bool(claimed) and all(c.status == "backfill" for c in claimed)
+        self._since = time.monotonic() if backfill and self.ratio else None
+
+    def rest(self, store: _StoreBehind) -> None:
+        if self._since is not None:
+            store.wait()  # the claim's work includes storing it
+            time.sleep(min(30.0, self.ratio * (time.monotonic() - self._since)))
+            self._since = None
+
+
+# model -> (workspace id, content hash) -> the claimed chunks missing that model's vector of that text
+_Work = dict[str, dict[tuple[int, str], WorkItem]]
+
+
 def chunks_embed_pending(
     *,
     workspace: Workspace | int | None = None,
@@ -207,12 +276,14 @@ def chunks_embed_pending(
     progress: ProgressCallback | None = None,
     backend: BaseEmbeddingBackend | None = None,
     lease_seconds: float | None = None,
+    backends: dict[str, BaseEmbeddingBackend] | None = None,
 ) -> EmbedReport:
     """Claim and embed pending chunks until none are left (or `limit` chunks were claimed).
 
-    Chunks are claimed EMBED_BATCH_MAX_CHUNKS at a time; their distinct texts are packed into
-    provider requests by `backend.batches()`. A request that is not full is held back while
-    more chunks may come, so a large backlog goes out in as few requests as the limits allow.
+    Chunks are claimed EMBED_BATCH_MAX_CHUNKS at a time; for each model their workspace
+    wants and they lack, their distinct texts are packed into provider requests by that
+    model's `backend.batches()`. A request that is not full is held back while more chunks
+    may come, so a large backlog goes out in as few requests as the limits allow.
 
     Errors: not configured -> nothing claimed, `report.not_configured`. A provider error is
     recorded on the chunks of the failed request (see claims.chunks_mark_error), every other lease
@@ -223,36 +294,43 @@ def chunks_embed_pending(
     backend = _backend_for(report, backend)
     if backend is None:
         return report
+    models = _Models(backend, backends)
     claim_size = _claim_size()
-    items: dict[tuple[int, str], WorkItem] = {}  # claimed, not yet embedded
+    work: _Work = {}  # claimed, not yet embedded
     exhausted = False
     store = _StoreBehind(report, progress)
+    pace = _BackfillPace()
     try:
         while True:
             remaining = None if limit is None else limit - report.claimed
             if not exhausted and (remaining is None or remaining > 0):
                 want = claim_size if remaining is None else min(claim_size, remaining)
+                pace.rest(store)
                 claimed = chunks_claim_pending(limit=want, workspace=workspace, lease_seconds=lease_seconds)
+                pace.claimed(claimed)
                 report.claimed += len(claimed)
                 exhausted = len(claimed) < want or (remaining is not None and remaining - len(claimed) <= 0)
-                fresh = _items_merge(items, claimed)
-                _items_reuse(backend, items, fresh, report, progress)
+                _work_add(models, work, claimed, report, progress)
             else:
                 exhausted = True
-            if not items:
+            if not any(work.values()):
                 if exhausted:
                     break
                 continue
-            work = list(items.values())
-            batches = backend.batches([item.text for item in work])
-            if not exhausted and len(batches) == 1 and len(batches[0]) < backend.max_batch_texts:
-                continue  # claim more before sending a request that is not full
-            if not exhausted and len(batches[-1]) < backend.max_batch_texts:
-                batches = batches[:-1]  # hold back the partial request; the next claim fills it
-            for batch in batches:
-                batch_items = [work[i] for i in batch]
-                step = _batch_embed(backend, items, batch_items, report)
-                store.submit(step, [cid for item in batch_items for cid in item.chunk_ids])
+            for model, items in work.items():
+                if not items:
+                    continue
+                model_backend = models.backend(model)
+                todo = list(items.values())
+                batches = model_backend.batches([item.text for item in todo])
+                if not exhausted and len(batches) == 1 and len(batches[0]) < model_backend.max_batch_texts:
+                    continue  # claim more before sending a request that is not full
+                if not exhausted and len(batches[-1]) < model_backend.max_batch_texts:
+                    batches = batches[:-1]  # hold back the partial request; the next claim fills it
+                for batch in batches:
+                    batch_items = [todo[i] for i in batch]
+                    step = _batch_embed(model_backend, items, batch_items, report, models.default_model)
+                    store.submit(step, [cid for item in batch_items for cid in item.chunk_ids])
         store.wait()
     finally:
         # Whatever was claimed but not stored (an error, a crash in this code) is released
@@ -261,21 +339,48 @@ def chunks_embed_pending(
             store.wait()
         finally:
             store.close()
-            leases_release(cid for item in items.values() for cid in item.chunk_ids)
+            leases_release(cid for items in work.values() for item in items.values() for cid in item.chunk_ids)
     return report
 
 
-def _items_merge(items: dict[tuple[int, str], WorkItem], claimed: Sequence[ClaimedChunk]) -> list[WorkItem]:
-    """Add claimed chunks to the work items (identical texts share one); return the new items."""
-    fresh: list[WorkItem] = []
+def _work_add(models: _Models, work: _Work, claimed: Sequence[ClaimedChunk], report: EmbedReport,
+              progress: ProgressCallback | None) -> None:
+    """Add claimed chunks to the work, per model they lack (identical texts share one item);
+    copy vectors known for the same text; settle chunks that lack nothing."""
+    if not claimed:
+        return
+    wanted = models.wanted({chunk.workspace_id for chunk in claimed})
+    current = vectors_current(chunk_ids=[c.id for c in claimed], models={m for ms in wanted.values() for m in ms})
+    complete: list[int] = []
+    fresh: dict[str, list[WorkItem]] = {}
     for chunk in claimed:
-        key = (chunk.workspace_id, chunk.content_hash)
-        item = items.get(key)
-        if item is None:
-            item = items[key] = WorkItem(chunk.workspace_id, chunk.content_hash, chunk.text)
-            fresh.append(item)
-        item.chunk_ids.append(chunk.id)
-    return fresh
+        missing = [m for m in wanted[chunk.workspace_id] if (chunk.id, m) not in current]
+        if not missing:
+            complete.append(chunk.id)
+        for model in missing:
+            items = work.setdefault(model, {})
+            key = (chunk.workspace_id, chunk.content_hash)
+            item = items.get(key)
+            if item is None:
+                item = items[key] = WorkItem(chunk.workspace_id, chunk.content_hash, chunk.text)
+                fresh.setdefault(model, []).append(item)
+            item.chunk_ids.append(chunk.id)
+    if complete:
+        report.embedded += chunks_settle_ids(chunk_ids=complete, default_model=models.default_model)
+        leases_release(complete)
+    for model, items in fresh.items():
+        try:
+            model_backend = models.backend(model)
+        except EmbeddingNotConfigured as exc:
+            # The workspace wants a model this machine cannot make (a key was removed mid-switch):
+            # the chunks fail with the reason, like a rejected key, until someone acts.
+            error = EmbeddingProviderError(f"{model}: {exc}", transient=False)
+            report.failed += chunks_mark_error(chunk_ids=[c for i in items for c in i.chunk_ids], error=error)
+            report.error = str(error)
+            for item in items:
+                work[model].pop((item.workspace_id, item.content_hash), None)
+            continue
+        _items_reuse(model_backend, work[model], items, report, progress, models.default_model)
 
 
 def _items_reuse(
@@ -284,6 +389,7 @@ def _items_reuse(
     fresh: list[WorkItem],
     report: EmbedReport,
     progress: ProgressCallback | None,
+    default_model: str | None = None,
 ) -> None:
     """Store vectors already known for the same text instead of asking the provider again."""
     known = vectors_reusable(model_name=backend.model_name, keys=[(i.workspace_id, i.content_hash) for i in fresh])
@@ -297,7 +403,7 @@ def _items_reuse(
             continue
         rows.extend((chunk_id, item.content_hash, literal) for chunk_id in item.chunk_ids)
         done += len(item.chunk_ids)
-    stored = vectors_store(backend=backend, rows=rows)
+    stored = vectors_store(backend=backend, rows=rows, default_model=default_model)
     report.embedded += stored
     report.reused += stored
     report.discarded += len(rows) - stored
@@ -306,7 +412,8 @@ def _items_reuse(
 
 
 def chunks_embed_batch(*, chunk_ids: Sequence[int], backend: BaseEmbeddingBackend | None = None) -> EmbedReport:
-    """Embed these chunks now if they are pending and not leased by another worker.
+    """Embed these chunks now, for every model their workspace wants, if they are pending and
+    not leased by another worker.
 
     Claims them (same lease rules as chunks_claim_pending), so calling it twice, or while
     another worker holds them, embeds nothing twice.
@@ -315,15 +422,18 @@ def chunks_embed_batch(*, chunk_ids: Sequence[int], backend: BaseEmbeddingBacken
     backend = _backend_for(report, backend)
     if backend is None:
         return report
+    models = _Models(backend)
     claimed = chunks_claim_ids(chunk_ids=chunk_ids)
     report.claimed = len(claimed)
-    items: dict[tuple[int, str], WorkItem] = {}
-    fresh = _items_merge(items, claimed)
+    work: _Work = {}
     try:
-        _items_reuse(backend, items, fresh, report, None)
-        work = list(items.values())
-        for batch in backend.batches([item.text for item in work]):
-            report.add_stored(_batch_embed(backend, items, [work[i] for i in batch], report)())
+        _work_add(models, work, claimed, report, None)
+        for model, items in work.items():
+            model_backend = models.backend(model)
+            todo = list(items.values())
+            for batch in model_backend.batches([item.text for item in todo]):
+                step = _batch_embed(model_backend, items, [todo[i] for i in batch], report, models.default_model)
+                report.add_stored(step())
     finally:
-        leases_release(cid for item in items.values() for cid in item.chunk_ids)
+        leases_release(cid for items in work.values() for item in items.values() for cid in item.chunk_ids)
     return report

@@ -11,7 +11,7 @@ from cms.models import Asset, ContentType, Entry, Workspace
 from ingestion.embeddings import BaseEmbeddingBackend, EmbeddingNotConfigured, get_embedding_backend
 from ingestion.models import Chunk, ChunkStatus, SourceKind
 from ingestion.services.sync import SYNC_BATCH_SIZE, ProgressCallback
-from ingestion.services.vectors import vectors_reusable
+from ingestion.services.vectors import vectors_current, vectors_reusable
 from ingestion.sources import SourcePlan, asset_is_ingested, asset_plan, content_type_info, entry_plan
 
 
@@ -58,11 +58,13 @@ def chunks_reindex_estimate(
     def collect(plans: Sequence[SourcePlan], kind: str) -> None:
         nonlocal chunk_count
         column = "entry_id" if kind == SourceKind.ENTRY else "asset_id"
+        rows = list(Chunk.objects.filter(**{f"{column}__in": [p.source_id for p in plans]}).only(
+            "id", column, "field", "ordinal", "content_hash", "status"
+        ))
+        with_vector = {cid for cid, _ in vectors_current(chunk_ids=[r.id for r in rows], models=[backend.model_name])}
         current = {
-            (getattr(row, column), row.field, row.ordinal): (row.content_hash, row.status, row.embedding_model)
-            for row in Chunk.objects.filter(**{f"{column}__in": [p.source_id for p in plans]}).only(
-                "id", column, "field", "ordinal", "content_hash", "status", "embedding_model"
-            )
+            (getattr(row, column), row.field, row.ordinal): (row.content_hash, row.status, row.id in with_vector)
+            for row in rows
         }
         for plan in plans:
             for want in plan.desired:
@@ -70,8 +72,8 @@ def chunks_reindex_estimate(
                 if (
                     have is not None
                     and have[0] == want.content_hash
-                    and have[1] == ChunkStatus.EMBEDDED
-                    and (not configured or have[2] == backend.model_name)
+                    and have[1] in (ChunkStatus.EMBEDDED, ChunkStatus.BACKFILL)
+                    and (not configured or have[2])
                 ):
                     continue
                 chunk_count += 1

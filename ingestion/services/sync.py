@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from cms.models import Asset, ContentType, Entry, Workspace
 from ingestion.embeddings import BaseEmbeddingBackend
-from ingestion.models import Chunk, ChunkStatus, SourceKind
+from ingestion.models import Chunk, ChunkStatus, ChunkVector, SourceKind
 from ingestion.services.keyword import ChunkText, keyword_index_chunks, keyword_stats_compact_on_commit
 from ingestion.sources import (
     ContentTypeInfo,
@@ -80,10 +80,6 @@ _RESET_FIELDS = [
     "last_error",
     "leased_until",
     "retry_at",
-    "embedding",
-    "embedding_model",
-    "embedding_dimensions",
-    "embedded_at",
     "updated_at",
 ]
 
@@ -137,10 +133,6 @@ def _chunks_apply(plans: Sequence[SourcePlan], *, kind: str, created: bool = Fal
                 row.last_error = ""
                 row.leased_until = None
                 row.retry_at = None
-                row.embedding = None
-                row.embedding_model = ""
-                row.embedding_dimensions = None
-                row.embedded_at = None
                 row.updated_at = now
                 to_reset.append(row)
             elif row.title != plan.title or row.metadata != metadata:
@@ -154,6 +146,10 @@ def _chunks_apply(plans: Sequence[SourcePlan], *, kind: str, created: bool = Fal
         result.deleted = Chunk.objects.filter(id__in=surplus).delete()[0]
     if to_reset:
         Chunk.objects.bulk_update(to_reset, _RESET_FIELDS, batch_size=500)
+        # Every model's vector of the old text goes with it, in this transaction: searches join
+        # vectors on the chunk id alone (search/semantic.py), and a worker storing a vector of
+        # the old text meanwhile waits for this commit and then skips it (vectors_store).
+        ChunkVector.objects.filter(chunk_id__in=[c.id for c in to_reset]).delete()
         result.changed = len(to_reset)
         keyword_index_chunks(chunks=[ChunkText(c.id, c.workspace_id, c.text) for c in to_reset], replace=True)
     if to_retitle:

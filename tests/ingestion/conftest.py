@@ -102,3 +102,27 @@ def queued_tasks(queue: str) -> list[tuple[str, dict]]:
         finally:
             simple.close()
     return taken
+
+
+def current_vector(chunk, model: str = "fake-hash-16"):
+    """The chunk's vector of `model` made from its current text (a ChunkVector), or None."""
+    from ingestion.models import Chunk, ChunkVector
+
+    chunk = Chunk.objects.get(pk=chunk.pk)
+    return ChunkVector.objects.filter(chunk=chunk, model=model, content_hash=chunk.content_hash).first()
+
+
+@pytest.fixture
+def two_models(settings, fake_backend):
+    """The configured fake (active by default) and a second model to switch to: `other`
+    (tests.ingestion.worker_backends.OtherFakeBackend, fake-other-8)."""
+    from tests.ingestion.worker_backends import OtherFakeBackend
+
+    settings.SEARCH_EMBEDDING_MODELS = {
+        "fake": {"BACKEND": "ingestion.embeddings.fake.FakeEmbeddingBackend", "OPTIONS": {}},
+        "other": {"BACKEND": "tests.ingestion.worker_backends.OtherFakeBackend", "OPTIONS": {}},
+    }
+    reset_embedding_backends()
+    OtherFakeBackend.calls.clear()
+    yield
+    OtherFakeBackend.calls.clear()

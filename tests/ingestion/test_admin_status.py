@@ -229,3 +229,23 @@ def test_other_workspace_is_never_listed_on_the_status_page(client, editor, work
     WorkspaceFactory(slug="initech", name="Initech")
     client.force_login(editor)
     assert "Initech" not in page(client).content.decode()
+
+
+def test_page_shows_a_running_switch_with_coverage_eta_tokens_and_cost(client, editor, pending_entries, two_models,
+                                                                      workspace):
+    from ingestion.services import switch
+
+    services.chunks_embed_pending(workspace=workspace)
+    switch.embedding_switch_start(workspace=workspace, model="other")
+    services.chunks_embed_pending(workspace=workspace, limit=1)
+    client.force_login(editor)
+    response = page(client)
+    progress = response.context["summary"]["switch"]
+    chunks = Chunk.objects.count()
+    assert (progress["target"], progress["covered"], progress["chunks"]) == ("fake-other-8", 1, chunks)
+    html = response.content.decode()
+    assert 'id="ingestion-switch" data-target="fake-other-8"' in html
+    assert f'data-switch="coverage">{progress["coverage_percent"]}%' in html
+    assert f'data-switch="tokens">{progress["tokens"]}<' in html and progress["tokens"] > 0
+    roles = {m["model"]: (m["role"], m["embedded"]) for m in response.context["summary"]["models"]}
+    assert roles == {"fake-hash-16": ("active", chunks), "fake-other-8": ("target", 1)}

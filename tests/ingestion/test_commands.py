@@ -129,7 +129,8 @@ def test_ingestion_status_json_reports_counts_age_error_and_provider(semantic_ty
     assert report["provider"]["configured"] is True and report["provider"]["model"] == "fake-hash-16"
     [ws] = report["workspaces"]
     assert (ws["workspace"], ws["pending"], ws["embedded"], ws["failed"]) == ("acme", 1, 1, 1)
-    assert {m["model"] for m in ws["models"]} == {"", "fake-hash-16"}
+    assert [(m["model"], m["role"], m["embedded"], m["pending"]) for m in ws["models"]] == [
+        ("fake-hash-16", "active", 1, 2)]
     assert ws["oldest_pending_seconds"] >= 0
     assert ws["last_error"] == "401: invalid key"
 

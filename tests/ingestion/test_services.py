@@ -16,7 +16,7 @@ from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage
 from ingestion.embeddings import EmbeddingProviderError
 from ingestion.embeddings.fake import FakeEmbeddingBackend
 from tests.factories import ContentTypeFactory, WorkspaceFactory, entry_make
-from tests.ingestion.conftest import provider_calls, use_backend
+from tests.ingestion.conftest import current_vector, provider_calls, use_backend
 
 PARAGRAPHS = [
     "Refunds are issued within thirty days of delivery. Items must be unused and in their original "
@@ -55,7 +55,7 @@ def test_opted_in_entry_gets_pending_chunks_headed_by_its_title(semantic_type, f
     assert [c.text for c in chunks] == [d.text for d in expected]
     assert {c.field for c in chunks} == {"body"}
     assert all(c.text.startswith("Refund policy\n") for c in chunks)
-    assert all(c.status == ChunkStatus.PENDING and c.embedding is None for c in chunks)
+    assert all(c.status == ChunkStatus.PENDING and current_vector(c) is None for c in chunks)
     assert all(c.content_hash == drafts(c.text, "plain")[0].content_hash or len(c.content_hash) == 64 for c in chunks)
     assert all(c.workspace_id == entry.workspace_id and c.source_kind == "entry" for c in chunks)
     assert all(c.token_estimate > 0 for c in chunks)
@@ -139,7 +139,7 @@ def test_status_change_rewrites_metadata_but_keeps_vectors(semantic_type, fake_b
     calls = provider_calls()
     cms_services.entry_update(entry=entry, status="published")
     chunks = list(Chunk.objects.filter(entry=entry))
-    assert all(c.status == ChunkStatus.EMBEDDED and c.embedding is not None for c in chunks)
+    assert all(c.status == ChunkStatus.EMBEDDED and current_vector(c) is not None for c in chunks)
     assert all(c.metadata["status"] == "published" for c in chunks)
     services.chunks_embed_pending()
     assert provider_calls() == calls
@@ -148,7 +148,7 @@ def test_status_change_rewrites_metadata_but_keeps_vectors(semantic_type, fake_b
 def test_editing_one_paragraph_resets_only_the_chunks_whose_text_changed(semantic_type, fake_backend):
     entry = entry_make(semantic_type, title="Refund policy", body=body_html(PARAGRAPHS))
     services.chunks_embed_pending()
-    old = {(c.field, c.ordinal): c for c in Chunk.objects.filter(entry=entry)}
+    old = {(c.field, c.ordinal): current_vector(c) for c in Chunk.objects.filter(entry=entry)}
     edited = [*PARAGRAPHS[:2], PARAGRAPHS[2].replace("one hour", "two hours"), *PARAGRAPHS[3:]]
     before = {d.ordinal: d.content_hash for d in drafts(body_html(PARAGRAPHS), "html")}
     after = {d.ordinal: d.content_hash for d in drafts(body_html(edited), "html")}
@@ -160,10 +160,10 @@ def test_editing_one_paragraph_resets_only_the_chunks_whose_text_changed(semanti
     assert result.needs_embedding is False  # the receiver already synced inside entry_update
     for chunk in Chunk.objects.filter(entry=entry, field="body"):
         if chunk.ordinal in changed:
-            assert chunk.status == ChunkStatus.PENDING and chunk.embedding is None and chunk.attempts == 0
+            assert chunk.status == ChunkStatus.PENDING and current_vector(chunk) is None and chunk.attempts == 0
         else:
             assert chunk.status == ChunkStatus.EMBEDDED
-            assert chunk.embedded_at == old[("body", chunk.ordinal)].embedded_at
+            assert current_vector(chunk).created_at == old[("body", chunk.ordinal)].created_at
 
     FakeEmbeddingBackend.calls.clear()
     report = services.chunks_embed_pending()
@@ -303,9 +303,10 @@ def test_embedding_stores_vectors_with_model_and_dimensions(semantic_type, fake_
     assert report.embedded == len(chunks)
     for chunk in chunks:
         assert chunk.status == ChunkStatus.EMBEDDED
-        assert chunk.embedding_model == "fake-hash-16" and chunk.embedding_dimensions == 16
-        assert chunk.leased_until is None and chunk.embedded_at is not None
-        assert list(chunk.embedding) == pytest.approx(FakeEmbeddingBackend()._vector(chunk.text), abs=1e-6)
+        vector = current_vector(chunk)
+        assert vector.model == "fake-hash-16" and vector.dimensions == 16
+        assert chunk.leased_until is None and vector.created_at is not None
+        assert list(vector.embedding) == pytest.approx(FakeEmbeddingBackend()._vector(chunk.text), abs=1e-6)
 
 
 def test_embedding_twice_makes_no_provider_call_and_changes_no_row(semantic_type, fake_backend):
@@ -435,12 +436,12 @@ def test_text_edited_while_its_batch_is_in_flight_never_keeps_the_old_vector(sem
     assert report.discarded == 1
     body = Chunk.objects.get(entry=entry, field="body")
     assert "14 days" in body.text
-    assert body.status == ChunkStatus.PENDING and body.embedding is None and body.leased_until is None
+    assert body.status == ChunkStatus.PENDING and current_vector(body) is None and body.leased_until is None
 
     services.chunks_embed_pending()
     body.refresh_from_db()
     assert body.status == ChunkStatus.EMBEDDED
-    assert list(body.embedding) == pytest.approx(FakeEmbeddingBackend()._vector(body.text), abs=1e-6)
+    assert list(current_vector(body).embedding) == pytest.approx(FakeEmbeddingBackend()._vector(body.text), abs=1e-6)
 
 
 class FailingBackend(FakeEmbeddingBackend):
@@ -597,10 +598,9 @@ def test_edit_committed_by_another_transaction_mid_batch_discards_the_old_vector
     report = services.chunks_embed_pending()
     assert report.discarded == 1
     body = Chunk.objects.get(entry=entry, field="body")
-    assert "14 days" in body.text and body.status == ChunkStatus.PENDING and body.embedding is None
+    assert "14 days" in body.text and body.status == ChunkStatus.PENDING and current_vector(body) is None
     services.chunks_embed_pending()
-    body.refresh_from_db()
-    assert list(body.embedding) == pytest.approx(FakeEmbeddingBackend()._vector(body.text), abs=1e-6)
+    assert list(current_vector(body).embedding) == pytest.approx(FakeEmbeddingBackend()._vector(body.text), abs=1e-6)
 
 
 @pytest.mark.django_db(transaction=True)

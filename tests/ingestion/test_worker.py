@@ -24,7 +24,7 @@ from django.db import connection
 from ingestion.models import Chunk, ChunkStatus
 from ingestion.embeddings.fake import FakeEmbeddingBackend
 from tests.factories import ContentTypeFactory, entry_make
-from tests.ingestion.conftest import celery_broker
+from tests.ingestion.conftest import celery_broker, current_vector
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -185,8 +185,9 @@ def test_saved_entry_is_embedded_by_a_worker_and_found_by_a_vector_query(workspa
     literal = "[" + ",".join(map(str, query)) + "]"
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT entry_id FROM ingestion_chunk WHERE workspace_id = %s AND embedding_model = %s "
-            "ORDER BY (embedding::vector(512)) <=> %s::vector(512) LIMIT 1",
+            "SELECT c.entry_id FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
+            " WHERE v.workspace_id = %s AND v.model = %s"
+            " ORDER BY (v.embedding::vector(512)) <=> %s::vector(512) LIMIT 1",
             [workspace.pk, "use-multilingual-v3", literal],
         )
         assert cursor.fetchone()[0] == refund.pk
@@ -212,7 +213,7 @@ def test_worker_killed_mid_batch_loses_no_chunk(workspace, workers, tmp_path):
     wait_until(all_embedded(12), workers, "every chunk to be embedded after the restart")
     fake = FakeEmbeddingBackend()
     for chunk in Chunk.objects.all():
-        assert list(chunk.embedding) == pytest.approx(fake._vector(chunk.text), abs=1e-6)
+        assert list(current_vector(chunk).embedding) == pytest.approx(fake._vector(chunk.text), abs=1e-6)
         assert chunk.leased_until is None
 
 

@@ -1,12 +1,15 @@
 """Embedding backends for tests that run a real worker process (named by dotted path in
 EMBEDDING_PROVIDER, so the worker imports them).
 
+OtherFakeBackend is a second model to switch to (another name and dimension), which can
+log its requests (JSON lines: pid, texts) to $OTHER_BACKEND_MARKER and sleep $OTHER_BACKEND_SECONDS in each.
 SlowFakeBackend sleeps in every request, so a test can kill the worker mid-batch, and
 appends a line per request to $SLOW_BACKEND_MARKER so the test knows when that is.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -23,3 +26,21 @@ class SlowFakeBackend(FakeEmbeddingBackend):
                 handle.write(f"{os.getpid()} {len(texts)}\n")
         time.sleep(float(os.environ.get("SLOW_BACKEND_SECONDS", "1.0")))
         return super()._embed(texts, input_type=input_type)
+
+
+class OtherFakeBackend(FakeEmbeddingBackend):
+    """A second model for switch tests: another name, 8 dimensions, its own call log."""
+
+    model_name = "fake-other-8"
+    dimensions = 8
+    max_batch_texts = 4
+    calls: list[tuple[str, list[str]]] = []
+
+    def _embed(self, texts: list[str], *, input_type: str) -> list[list[float]]:
+        marker = os.environ.get("OTHER_BACKEND_MARKER")
+        if marker:
+            with open(marker, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps({"pid": os.getpid(), "texts": texts}) + "\n")
+        time.sleep(float(os.environ.get("OTHER_BACKEND_SECONDS", "0")))
+        OtherFakeBackend.calls.append((input_type, list(texts)))
+        return [self._vector(text) for text in texts]

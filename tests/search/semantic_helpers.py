@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from cms.models import ContentType, Entry, Workspace
-from ingestion.models import Chunk, ChunkStatus, SourceKind
+from ingestion.models import Chunk, ChunkStatus, ChunkVector, SourceKind
 from ingestion.embeddings import get_embedding_backend, reset_embedding_backends
 from tests.factories import ContentTypeFactory, entry_make
 
@@ -57,7 +57,7 @@ def hnsw_index_rebuild() -> None:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("REINDEX INDEX chunk_hnsw_use_multilingual_v3")
+        cursor.execute("REINDEX INDEX chunk_vector_hnsw_use_multilingual_v3")
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def chunk_make(
     import hashlib
 
     embedded = status == ChunkStatus.EMBEDDED
-    return Chunk.objects.create(
+    chunk = Chunk.objects.create(
         workspace_id=entry.workspace_id,
         source_kind=SourceKind.ENTRY,
         entry=entry,
@@ -119,10 +119,12 @@ def chunk_make(
             "fields": dict(fields if fields is not None else {}),
         },
         status=status,
-        embedding=embed([text])[0] if embedded else None,
-        embedding_model=model if embedded else "",
-        embedding_dimensions=LOCAL_DIMENSIONS if embedded else None,
     )
+    if embedded:
+        ChunkVector.objects.create(chunk=chunk, workspace_id=chunk.workspace_id, model=model,
+                                   dimensions=LOCAL_DIMENSIONS, embedding=embed([text])[0],
+                                   content_hash=chunk.content_hash)
+    return chunk
 
 
 def chunks_make(entry: Entry, texts: list[str], **kwargs) -> list[Chunk]:

@@ -203,9 +203,9 @@ def test_include_sources_false_omits_sources(local_embeddings, workspace, articl
 
 def test_search_makes_a_fixed_number_of_queries(local_embeddings, workspace, article, django_assert_num_queries):
     chunks_make(entry_for(article), [REFUND_EN, *DISTRACTORS_EN])
-    # The query's usage upsert, set_config, the search, the pending count (+ the savepoint
-    # pair the test transaction adds).
-    with django_assert_num_queries(6):
+    # The workspace's active model, the query's usage upsert, set_config, the search, the
+    # pending count (+ the savepoint pair the test transaction adds).
+    with django_assert_num_queries(7):
         semantic_search(access=full_access(workspace), query="refund")
 
 
@@ -234,7 +234,7 @@ def test_explain_shows_the_hnsw_index(local_embeddings, workspace, article):
 
     plan = _explain(workspace)
 
-    assert "Index Scan using chunk_hnsw_use_multilingual_v3" in plan
+    assert "Index Scan using chunk_vector_hnsw_use_multilingual_v3" in plan
 
 
 def test_filtered_query_still_returns_top_k(local_embeddings, workspace, article):

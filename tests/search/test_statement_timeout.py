@@ -28,6 +28,8 @@ from tests.factories import api_key_make, entry_make, full_access
 from tests.search.semantic_helpers import REFUND_EN, chunk_make, entry_for, plain_type
 
 TIMEOUT_MS = 200
+# The FROM clause of the vector search (search/semantic.py), where sleeping() injects its wait.
+VECTOR_FROM = "ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
 
 
 @pytest.fixture(autouse=True)
@@ -125,7 +127,7 @@ def refund_chunk(local_embeddings, workspace):
 
 
 def test_slow_vector_search_is_search_timeout(workspace, refund_chunk):
-    with sleeping("ingestion_chunk c"), pytest.raises(SearchTimeout):
+    with sleeping(VECTOR_FROM), pytest.raises(SearchTimeout):
         semantic_search(access=full_access(workspace), query="refund")
     assert semantic_search(access=full_access(workspace), query="refund").hits[0].id == refund_chunk.id
 
@@ -142,7 +144,7 @@ def test_api_full_text_answers_503_search_timeout(client, editor, refund_entry):
 def test_api_semantic_answers_503_search_timeout(editor, refund_chunk):
     api = APIClient()
     api.force_login(editor)
-    with sleeping("ingestion_chunk c"):
+    with sleeping(VECTOR_FROM):
         response = api.post("/api/v1/workspaces/acme/search/semantic", data=json.dumps({"query": "refund"}),
                             content_type="application/json")
     assert (response.status_code, response.json()["code"]) == (503, "search_timeout")
@@ -154,7 +156,7 @@ def test_command_reports_search_timeout(refund_entry):
 
 
 def test_semantic_command_reports_search_timeout(refund_chunk):
-    with sleeping("ingestion_chunk c"), pytest.raises(CommandError, match="search_timeout"):
+    with sleeping(VECTOR_FROM), pytest.raises(CommandError, match="search_timeout"):
         call_command("semantic_search", "acme", "refund")
 
 

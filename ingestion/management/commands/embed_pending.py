@@ -22,7 +22,7 @@ class Command(BaseCommand):
         if limit is not None and limit <= 0:
             raise CommandError("--limit must be a positive number of chunks.")
         ws = workspace_from_option(workspace)
-        pending = Chunk.objects.pending() if ws is None else Chunk.objects.pending().for_workspace(ws)
+        pending = Chunk.objects.queued() if ws is None else Chunk.objects.queued().for_workspace(ws)
         total = pending.count()
         with Progress(stream=self.stdout, label="embed", total=min(total, limit) if limit else total,
                       verbosity=verbosity) as progress:

@@ -1,8 +1,9 @@
-"""`manage.py ingestion_status`: chunk counts per workspace and model, backlog age, last error."""
+"""`manage.py ingestion_status`: chunk counts per workspace and model, backlog age, last error, switch progress."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.core.management.base import BaseCommand
 
@@ -33,19 +34,32 @@ class Command(BaseCommand):
             age = ws["oldest_pending_seconds"]
             self.stdout.write(
                 f"{ws['workspace']}: {ws['pending']} pending ({ws['leased']} being embedded), {ws['embedded']} embedded, "
-                f"{ws['failed']} failed; oldest pending {_age(age)}"
+                f"{ws['failed']} failed" + (f", {ws['backfill']} backfilling" if ws["backfill"] else "")
+                + f"; oldest pending {_age(age)}"
             )
             for counts in ws["models"]:
+                role = f"({counts['role']})" if counts["role"] else ""
                 self.stdout.write(
-                    f"  {counts['model'] or '(no model)':<28} pending {counts['pending']:>7}  "
-                    f"embedded {counts['embedded']:>7}  failed {counts['failed']:>7}"
+                    f"  {counts['model']:<24} {role:<10} vectors {counts['embedded']:>7}  "
+                    f"missing {counts['pending']:>7}"
                 )
+            if ws["switch"]:
+                self.stdout.write(progress_line(ws["switch"]))
             if ws["retrying"]:
                 self.stdout.write(
                     f"  {ws['retrying']} waiting to retry after a provider error; next at {ws['next_retry_at']}"
                 )
             if ws["last_error"]:
                 self.stdout.write(f"  last error ({ws['last_error_at']}): {ws['last_error']}")
+
+
+def progress_line(progress: dict[str, Any]) -> str:
+    """One line of a running switch's progress (also used by embedding_switch status)."""
+    eta = progress["eta_seconds"]
+    eta_text = "unknown" if eta is None else f"{eta:.0f}s"
+    return (f"  switch {progress['active']} -> {progress['target']}: {progress['covered']}/{progress['chunks']} "
+            f"chunks ({progress['coverage_percent']:.1f}%), ETA {eta_text}, {progress['tokens']} tokens, "
+            f"${progress['cost_usd']:.4f} so far")
 
 
 def _age(seconds: float | None) -> str:

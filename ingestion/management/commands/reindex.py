@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ingestion import services
+from ingestion import selectors, services
 from ingestion.management.progress import Progress
 from ingestion.management.scope import content_types_from_option, workspace_from_option
 from ingestion.models import Chunk
@@ -48,10 +48,16 @@ class Command(BaseCommand):
                 sync.add(services.chunks_sync_for_assets(workspace=ws, progress=progress))
         # Chunks written before the keyword index existed (their text unchanged, so sync kept them).
         keyword_indexed = services.keyword_index_missing(workspace_id=ws.pk if ws else None)
-        try:
-            model_name = get_embedding_backend().model_name
-        except EmbeddingNotConfigured:
-            model_name = None
+        # The workspace's active model (the configured one unless it switched): a chunk without
+        # a current vector of it is requeued. Without --workspace, a switched workspace's chunks
+        # may be requeued too; its workers then find nothing missing and settle them unsent.
+        if ws is not None:
+            model_name = selectors.embedding_models(workspace=ws).active
+        else:
+            try:
+                model_name = get_embedding_backend().model_name
+            except EmbeddingNotConfigured:
+                model_name = None
         requeued = services.chunks_requeue(
             workspace=ws, content_types=None if not content_type and not only_assets else types,
             include_assets=include_assets, model_name=model_name,
@@ -73,7 +79,7 @@ class Command(BaseCommand):
         self._embed_inline(ws, verbosity)
 
     def _embed_inline(self, ws, verbosity: int) -> None:
-        pending = Chunk.objects.pending()
+        pending = Chunk.objects.queued()
         if ws is not None:
             pending = pending.for_workspace(ws)
         with Progress(stream=self.stdout, label="embed", total=pending.count(), verbosity=verbosity) as progress:

@@ -1,0 +1,48 @@
+"""Migration 0006 moves every stored vector between the chunk row and ChunkVector, both ways, without loss."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from ingestion import services
+from ingestion.models import ChunkVector
+from tests.factories import ContentTypeFactory, entry_make
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [("ingestion", "0005_chunk_metadata_statistics")]
+AFTER = [("ingestion", "0006_chunk_vectors")]
+
+
+def migrate(target) -> None:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(target)
+
+
+def test_vectors_move_back_to_chunk_rows_and_forward_again_unchanged(workspace, fake_backend):
+    doc = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+    for i in range(5):
+        entry_make(doc, title=f"Doc {i}", body=f"<p>Text number {i}.</p>")
+    services.chunks_embed_pending()
+    original = {(v.chunk_id, v.model, v.dimensions, v.content_hash): [round(x, 6) for x in v.embedding]
+                for v in ChunkVector.objects.all()}
+    assert len(original) >= 5
+    try:
+        migrate(BEFORE)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM ingestion_chunk WHERE embedding IS NOT NULL"
+                           " AND embedding_model = 'fake-hash-16' AND embedding_dimensions = 16")
+            assert cursor.fetchone()[0] == len(original)
+            cursor.execute("SELECT to_regclass('chunk_hnsw_use_multilingual_v3') IS NOT NULL")
+            assert cursor.fetchone()[0]
+    finally:
+        migrate(AFTER)
+    moved = {(v.chunk_id, v.model, v.dimensions, v.content_hash): [round(x, 6) for x in v.embedding]
+             for v in ChunkVector.objects.all()}
+    assert moved == original
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_indexes WHERE indexname LIKE 'chunk_vector_hnsw_%%'")
+        assert cursor.fetchone()[0] == 4
