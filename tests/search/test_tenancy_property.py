@@ -397,6 +397,48 @@ def test_admin_entry_changelist_and_search_box_show_only_what_the_user_may_see()
                  lambda world: st.tuples(st.sampled_from(world.users), st.integers(0, 59)))
 
 
+ADMIN_SEARCH_MODES = ("fulltext", "semantic", "hybrid")
+
+
+def test_admin_search_page_shows_only_what_the_user_may_see():
+    """The admin search page, in every mode: a member's own workspace within their role's
+    policy; any other workspace is the 404 of a missing one; a deactivated user logs in."""
+    def check(world: World, probe: Probe, caller, tally: Tally) -> None:
+        actor, data_index = caller
+        mode = ADMIN_SEARCH_MODES[data_index % len(ADMIN_SEARCH_MODES)]
+        client = Client()
+        client.force_login(actor.user)
+        params = {"q": probe.query, "mode": mode, **({"content_type": probe.content_type} if probe.content_type else {}),
+                  **({"status": probe.status} if probe.status else {})}
+        response = client.get(f"/admin/search/{probe.slug}/", params)
+        interface = "admin search page"
+        if not actor.active:
+            assert response.status_code == 302 and "/admin/login/" in response["Location"], response.status_code
+            tally.record(interface, "302 login")
+            return
+        expected = expected_for_user(world, actor, probe.slug)
+        if expected.refusal is not None:
+            assert response.status_code == 404, (response.status_code, expected)
+            tally.record(interface, "404 not a member")
+            return
+        assert response.status_code == 200, response.status_code
+        result = response.context["result"]
+        if result is None:  # the search's own input error, shown as a message
+            tally.record(interface, "200 input error")
+            return
+        if mode == "fulltext":
+            problems = entry_violations(expected, [hit.entry_id for hit in result.hits])
+        else:
+            # The page's result is the search's own (no API metadata): the chunk rows decide.
+            problems = source_violations(expected, [{"id": hit.id, "metadata": {"workspace": expected.workspace.slug}}
+                                                    for hit in result.hits])
+        assert not problems, (problems, probe, mode)
+        tally.record(interface, "200 with results" if result.hits else "200 empty")
+
+    run_property("admin search page", check,
+                 lambda world: st.tuples(st.sampled_from(world.users), st.integers(0, 59)))
+
+
 # --- management commands --------------------------------------------------------------------------
 
 # The chunk search commands of this checkout (hybrid_search and agentic_search where it has them).
