@@ -122,7 +122,10 @@ def _validate_rerank_weights(value: Any) -> dict[str, float]:
                                 f"Unknown rerank weight(s) {', '.join(unknown)}; use rerank, vector and position.")
     weights = dict(DEFAULT_RERANK_WEIGHTS)
     for key, raw in value.items():
-        weights[key] = _validate_weight(raw, "rerank_weights")  # type: ignore[assignment]
+        # null inside the object means what it means at the top level: unset, keep the default.
+        weight = _validate_weight(raw, "rerank_weights")
+        if weight is not None:
+            weights[key] = weight
     # Relative weights: {"rerank": 1} with the other defaults means 1 : 0.4 : 0.2. Normalised
     # so the final score stays in 0..1; all zero keeps the fused order (every final score 0).
     total = sum(weights.values())
