@@ -4,7 +4,7 @@ A search never takes a bare workspace: it takes a `WorkspaceAccess`, which only 
 functions here make. So the API, MCP tools, the admin and the management commands cannot
 disagree about drafts; each one only says who is asking.
 
-The policy (README, "Who sees what"):
+The policy (docs/access.md, "Who sees what"):
 
 - an `owner` or an `editor` sees drafts and published content; a `viewer` sees published
   content only; a superuser counts as an owner of every workspace;

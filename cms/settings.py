@@ -1,6 +1,6 @@
 """Django settings: the only module that reads environment variables (via django-environ).
 
-Every variable is documented in README.md and .env.example.
+Every variable is documented in docs/operators.md (Configuration) and .env.example.
 """
 
 from pathlib import Path
@@ -121,7 +121,7 @@ else:
 # Persistent connections: a request reuses its worker's connection instead of opening one
 # (14 ms -> 4.8 ms a full-text request through gunicorn). The health check pings a reused
 # connection first, so one the server or a pooler dropped is replaced, not an error.
-# With PgBouncer in front, see README "Connections and poolers".
+# With PgBouncer in front, see docs/operators.md "Connections and poolers (PgBouncer)".
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHECKS", default=True))
 # The test database is created from template0 with a UTF-8 ctype, whatever the server's
@@ -277,7 +277,7 @@ EMBEDDING_PRICE_PER_MTOK = env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06)
 EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="voyage" if VOYAGE_API_KEY else "local")
 _EMBEDDING_BACKEND_CLASSES = {
     "local": "ingestion.embeddings.local.LocalEmbeddingBackend",
-    # Offline and English-only, far better than `local` on English text (README, "Embeddings").
+    # Offline and English-only, far better than `local` on English text (docs/operators.md, "How it runs").
     "minilm": "ingestion.embeddings.minilm.MiniLMEmbeddingBackend",
     "voyage": "ingestion.embeddings.voyage.VoyageEmbeddingBackend",
     "fake": "ingestion.embeddings.fake.FakeEmbeddingBackend",

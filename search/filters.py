@@ -30,7 +30,7 @@ also on a key, negating that key's operators). Semantics follow MongoDB: a missi
 equals null, so `$ne`/`$nin`/`$not` match chunks that lack the key. `$gt`-style operators
 take a number, or an ISO date/datetime string (compared as text, which orders ISO dates
 correctly), and match only values of that JSON type. Where this differs from Mastra's
-pgvector filter (kept on purpose; see the README): `$not` is a true complement, so chunks
+pgvector filter (kept on purpose; see docs/design/filters.md): `$not` is a true complement, so chunks
 without the key match; an empty `$and`/`$or` list, an empty `$not` and an empty filter
 inside a logical operator are refused; a range on a string that is not an ISO date (a
 numeric string such as "100") is `filter_type_mismatch`. Text compared for equality may

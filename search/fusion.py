@@ -13,7 +13,7 @@ own list (1 = best); a chunk absent from a leg's list gets nothing from it.
 
 Default weights depend on the query's script, and were fitted by `bench/fusion_fit.py` on
 SciFact's train queries (English) and JSQuAD's `valid` queries (Japanese); no test query
-was used. The figures that chose them are in the README ("Fusion weights").
+was used. The figures that chose them are in docs/design/hybrid.md ("Fusion").
 
 Rerank (the Mastra vector query tool's formula): final = rerank x relevance + vector x
 (fused / best fused) + position x (1 - index / candidates), index 0 for the best fused.

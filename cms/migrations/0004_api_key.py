@@ -1,7 +1,7 @@
 """Workspace API keys replace DRF's user tokens.
 
 rest_framework.authtoken is no longer installed, so nothing would ever drop its table: this
-migration does (tokens were stored raw and never expired; README "Upgrading" says what to
+migration does (tokens were stored raw and never expired; docs/operators.md "Upgrading" says what to
 do instead), and forgets authtoken's applied migrations so a later reinstall starts clean.
 """
 

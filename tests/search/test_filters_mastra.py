@@ -19,7 +19,7 @@ $contains, $elemMatch, $all, $size, $regex/$options, $nor, array-valued metadata
 object paths ('user.profile.price', 'level1.level2.level3'): see OUT_OF_SCOPE.
 
 Result: 44 of 49 in-scope cases pass as Mastra expects them to. The other 5 are documented
-deviations (README, "Filters"), and their tests assert this CMS's 400 instead:
+deviations (docs/design/filters.md), and their tests assert this CMS's 400 instead:
 - a range on a numeric string ({"numeric_string": {"$gt": "100"}}) is filter_type_mismatch (2 cases);
 - an empty $and / $or list is invalid_filter, not "ignored" or "matches nothing" (3 cases).
 The third kept behaviour, $not as a true complement (entries without the field match),
@@ -42,8 +42,8 @@ pytestmark = pytest.mark.django_db
 
 # (case, deviation or None), filled by @mastra as the module loads.
 CASES: list[tuple[str, str | None]] = []
-RANGE_ON_NUMERIC_STRING = "a range on a numeric string is filter_type_mismatch (kept: README, Filters)"
-EMPTY_LOGICAL_LIST = "an empty $and/$or list is invalid_filter (kept: README, Filters)"
+RANGE_ON_NUMERIC_STRING = "a range on a numeric string is filter_type_mismatch (kept: docs/design/filters.md)"
+EMPTY_LOGICAL_LIST = "an empty $and/$or list is invalid_filter (kept: docs/design/filters.md)"
 
 OUT_OF_SCOPE = {
     "$in / $nin on an array field (2)": "no array field type",

@@ -2,7 +2,7 @@
 
 curl sends `?q=返品` as raw UTF-8 bytes. The development server passes them through and the
 API reads them as request.GET would; gunicorn refuses non-ASCII bytes in the request line
-with its own 400, so the README's examples percent-encode, which both servers accept.
+with its own 400, so the documented examples (docs/agents.md) percent-encode, which both servers accept.
 Percent-encoded, the longest query the API accepts (500 characters) must also fit in the
 request line gunicorn accepts as deployed (docker/Dockerfile).
 """
@@ -81,7 +81,7 @@ def test_gunicorn_refuses_raw_utf8_in_the_request_line_itself(gunicorn_port, ref
 
     status, _ = raw_http_get(gunicorn_port, PATH + "返品".encode(), headers)
 
-    assert status == 400  # gunicorn's own answer: why the README percent-encodes
+    assert status == 400  # gunicorn's own answer: why docs/agents.md percent-encodes
 
 
 @pytest.fixture(scope="module")
