@@ -30,24 +30,9 @@ def workspace_get_for_user(*, user: AbstractBaseUser, slug: str) -> Workspace:
     return workspace
 
 
-def content_type_get(*, workspace: Workspace, api_id: str) -> ContentType | None:
-    return ContentType.objects.for_workspace(workspace).filter(api_id=api_id).first()
-
-
 def content_type_schemas(*, workspace: Workspace) -> dict[str, list[dict]]:
     """Every content type of the workspace: api id -> its fields (one query)."""
     return dict(ContentType.objects.for_workspace(workspace).values_list("api_id", "fields"))
-
-
-def entry_list(
-    *, workspace: Workspace, content_type: ContentType | None = None, status: str | None = None
-) -> QuerySet[Entry]:
-    entries = Entry.objects.for_workspace(workspace).select_related("content_type")
-    if content_type is not None:
-        entries = entries.of_type(content_type)
-    if status is not None:
-        entries = entries.filter(status=status)
-    return entries.newest_first()
 
 
 def api_key_list(*, workspace: Workspace | None = None) -> QuerySet[ApiKey]:

@@ -181,12 +181,6 @@ def vector_counts(*, workspace: Workspace | int) -> dict[str, int]:
         return {model: int(n) for model, n in cursor.fetchall()}
 
 
-def vector_count_total(*, workspace: Workspace | int, model: str) -> int:
-    """Every vector of `model` the workspace stores, current or stale (what prune deletes)."""
-    workspace_id = workspace.pk if isinstance(workspace, Workspace) else workspace
-    return ChunkVector.objects.filter(workspace_id=workspace_id, model=model).count()
-
-
 def embedding_switch_progress(*, workspace: Workspace | int) -> dict[str, Any] | None:
     """A running switch's progress, or None: coverage of the target model, the ETA at the rate
     since the start, and the target's provider usage (tokens, cost) since the day it started."""

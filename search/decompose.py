@@ -38,8 +38,6 @@ MIN_PART_WORDS = 3
 MIN_PART_CHARS_CJK = 2
 
 _BULLET = re.compile(r"^\s*(?:[-*•・]|\d{1,2}[.)]|[①-⑳]|\(\d{1,2}\))\s+")
-_OPEN = "「『（(［[“\"'"
-_CLOSE = "」』）)］]”\"'"
 _BRACKETS = {"「": "」", "『": "』", "（": "）", "(": ")", "［": "］", "[": "]", "“": "”"}
 _SENTENCE_MARKS = "?？。!！"
 _EN_INTERROGATIVES = "how|what|why|when|where|which|who|whom|whose"
