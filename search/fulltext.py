@@ -47,6 +47,7 @@ from typing import Any
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
 from search.errors import SearchError, SearchInputError
+from search.snippets import excerpt, match_spans
 from search.snippets import fold as _fold
 from search.statements import SearchCursor, search_cursor
 
@@ -74,7 +75,6 @@ _COMMON_LETTERS = frozenset("etaoinshrdlu")
 # Characters of context kept before and after the first match in a snippet.
 SNIPPET_BEFORE = 40
 SNIPPET_AFTER = 80
-ELLIPSIS = "…"
 _INTEGER = re.compile(r"-?[0-9]{1,9}")
 # What a content type's api_id can be (a SlugField of 64 characters).
 _API_ID = re.compile(r"[-a-zA-Z0-9_]{1,64}")
@@ -465,7 +465,7 @@ def _hit(row: tuple, query: str) -> EntryHit:
         created_at=created_at,
         updated_at=updated_at,
         matched_fields=tuple(key for key, _, _ in matches),
-        snippet=_snippet(*matches[0], query=query) if matches else None,
+        snippet=_snippet(matches[0][0], matches[0][1], query=query) if matches else None,
     )
 
 
@@ -478,16 +478,9 @@ def _searchable_value(value: object) -> str | None:
     return None
 
 
-def _snippet(field: str, value: str, position: int, *, query: str) -> Snippet:
-    start = max(position - SNIPPET_BEFORE, 0)
-    end = min(position + len(query) + SNIPPET_AFTER, len(value))
-    prefix = ELLIPSIS if start > 0 else ""
-    suffix = ELLIPSIS if end < len(value) else ""
-    window = value[start:end]
-    folded_window, folded_query = _fold(window), _fold(query)
-    highlights = []
-    found = folded_window.find(folded_query)
-    while found != -1:
-        highlights.append((found + len(prefix), found + len(prefix) + len(query)))
-        found = folded_window.find(folded_query, found + len(query))
-    return Snippet(field=field, text=f"{prefix}{window}{suffix}", highlights=tuple(highlights))
+def _snippet(field: str, value: str, *, query: str) -> Snippet:
+    """SNIPPET_BEFORE characters before the first match and SNIPPET_AFTER after it (more before
+    when the value ends sooner), every occurrence in it highlighted: search.snippets' excerpt."""
+    shown, spans = excerpt(value, match_spans(value, [query]), before=SNIPPET_BEFORE,
+                           max_chars=SNIPPET_BEFORE + len(query) + SNIPPET_AFTER)
+    return Snippet(field=field, text=shown, highlights=spans)
