@@ -126,3 +126,9 @@ def two_models(settings, fake_backend):
     OtherFakeBackend.calls.clear()
     yield
     OtherFakeBackend.calls.clear()
+
+
+# The real-worker fixtures (a broker per transport, worker processes on it) live with their
+# helpers; importing them here makes them fixtures of every ingestion test module. At the end:
+# worker_support imports celery_broker from this module.
+from tests.ingestion.worker_support import app_on_broker, broker, workers  # noqa: E402, F401 - fixtures

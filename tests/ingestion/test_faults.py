@@ -14,13 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 from pytest_httpserver import HTTPServer
 
 from ingestion.models import Chunk, ChunkStatus
 from tests.factories import ContentTypeFactory, entry_make
 from tests.ingestion.conftest import celery_broker
-from tests.ingestion.test_voyage_backend import API_KEY, FakeVoyage
-from tests.ingestion.test_worker import Broker, Workers, all_embedded, wait_until
+from tests.ingestion.fake_voyage import API_KEY, FakeVoyage
+from tests.ingestion.worker_support import Broker, Workers, all_embedded, wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -96,8 +97,13 @@ def test_redis_stopped_while_entries_are_saved_then_restarted(workspace, private
             started = time.monotonic()
             save(doc, "During the outage", 5)  # each save succeeds; its enqueue fails and is logged
             saved_during = time.monotonic() - started
-            pending_during = Chunk.objects.filter(status=ChunkStatus.PENDING).count()
             time.sleep(2)
+            # The outage really happened: the broker refused connections, and nothing embedded
+            # the chunks saved meanwhile (each entry has at least one).
+            with pytest.raises(redis.exceptions.ConnectionError):
+                redis.Redis.from_url(private_redis.url, socket_connect_timeout=1).ping()
+            pending_during = Chunk.objects.filter(status=ChunkStatus.PENDING).count()
+            assert pending_during >= 5, pending_during
             private_redis.start()
 
             wait_until(all_embedded(8), workers, "every entry to be embedded after Redis came back")
@@ -152,8 +158,13 @@ def test_read_only_broker_folder_loses_nothing(workspace, read_only_capable_dir,
 
             remount(broker_dir, "ro")
             save(doc, "Read-only", 4)  # the saves commit; publishing the task fails on the disk
-            pending_during = Chunk.objects.filter(status=ChunkStatus.PENDING).count()
             time.sleep(2)
+            # The outage really happened: the folder refused writes, and the chunks saved
+            # meanwhile waited (each entry has at least one).
+            with pytest.raises(OSError):
+                (broker_dir / "queue" / "probe").write_text("x")
+            pending_during = Chunk.objects.filter(status=ChunkStatus.PENDING).count()
+            assert pending_during >= 4, pending_during
             remount(broker_dir, "rw")
 
             wait_until(all_embedded(6), workers, "every entry to be embedded once the disk was writable again")

@@ -15,6 +15,7 @@ from ingestion.chunking import chunk_text
 from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage
 from ingestion.embeddings import EmbeddingProviderError
 from ingestion.embeddings.fake import FakeEmbeddingBackend
+from tests.ingestion.worker_backends import FailingBackend
 from tests.factories import ContentTypeFactory, WorkspaceFactory, entry_make
 from tests.ingestion.conftest import current_vector, provider_calls, use_backend
 
@@ -444,15 +445,8 @@ def test_text_edited_while_its_batch_is_in_flight_never_keeps_the_old_vector(sem
     assert list(current_vector(body).embedding) == pytest.approx(FakeEmbeddingBackend()._vector(body.text), abs=1e-6)
 
 
-class FailingBackend(FakeEmbeddingBackend):
-    transient = True
-
-    def _embed(self, texts, *, input_type):
-        raise EmbeddingProviderError("provider said 503", transient=FailingBackend.transient)
-
-
 def test_transient_error_releases_the_lease_counts_the_attempt_and_raises(semantic_type, settings):
-    use_backend(settings, "tests.ingestion.test_services.FailingBackend")
+    use_backend(settings, "tests.ingestion.worker_backends.FailingBackend")
     FailingBackend.transient = True
     entry_make(semantic_type, title="Refund policy")
     with pytest.raises(EmbeddingProviderError):
@@ -463,7 +457,7 @@ def test_transient_error_releases_the_lease_counts_the_attempt_and_raises(semant
 
 
 def test_transient_errors_back_off_and_never_fail_the_chunk(semantic_type, settings):
-    use_backend(settings, "tests.ingestion.test_services.FailingBackend")
+    use_backend(settings, "tests.ingestion.worker_backends.FailingBackend")
     settings.EMBED_RETRY_BASE_SECONDS = 30
     FailingBackend.transient = True
     entry_make(semantic_type, title="Refund policy")
@@ -482,7 +476,7 @@ def test_transient_errors_back_off_and_never_fail_the_chunk(semantic_type, setti
 
 
 def test_backoff_is_capped(semantic_type, settings):
-    use_backend(settings, "tests.ingestion.test_services.FailingBackend")
+    use_backend(settings, "tests.ingestion.worker_backends.FailingBackend")
     settings.EMBED_RETRY_BASE_SECONDS, settings.EMBED_RETRY_MAX_SECONDS = 30, 100
     FailingBackend.transient = True
     entry_make(semantic_type, title="Refund policy")
@@ -508,7 +502,7 @@ def test_a_chunk_backing_off_is_not_claimed_until_it_is_due(semantic_type, setti
 
 
 def test_permanent_error_fails_the_chunks_with_the_message(semantic_type, settings):
-    use_backend(settings, "tests.ingestion.test_services.FailingBackend")
+    use_backend(settings, "tests.ingestion.worker_backends.FailingBackend")
     FailingBackend.transient = False
     entry_make(semantic_type, title="Refund policy")
     with pytest.raises(EmbeddingProviderError):

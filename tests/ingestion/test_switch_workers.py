@@ -26,7 +26,7 @@ from search.hybrid import hybrid_search
 from search.semantic import semantic_search
 from tests.factories import ContentTypeFactory, entry_make
 from tests.ingestion.conftest import current_vector, use_backend
-from tests.ingestion.test_worker import app_on_broker, broker, wait_until, workers  # noqa: F401 - fixtures
+from tests.ingestion.worker_support import wait_until
 from tests.ingestion.worker_backends import OtherFakeBackend
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True),

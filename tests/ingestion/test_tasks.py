@@ -12,7 +12,7 @@ from ingestion import tasks
 from ingestion.models import Chunk, ChunkStatus
 from tests.factories import ContentTypeFactory, entry_make
 from tests.ingestion.conftest import celery_broker, use_backend
-from tests.ingestion.test_services import FailingBackend
+from tests.ingestion.worker_backends import FailingBackend
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def test_embed_task_twice_second_run_makes_no_call_and_changes_no_row(semantic_t
 
 
 def test_embed_task_retries_are_capped_and_the_chunk_stays_pending(semantic_type, settings):
-    use_backend(settings, "tests.ingestion.test_services.FailingBackend")
+    use_backend(settings, "tests.ingestion.worker_backends.FailingBackend")
     FailingBackend.transient = True
     settings.EMBED_RETRY_BASE_SECONDS = 0  # due again at once, so every eager retry claims it
     entry_make(semantic_type, title="Refund policy")
@@ -51,7 +51,7 @@ def test_embed_task_retries_are_capped_and_the_chunk_stays_pending(semantic_type
 
 
 def test_embed_task_does_not_retry_permanent_errors(semantic_type, settings):
-    use_backend(settings, "tests.ingestion.test_services.FailingBackend")
+    use_backend(settings, "tests.ingestion.worker_backends.FailingBackend")
     FailingBackend.transient = False
     entry_make(semantic_type, title="Refund policy")
     assert tasks.chunks_embed_pending_task.apply().get() == {"error": "provider said 503"}

@@ -13,6 +13,7 @@ import json
 import os
 import time
 
+from ingestion.embeddings.base import EmbeddingProviderError
 from ingestion.embeddings.fake import FakeEmbeddingBackend
 
 
@@ -44,3 +45,12 @@ class OtherFakeBackend(FakeEmbeddingBackend):
         time.sleep(float(os.environ.get("OTHER_BACKEND_SECONDS", "0")))
         OtherFakeBackend.calls.append((input_type, list(texts)))
         return [self._vector(text) for text in texts]
+
+
+class FailingBackend(FakeEmbeddingBackend):
+    """Every request fails with a provider error, transient or not as the test sets the class attribute."""
+
+    transient = True
+
+    def _embed(self, texts, *, input_type):
+        raise EmbeddingProviderError("provider said 503", transient=FailingBackend.transient)

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from ingestion.embeddings import reset_embedding_backends
 from ingestion.models import EmbeddingUsage
 from tests.factories import api_key_make
-from tests.ingestion.test_voyage_backend import API_KEY, FakeVoyage
+from tests.ingestion.fake_voyage import API_KEY, FakeVoyage
 from tests.search.semantic_helpers import LOCAL_MODEL
 
 pytestmark = pytest.mark.django_db
