@@ -198,6 +198,13 @@ REST_FRAMEWORK = {
 # Requests per key and per logged-in user: "<n>/<sec|min|hour|day>"; empty turns a limit off.
 API_RATE_LIMIT_KEY = env("API_RATE_LIMIT_KEY", default="600/min")
 API_RATE_LIMIT_USER = env("API_RATE_LIMIT_USER", default="600/min")
+# Failed authentications (401s: a bad key, no credentials) per client address on the API and
+# /mcp/; past it the address gets 429 auth_throttled until the window ends (cms/api_auth.py).
+API_RATE_LIMIT_AUTH_FAILURES = env("API_RATE_LIMIT_AUTH_FAILURES", default="30/min")
+# How many proxies in front append to X-Forwarded-For (docker/compose.yaml: 1, Caddy). 0: the
+# header is ignored and the client is REMOTE_ADDR (cms/client_address.py). Too high a number
+# lets a client choose the address its failures count against.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # The throttle counters live in the "throttle" cache. Each gunicorn worker has its own
 # LocMem cache, so production sets THROTTLE_CACHE_URL (redis://host:6379/2) for counts that
 # all workers share.
