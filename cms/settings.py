@@ -3,6 +3,7 @@
 Every variable is documented in README.md and .env.example.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -61,6 +62,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     # Swagger UI's assets, served from our own static files rather than a CDN.
     "drf_spectacular_sidecar",
+    # Locks admin sign-in after repeated failures (the AXES_* settings below).
+    "axes",
     "cms",
     "ingestion",
     "search",
@@ -78,6 +81,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: answers a locked-out sign-in with its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "cms.urls"
@@ -129,6 +134,24 @@ DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHEC
 DATABASES["default"]["TEST"] = {"TEMPLATE": "template0", "CHARSET": "UTF8"}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Admin sign-in lockout (django-axes) ---------------------------------------------------
+# AxesStandaloneBackend first: it refuses a locked-out username and address before any password
+# is checked. Failures are counted per (username, client address) in the database, the address
+# from cms/client_address.py (as the API's failed-authentication throttle); after
+# ADMIN_LOGIN_FAILURE_LIMIT of them that pair gets the lockout page (429) for
+# ADMIN_LOGIN_COOLOFF_MINUTES, and a success resets its count. An operator unlocks at once with
+# `manage.py axes_reset_username <name>` or by deleting its access attempt in the admin.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("ADMIN_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("ADMIN_LOGIN_COOLOFF_MINUTES", default=15.0))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "cms.client_address.client_address"
+AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
