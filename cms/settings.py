@@ -73,6 +73,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Serves STATIC_ROOT (the admin's CSS and JS) from gunicorn itself: no other server in docker/.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside everything that can answer an API request, errors included: no-store, Vary.
+    "cms.api_headers.ApiNoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before anything reads a request body: refuses API bodies over API_MAX_BODY_BYTES.
