@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
 from cms.api_keys import ApiKeyRejected
+from cms.client_address import client_address
 from cms.models import ApiKey
 from cms.services import api_key_authenticate
 
@@ -58,6 +59,8 @@ class ApiKeyAuthentication(BaseAuthentication):
         scheme, _, credential = get_authorization_header(request).partition(b" ")
         if scheme.lower() != b"bearer":
             return None
+        # Before the key's lookup: an address that keeps guessing gets no more answers.
+        auth_failure_check(request)
         try:
             raw_key = credential.strip().decode("ascii")
         except UnicodeDecodeError:
@@ -91,6 +94,23 @@ def _parse_rate(rate: str) -> tuple[int, int]:
     return int(count), _PERIODS[period.strip()[0].lower()]
 
 
+def _window_count(scope: str, ident: str, period: int, *, increment: bool) -> tuple[int, float]:
+    """The count of `ident` in the current window of `period` seconds (after adding one, if
+    `increment`), and the seconds until that window ends."""
+    now = time.time()
+    key = f"throttle:{scope}:{ident}:{int(now // period)}"
+    wait = period - now % period
+    if not increment:
+        return throttle_cache.get(key, 0), wait
+    throttle_cache.add(key, 0, timeout=period + 1)
+    try:
+        count = throttle_cache.incr(key)
+    except ValueError:  # expired between add and incr: a new window
+        throttle_cache.add(key, 1, timeout=period + 1)
+        count = 1
+    return count, wait
+
+
 class _WindowRateThrottle(BaseThrottle):
     """At most N requests per fixed window (a second, minute, hour or day) per caller.
 
@@ -116,17 +136,10 @@ class _WindowRateThrottle(BaseThrottle):
         if ident is None:
             return True
         limit, period = _parse_rate(rate)
-        now = time.time()
-        key = f"throttle:{self.scope}:{ident}:{int(now // period)}"
-        throttle_cache.add(key, 0, timeout=period + 1)
-        try:
-            count = throttle_cache.incr(key)
-        except ValueError:  # expired between add and incr: a new window
-            throttle_cache.add(key, 1, timeout=period + 1)
-            count = 1
+        count, wait = _window_count(self.scope, ident, period, increment=True)
         if count <= limit:
             return True
-        self._wait = period - now % period
+        self._wait = wait
         return False
 
     def wait(self) -> float | None:
@@ -153,3 +166,42 @@ class UserRateThrottle(_WindowRateThrottle):
         if isinstance(request.auth, ApiKey) or not getattr(request.user, "pk", None):
             return None
         return str(request.user.pk)
+
+
+# --- failed authentication, per client address ------------------------------------------------
+# A guessed key costs an indexed lookup and says whether it exists; without a limit an address
+# could try thousands a second. Every 401 of the API and /mcp/ (a bad key, or no credentials)
+# counts against the client's address (cms/client_address.py) in the shared "throttle" cache;
+# past API_RATE_LIMIT_AUTH_FAILURES in a window, the address gets 429 auth_throttled, before any
+# lookup, until the window ends: even a right key, so a guess that lands learns nothing.
+
+AUTH_FAILURE_SCOPE = "auth_failure"
+
+
+def _auth_failure_throttled(wait: float) -> exceptions.Throttled:
+    return exceptions.Throttled(
+        wait=wait,
+        detail="Too many failed authentication attempts from this address.",
+        code="auth_throttled",
+    )
+
+
+def auth_failure_check(request) -> None:
+    """Raise 429 auth_throttled when the client's address is over its failed-authentication limit."""
+    rate = settings.API_RATE_LIMIT_AUTH_FAILURES
+    if not rate:
+        return
+    limit, period = _parse_rate(rate)
+    count, wait = _window_count(AUTH_FAILURE_SCOPE, client_address(request), period, increment=False)
+    if count >= limit:
+        raise _auth_failure_throttled(wait)
+
+
+def auth_failure_record(request) -> exceptions.Throttled | None:
+    """Count one failed authentication for the client's address; the 429 to answer instead, once over the limit."""
+    rate = settings.API_RATE_LIMIT_AUTH_FAILURES
+    if not rate:
+        return None
+    limit, period = _parse_rate(rate)
+    count, wait = _window_count(AUTH_FAILURE_SCOPE, client_address(request), period, increment=True)
+    return _auth_failure_throttled(wait) if count > limit else None

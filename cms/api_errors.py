@@ -12,6 +12,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from cms.api_auth import auth_failure_record
+
 
 class ApiError(exceptions.APIException):
     """An error the client can act on. `code` is stable; `message` is for people."""
@@ -85,6 +87,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         if exc.details is not None:
             body["details"] = exc.details
         return Response(body, status=exc.status_code)
+    if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)) and "request" in context:
+        # Every 401 of the API and /mcp/ counts against the client's address (cms/api_auth.py).
+        exc = auth_failure_record(context["request"]) or exc
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

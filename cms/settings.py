@@ -3,9 +3,11 @@
 Every variable is documented in docs/operators.md (Configuration) and .env.example.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -61,6 +63,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     # Swagger UI's assets, served from our own static files rather than a CDN.
     "drf_spectacular_sidecar",
+    # Locks admin sign-in after repeated failures (the AXES_* settings below).
+    "axes",
     "cms",
     "ingestion",
     "search",
@@ -70,6 +74,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Serves STATIC_ROOT (the admin's CSS and JS) from gunicorn itself: no other server in docker/.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside everything that can answer an API request, errors included: no-store, Vary.
+    "cms.api_headers.ApiNoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before anything reads a request body: refuses API bodies over API_MAX_BODY_BYTES.
@@ -78,7 +84,29 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes requires: answers a locked-out sign-in with its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Every page may load scripts, styles, images and fonts from this site only, and run no inline
+# script or style: the admin, the search and ingestion pages and Swagger UI (/api/docs/, its
+# assets from drf-spectacular-sidecar) keep theirs in static files. tests/browser/test_csp.py
+# opens each page in Chromium and fails on any violation.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        # Swagger UI and the admin draw some icons as data: URIs.
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 ROOT_URLCONF = "cms.urls"
 
@@ -129,6 +157,24 @@ DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHEC
 DATABASES["default"]["TEST"] = {"TEMPLATE": "template0", "CHARSET": "UTF8"}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Admin sign-in lockout (django-axes) ---------------------------------------------------
+# AxesStandaloneBackend first: it refuses a locked-out username and address before any password
+# is checked. Failures are counted per (username, client address) in the database, the address
+# from cms/client_address.py (as the API's failed-authentication throttle); after
+# ADMIN_LOGIN_FAILURE_LIMIT of them that pair gets the lockout page (429) for
+# ADMIN_LOGIN_COOLOFF_MINUTES, and a success resets its count. An operator unlocks at once with
+# `manage.py axes_reset_username <name>` or by deleting its access attempt in the admin.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("ADMIN_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("ADMIN_LOGIN_COOLOFF_MINUTES", default=15.0))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "cms.client_address.client_address"
+AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -198,6 +244,13 @@ REST_FRAMEWORK = {
 # Requests per key and per logged-in user: "<n>/<sec|min|hour|day>"; empty turns a limit off.
 API_RATE_LIMIT_KEY = env("API_RATE_LIMIT_KEY", default="600/min")
 API_RATE_LIMIT_USER = env("API_RATE_LIMIT_USER", default="600/min")
+# Failed authentications (401s: a bad key, no credentials) per client address on the API and
+# /mcp/; past it the address gets 429 auth_throttled until the window ends (cms/api_auth.py).
+API_RATE_LIMIT_AUTH_FAILURES = env("API_RATE_LIMIT_AUTH_FAILURES", default="30/min")
+# How many proxies in front append to X-Forwarded-For (docker/compose.yaml: 1, Caddy). 0: the
+# header is ignored and the client is REMOTE_ADDR (cms/client_address.py). Too high a number
+# lets a client choose the address its failures count against.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # The throttle counters live in the "throttle" cache. Each gunicorn worker has its own
 # LocMem cache, so production sets THROTTLE_CACHE_URL (redis://host:6379/2) for counts that
 # all workers share.

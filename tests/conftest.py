@@ -75,3 +75,13 @@ def pytest_terminal_summary(terminalreporter) -> None:
         terminalreporter.section("figures")
         for line in figures.FIGURES:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttle_cache():
+    """Rate-limit counts (per key, per user, failed authentications per address) start at zero in
+    every test: the in-process LocMem cache would otherwise carry them from one test to the next,
+    and every test client comes from 127.0.0.1."""
+    from django.core.cache import caches
+
+    caches["throttle"].clear()

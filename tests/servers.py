@@ -18,17 +18,19 @@ from django.db import connection
 REPO = Path(__file__).resolve().parents[1]
 
 
+GUNICORN_CONF = REPO / "gunicorn.conf.py"
+
+
 def deployed_gunicorn_options() -> list[str]:
-    """The options docker/Dockerfile gives gunicorn, but where it binds and how many workers."""
+    """The options docker/Dockerfile gives gunicorn: its config file, gunicorn.conf.py.
+
+    A caller's own --bind and --workers, given after these on the command line, override the file's.
+    """
     cmd = re.search(r"^CMD (\[.*?\])\s*$", (REPO / "docker" / "Dockerfile").read_text().replace("\\\n", ""),
                     re.MULTILINE | re.DOTALL)
-    args = json.loads(cmd.group(1))[2:]  # after "gunicorn", "cms.wsgi:application"
-    options = []
-    while args:
-        name, value = args.pop(0), args.pop(0)
-        if name not in ("--bind", "--workers"):
-            options += [name, value]
-    return options
+    args = json.loads(cmd.group(1))
+    assert args[:3] == ["gunicorn", "--config", GUNICORN_CONF.name], args
+    return ["--config", str(GUNICORN_CONF)]
 
 
 def free_port() -> int:

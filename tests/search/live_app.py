@@ -132,6 +132,7 @@ def production_env(tmp: Path, **extra: str) -> dict[str, str]:
         "RERANK_PROVIDER": "fake",
         "API_RATE_LIMIT_KEY": "",
         "API_RATE_LIMIT_USER": "",
+        "API_RATE_LIMIT_AUTH_FAILURES": "",
         **extra,
     }
 

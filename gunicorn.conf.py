@@ -1,0 +1,35 @@
+"""gunicorn's settings for every deployment: docker/Dockerfile runs `gunicorn --config
+gunicorn.conf.py`, and so does a production without Docker (from the repository's root, where
+gunicorn also finds this file by itself). Command-line options and GUNICORN_CMD_ARGS override
+any of these (tests bind their own port and choose their worker count that way).
+
+Slow clients. A sync worker reads a request's headers and body itself, so one client that
+sends them a byte at a time holds a whole worker: two such connections blocked /api/health
+for 8-12 s on two sync workers (review item 10). gthread workers accept connections in one
+loop and hand each to a thread once bytes arrive, so a slow client holds one thread, not a
+worker; the others keep answering. What a direct connection can hold is workers x threads
+slow clients at once (bench/slow_clients.py measures it); docker/compose.yaml's Caddy reads
+every request's headers and (up to API_MAX_BODY_BYTES) its body before it forwards it
+(docker/Caddyfile), so behind it a slow client holds no thread at all.
+
+gevent was the other candidate; it would monkey-patch the threads and queues that the MCP
+bridge (search/mcp_http.py) and the local embedding model rely on.
+"""
+
+wsgi_app = "cms.wsgi:application"
+bind = "0.0.0.0:8000"
+workers = 3
+worker_class = "gthread"
+# Each thread serves one request at a time and keeps its own persistent database connection
+# (CONN_MAX_AGE): at most workers x threads = 48 connections from the web service.
+threads = 16
+# gthread workers report to the master from their own loop, so this only restarts a worker
+# whose loop hangs; a long request is bounded by SEARCH_STATEMENT_TIMEOUT_MS and MCP_HTTP_TIMEOUT.
+timeout = 60
+graceful_timeout = 30
+# An idle kept-alive connection waits in the worker's loop (holding no thread), at most this long.
+keepalive = 5
+# gunicorn refuses a request line over this many bytes with its own 414 page, before the app
+# sees it. 8190 (its largest finite value) fits the longest valid search URL: a query of 500
+# characters percent-encoded (up to 12 bytes each) with every other parameter.
+limit_request_line = 8190
