@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cms import signals
-from cms.api_keys import api_key_check, api_key_format, api_key_generate, api_key_hash
+from cms.api_keys import api_key_check, api_key_expiry_check, api_key_format, api_key_generate, api_key_hash
 from cms.models import (
     TEXT_ASSET_MIME_TYPES,
     ApiKey,
@@ -269,12 +269,12 @@ def api_key_create(
     """Create a key for `workspace`; return it and its full secret, which nothing stores.
 
     The caller shows the secret once. Published content only unless `include_drafts`.
+    `expires_at`, if given, is in the future and at most API_KEY_MAX_LIFETIME_DAYS away.
     """
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": "Give the key a name that says who or what uses it."})
-    if expires_at is not None and expires_at <= timezone.now():
-        raise ValidationError({"expires_at": "The expiry must be in the future."})
+    api_key_expiry_check(expires_at)
     prefix, secret = api_key_generate()
     while ApiKey.objects.filter(prefix=prefix).exists():  # 48 random bits: practically never
         prefix, secret = api_key_generate()
