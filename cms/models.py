@@ -46,7 +46,12 @@ def cascade_unless_last_owner(collector, field, sub_objs, using) -> None:
     which the admin's delete page shows as protected objects). Users deleted together count
     together; deleting the workspace itself stays possible. Make another member owner, or
     delete the workspace, first."""
-    owned = [membership for membership in sub_objs if membership.role == Role.OWNER]
+    # The collector loads sub_objs with only their ids: read the owner rows in one query.
+    owned = list(
+        Membership.objects.using(using)
+        .filter(pk__in=[membership.pk for membership in sub_objs], role=Role.OWNER)
+        .select_related("user", "workspace")
+    )
     if owned:
         leaving_users = {user.pk for user in collector.data.get(field.related_model, ())}
         workspace_ids = {membership.workspace_id for membership in owned}

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
+from django.test.utils import CaptureQueriesContext
 
 from cms import services
 from cms.models import Membership, Role, Workspace
@@ -228,3 +229,15 @@ def test_database_allows_deleting_a_workspace_with_its_owners(acme, ownership):
         acme.delete()
         _checked_now()
     assert role_of(ownership) is None
+
+
+def test_deleting_a_user_reads_memberships_a_fixed_number_of_times(acme, owner):
+    co_owner(acme)
+    for slug in ("b", "c", "d", "e"):
+        MembershipFactory(user=owner, workspace=WorkspaceFactory(slug=slug), role=Role.VIEWER)
+    with CaptureQueriesContext(connection) as queries:
+        owner.delete()
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT") and "cms_membership" in q["sql"]]
+    # The user's memberships (ids), their owner rows, the owners kept: not one per membership.
+    assert len(reads) == 3, reads
+    assert not Membership.objects.filter(user_id=owner.pk).exists()
