@@ -4,6 +4,8 @@ a raw write (a deferred constraint trigger). Deleting the whole workspace stays 
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
@@ -241,3 +243,45 @@ def test_deleting_a_user_reads_memberships_a_fixed_number_of_times(acme, owner):
     # The user's memberships (ids), their owner rows, the owners kept: not one per membership.
     assert len(reads) == 3, reads
     assert not Membership.objects.filter(user_id=owner.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_owners_demoting_each_other_at_once_leave_one_owner():
+    acme = WorkspaceFactory(slug="acme", name="Acme")
+    first = MembershipFactory(user=UserFactory(username="first"), workspace=acme, role=Role.OWNER)
+    second = MembershipFactory(user=UserFactory(username="second"), workspace=acme, role=Role.OWNER)
+    demoted, release = threading.Event(), threading.Event()
+    outcome: dict[str, object] = {}
+
+    def demote_second_and_hold() -> None:
+        try:
+            with transaction.atomic():
+                services.membership_set(workspace=acme, user=second.user, role=Role.EDITOR)
+                demoted.set()
+                release.wait(10)
+            outcome["first"] = "done"
+        finally:
+            connection.close()
+
+    def demote_first() -> None:
+        try:
+            services.membership_set(workspace=acme, user=first.user, role=Role.EDITOR)
+            outcome["second"] = "done"
+        except Exception as exc:  # noqa: BLE001 - the kind of refusal is what is tested
+            outcome["second"] = exc
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=demote_second_and_hold)
+    holder.start()
+    assert demoted.wait(10)
+    racer = threading.Thread(target=demote_first)
+    racer.start()
+    racer.join(1)  # it waits for the workspace lock the holder keeps
+    release.set()
+    holder.join(10)
+    racer.join(10)
+
+    assert outcome["first"] == "done"
+    assert isinstance(outcome["second"], ValidationError), outcome["second"]
+    assert (role_of(first), role_of(second)) == (Role.OWNER, Role.EDITOR)
