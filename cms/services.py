@@ -71,9 +71,9 @@ def membership_owner_kept_check(*, losing: Iterable[Membership]) -> None:
             continue
         workspace = memberships[0].workspace
         who = " and ".join(sorted(str(m.user) for m in memberships))
+        are = "is the last owner" if len(memberships) == 1 else "are the last owners"
         refusals.append(
-            f"{who} {'is' if len(memberships) == 1 else 'are'} the last owner of {workspace.name}, and a "
-            "workspace always keeps an owner: make another member owner first."
+            f"{who} {are} of {workspace.name}, and a workspace always keeps an owner: make another member owner first."
         )
     if refusals:
         raise ValidationError({"role": [ValidationError(message, code="last_owner") for message in refusals]})

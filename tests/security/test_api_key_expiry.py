@@ -67,7 +67,8 @@ def test_create_command_refuses_an_expiry_out_of_bounds_with_the_same_message(ac
 
 
 def test_create_command_accepts_exactly_ten_years(acme):
-    call_command("api_key_create", "acme", "--name", "bot", "--expires-in", "3650", stdout=StringIO(), stderr=StringIO())
+    call_command("api_key_create", "acme", "--name", "bot", "--expires-in", "3650",
+                 stdout=StringIO(), stderr=StringIO())
     assert ApiKey.objects.get().expires_at > timezone.now() + datetime.timedelta(days=3649)
 
 
