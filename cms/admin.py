@@ -30,7 +30,7 @@ from cms.admin_access import (
     workspaces_refused,
     workspaces_with_role,
 )
-from cms.models import Asset, ContentType, Entry, Membership, Workspace
+from cms.models import Asset, ContentType, Entry, Membership, Role, Workspace
 from cms.schemas import content_type_fields_validate, entry_data_validate
 
 
@@ -194,6 +194,17 @@ class MembershipForm(forms.ModelForm):
         model = Membership
         fields = ["workspace", "user", "role"]
 
+    def clean(self):
+        cleaned = super().clean()
+        role = cleaned.get("role")
+        if self.instance.pk is not None and role is not None and role != Role.OWNER:
+            # The service checks again, under a lock, when it saves.
+            try:
+                services.membership_owner_kept_check(losing=[self.instance])
+            except ValidationError as exc:
+                form_errors_from_service(self, exc)
+        return cleaned
+
     def clean_user(self):
         value = self.cleaned_data["user"].strip()
         users = get_user_model().objects.filter(is_active=True)
@@ -222,6 +233,27 @@ class MembershipAdmin(WorkspaceScopedAdmin):
 
     def service_save(self, request: HttpRequest, obj: Membership, form, change: bool) -> None:
         obj.pk = services.membership_set(workspace=obj.workspace, user=obj.user, role=obj.role).pk
+
+    def get_deleted_objects(self, objs, request: HttpRequest):
+        """What the delete page and the bulk delete list, and whether they may proceed: a
+        deletion that would leave a workspace with no owner is listed as protected, which
+        stops both (the service would refuse it anyway), and said plainly above the page."""
+        deleted, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
+        try:
+            services.membership_owner_kept_check(losing=objs)
+        except ValidationError as exc:
+            for message in exc.messages:
+                self.message_user(request, f"Nothing was deleted: {message}", messages.ERROR)
+            protected = [*protected, *exc.messages]
+        return deleted, model_count, perms_needed, protected
+
+    def service_delete(self, request: HttpRequest, obj: Membership) -> None:
+        services.membership_delete(membership=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        # All or none: deleting two owners one by one would refuse only the second.
+        self.write_check(request, set(queryset.values_list(self.workspace_lookup, flat=True)))
+        services.membership_delete_many(memberships=queryset)
 
 
 class ContentTypeForm(forms.ModelForm):

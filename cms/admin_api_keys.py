@@ -7,8 +7,6 @@ in the response to the form that created it: not in the database, the session, o
 
 from __future__ import annotations
 
-import datetime
-
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -17,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
+from cms.api_keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expires_at
 from cms.models import ApiKey, Membership, Role, Workspace
 from cms.services import api_key_create, api_key_revoke
 
@@ -31,14 +30,26 @@ def _owned_workspaces(request: HttpRequest) -> QuerySet[Workspace]:
 
 
 class ApiKeyCreateForm(forms.ModelForm):
+    # The bound is checked by api_key_expires_at (one message for the form and the command);
+    # the widget's min and max only help the browser.
     expires_in_days = forms.IntegerField(
-        required=False, min_value=1, help_text="Leave empty for a key that does not expire."
+        required=False,
+        widget=forms.NumberInput(attrs={"min": 1, "max": API_KEY_MAX_LIFETIME_DAYS}),
+        help_text=f"1 to {API_KEY_MAX_LIFETIME_DAYS} days (ten years). Leave empty for a key that does not expire.",
     )
 
     class Meta:
         model = ApiKey
         fields = ["workspace", "name", "include_drafts"]
         help_texts = {"include_drafts": "Without it the key sees published content only."}
+
+    def clean_expires_in_days(self) -> int | None:
+        days = self.cleaned_data.get("expires_in_days")
+        try:
+            api_key_expires_at(days)
+        except ValidationError as exc:
+            raise forms.ValidationError(exc.messages) from exc
+        return days
 
 
 class ApiKeyAdmin(admin.ModelAdmin):
@@ -110,7 +121,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
                 workspace=obj.workspace,
                 name=obj.name,
                 include_drafts=obj.include_drafts,
-                expires_at=timezone.now() + datetime.timedelta(days=days) if days else None,
+                expires_at=api_key_expires_at(days),
                 created_by=request.user,
             )
         except ValidationError as exc:  # the form already checked the name; kept for safety

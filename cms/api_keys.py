@@ -14,6 +14,7 @@ is wrong, so the answer does not tell whether a prefix exists.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import hashlib
 import hmac
@@ -21,6 +22,7 @@ import re
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.utils import timezone
 
@@ -32,6 +34,9 @@ SECRET_BYTES = 32
 _KEY_PATTERN = re.compile(r"^cms_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$")
 # The hash compared against when no row has the presented prefix (never matches).
 _NO_SUCH_KEY_HASH = "0" * 64
+# The longest a key may live: long-lived enough for any integration, and far from the
+# datetime overflow that a lifetime of millions of days would hit.
+API_KEY_MAX_LIFETIME_DAYS = 3650  # ten years
 
 
 class ApiKeyRejected(Exception):
@@ -60,6 +65,34 @@ def api_key_hash(*, prefix: str, secret: str) -> str:
     """HMAC-SHA256 of prefix and secret under API_KEY_HASH_SECRET, as 64 hex characters."""
     message = f"{prefix}.{secret}".encode()
     return hmac.new(settings.API_KEY_HASH_SECRET.encode(), message, hashlib.sha256).hexdigest()
+
+
+def api_key_expiry_message() -> str:
+    """The one sentence every interface (admin form, command, service) refuses an expiry with."""
+    return f"An API key expires between 1 and {API_KEY_MAX_LIFETIME_DAYS} days (ten years) from now."
+
+
+def api_key_expires_at(days: int | None, *, now: datetime.datetime | None = None) -> datetime.datetime | None:
+    """When a key given `days` days to live expires (None: never).
+
+    ValidationError({"expires_in_days": api_key_expiry_message()}) outside 1..API_KEY_MAX_LIFETIME_DAYS.
+    """
+    if days is None:
+        return None
+    if not 1 <= days <= API_KEY_MAX_LIFETIME_DAYS:
+        raise ValidationError({"expires_in_days": api_key_expiry_message()})
+    return (now or timezone.now()) + datetime.timedelta(days=days)
+
+
+def api_key_expiry_check(expires_at: datetime.datetime | None, *, now: datetime.datetime | None = None) -> None:
+    """ValidationError({"expires_at": ...}) unless `expires_at` is None or within the bound."""
+    if expires_at is None:
+        return
+    now = now or timezone.now()
+    if expires_at <= now:
+        raise ValidationError({"expires_at": "The expiry must be in the future."})
+    if expires_at > now + datetime.timedelta(days=API_KEY_MAX_LIFETIME_DAYS):
+        raise ValidationError({"expires_at": api_key_expiry_message()})
 
 
 def api_key_parse(raw_key: str) -> tuple[str, str] | None:

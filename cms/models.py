@@ -40,8 +40,39 @@ class MembershipQuerySet(models.QuerySet):
         return self.filter(workspace=workspace)
 
 
+def cascade_unless_last_owner(collector, field, sub_objs, using) -> None:
+    """Membership.user's on_delete: a user's memberships go with the user (CASCADE), unless
+    that would leave a workspace with no owner; then the delete is refused (ProtectedError,
+    which the admin's delete page shows as protected objects). Users deleted together count
+    together; deleting the workspace itself stays possible. Make another member owner, or
+    delete the workspace, first."""
+    # The collector loads sub_objs with only their ids: read the owner rows in one query.
+    owned = list(
+        Membership.objects.using(using)
+        .filter(pk__in=[membership.pk for membership in sub_objs], role=Role.OWNER)
+        .select_related("user", "workspace")
+    )
+    if owned:
+        leaving_users = {user.pk for user in collector.data.get(field.related_model, ())}
+        workspace_ids = {membership.workspace_id for membership in owned}
+        kept = set(
+            Membership.objects.using(using)
+            .filter(workspace_id__in=workspace_ids, role=Role.OWNER)
+            .exclude(user_id__in=leaving_users)
+            .values_list("workspace_id", flat=True)
+        )
+        kept |= {workspace.pk for workspace in collector.data.get(Workspace, ())}
+        orphaning = [membership for membership in owned if membership.workspace_id not in kept]
+        if orphaning:
+            raise models.ProtectedError(
+                "Deleting these users would leave a workspace with no owner; make another member owner first.",
+                orphaning,
+            )
+    models.CASCADE(collector, field, sub_objs, using)
+
+
 class Membership(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=cascade_unless_last_owner, related_name="memberships")
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.EDITOR)
 

@@ -384,7 +384,7 @@ EMBED_RETRY_BASE_SECONDS = env.float("EMBED_RETRY_BASE_SECONDS", default=30.0)
 EMBED_RETRY_MAX_SECONDS = env.float("EMBED_RETRY_MAX_SECONDS", default=3600.0)
 
 # --- Health -----------------------------------------------------------------------------
-# /api/health tells anyone only whether the service is ok. Its details go to staff, or to a
+# /api/health tells anyone only whether the service is ok. Its details go to superusers, or to a
 # caller presenting this token (`Authorization: Bearer <token>` or `X-Health-Token`); empty
 # disables the token.
 HEALTH_TOKEN = env("HEALTH_TOKEN", default="")

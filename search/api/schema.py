@@ -328,7 +328,7 @@ class AgenticSearchResponseDoc(serializers.Serializer):
 
 
 class HealthResponseDoc(serializers.Serializer):
-    """Staff (and monitors with a health token) get details beside `ok`."""
+    """Superusers (and monitors with a health token) get details beside `ok`."""
 
     class Meta:
         ref_name = "Health"

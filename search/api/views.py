@@ -23,9 +23,13 @@ def health(request: Request) -> Response:
 
 
 def _may_see_health_details(request: Request) -> bool:
-    """Staff (by session), or a caller presenting HEALTH_TOKEN; never anyone else."""
+    """A superuser (by session), or a caller presenting HEALTH_TOKEN; never anyone else.
+
+    Not every staff session: staff includes each workspace's viewers, and the details (database
+    version and extensions, broker transport, embedding model) describe the whole deployment.
+    """
     user = request.user
-    if user is not None and user.is_active and user.is_staff:
+    if user is not None and user.is_active and user.is_superuser:
         return True
     expected = settings.HEALTH_TOKEN
     if not expected:

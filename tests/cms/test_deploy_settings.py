@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[2]
@@ -62,18 +63,31 @@ def compose_service_environment(service: str, variables: dict[str, str]) -> dict
     return {key: _interpolate(str(value), variables) for key, value in environment.items()}
 
 
-def test_check_deploy_is_clean_with_debug_off_a_random_key_and_one_host():
+@pytest.fixture(scope="module")
+def collected_static_root(tmp_path_factory) -> str:
+    """A STATIC_ROOT collectstatic filled, as docker/Dockerfile fills the image's: without
+    one, `check --deploy` reports cms.E001 (tests/security/test_static_without_collectstatic.py)."""
+    static_root = str(tmp_path_factory.mktemp("static"))
+    result = _manage("collectstatic", "--noinput",
+                     env={"DEBUG": "false", "SECRET_KEY": _random_key(), "STATIC_ROOT": static_root})
+    assert result.returncode == 0, result.stderr
+    return static_root
+
+
+def test_check_deploy_is_clean_with_debug_off_a_random_key_and_one_host(collected_static_root):
     result = _manage("check", "--deploy", "--fail-level", "WARNING",
-                     env={"DEBUG": "false", "SECRET_KEY": _random_key(), "ALLOWED_HOSTS": "cms.example.com"})
+                     env={"DEBUG": "false", "SECRET_KEY": _random_key(), "ALLOWED_HOSTS": "cms.example.com",
+                          "STATIC_ROOT": collected_static_root})
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
-def test_check_deploy_is_clean_with_the_environment_compose_gives_the_web_service():
+def test_check_deploy_is_clean_with_the_environment_compose_gives_the_web_service(collected_static_root):
     env = compose_service_environment(
         "web", {"SECRET_KEY": _random_key(), "APP_DB_PASSWORD": "db-password", "POSTGRES_PASSWORD": "su-password"}
     )
     assert env["DEBUG"] == "false"
+    env["STATIC_ROOT"] = collected_static_root  # the image's, collected when it was built
     result = _manage("check", "--deploy", "--fail-level", "WARNING", env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout

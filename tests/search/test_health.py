@@ -1,4 +1,4 @@
-"""GET /api/health: ok and status for anyone; details for staff or the health token; no exception text."""
+"""GET /api/health: ok and status for anyone; details for superusers or the health token; no exception text."""
 
 from __future__ import annotations
 
@@ -102,8 +102,13 @@ def test_signed_in_non_staff_user_gets_only_ok_and_status(client, db):
     assert client.get("/api/health").json() == {"ok": True, "status": "ok"}
 
 
-def test_staff_session_gets_database_broker_and_embeddings(client, db):
-    client.force_login(UserFactory(username="operator", is_staff=True))
+def test_staff_session_that_is_not_superuser_gets_only_ok_and_status(client, db):
+    client.force_login(UserFactory(username="staff", is_staff=True))
+    assert client.get("/api/health").json() == {"ok": True, "status": "ok"}
+
+
+def test_superuser_session_gets_database_broker_and_embeddings(client, db):
+    client.force_login(UserFactory(username="operator", is_staff=True, is_superuser=True))
     body = client.get("/api/health").json()
     assert body["ok"] is True and body["status"] == "ok"
     assert body["database"]["ok"] is True

@@ -1,11 +1,9 @@
 """`manage.py api_key_create <workspace> --name N [--include-drafts] [--expires-in DAYS]`: a new API key, shown once."""
 
-import datetime
-
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone
 
+from cms.api_keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expires_at
 from cms.models import Workspace
 from cms.services import api_key_create
 
@@ -17,16 +15,15 @@ class Command(BaseCommand):
         parser.add_argument("workspace", help="workspace slug")
         parser.add_argument("--name", required=True, help="who or what uses the key, e.g. 'support bot'")
         parser.add_argument("--include-drafts", action="store_true", help="the key also sees drafts")
-        parser.add_argument("--expires-in", type=int, default=None, metavar="DAYS", help="expire after DAYS days")
+        parser.add_argument("--expires-in", type=int, default=None, metavar="DAYS",
+                            help=f"expire after DAYS days (1 to {API_KEY_MAX_LIFETIME_DAYS})")
 
     def handle(self, *args, workspace: str, name: str, include_drafts: bool, expires_in: int | None, **options):
         found = Workspace.objects.filter(slug=workspace).first()
         if found is None:
             raise CommandError(f"No workspace with slug {workspace!r}.")
-        if expires_in is not None and expires_in < 1:
-            raise CommandError("--expires-in must be at least 1 day.")
-        expires_at = timezone.now() + datetime.timedelta(days=expires_in) if expires_in else None
         try:
+            expires_at = api_key_expires_at(expires_in)
             api_key, secret = api_key_create(
                 workspace=found, name=name, include_drafts=include_drafts, expires_at=expires_at
             )
