@@ -8,6 +8,7 @@ JSON-RPC message per line.
 from __future__ import annotations
 
 import json
+import select
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -112,8 +113,11 @@ class StdioServer:
         self.send(line)
         return self.receive()
 
-    def receive(self) -> dict[str, Any]:
+    def receive(self, *, timeout: float = 20) -> dict[str, Any]:
+        """The server's next message; fails if none comes within `timeout` seconds (a line left unanswered)."""
         assert self.process.stdout is not None
+        readable, _, _ = select.select([self.process.stdout], [], [], timeout)
+        assert readable, f"no answer within {timeout} s"
         reply = self.process.stdout.readline()
         assert reply, "the server closed stdout"
         return json.loads(reply)

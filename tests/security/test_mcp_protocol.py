@@ -75,15 +75,6 @@ def test_every_method_the_server_does_not_serve_is_a_jsonrpc_error_at_once(live_
     assert answers == {method: (1, METHOD_NOT_FOUND, True) for method in UNSERVED_METHODS}
 
 
-def test_handshake_era_listen_is_method_not_found_at_once(live_mcp):
-    message = {"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": LISTEN_PARAMS}
-
-    response, seconds = timed(lambda: post_handshake(live_mcp, message, timeout=3))
-
-    assert (response.json()["id"], error_code(response)) == (7, METHOD_NOT_FOUND)
-    assert seconds < 1
-
-
 def test_initialize_and_discovery_advertise_the_same_capabilities_and_no_notifications(live_mcp):
     initialized = post_handshake(live_mcp, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": HANDSHAKE_VERSION, "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
