@@ -10,6 +10,8 @@ import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from cms import __version__
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -265,6 +267,13 @@ CACHES = {
 API_KEY_HASH_SECRET = env("API_KEY_HASH_SECRET", default="") or SECRET_KEY
 # The MCP endpoint (/mcp/) waits at most this long for a tool call's answer.
 MCP_HTTP_TIMEOUT = env.float("MCP_HTTP_TIMEOUT", default=60.0)
+# Web origins whose pages may call /mcp/ (the MCP spec's guard against DNS rebinding): a
+# request with any other Origin header is refused (403 origin_not_allowed); one without
+# (every client that is not a browser) is served. Hosts match as in ALLOWED_HOSTS, any port
+# unless one is named; "*" allows every origin. Default: the site's own hosts, http and https.
+MCP_ALLOWED_ORIGINS = env.list(
+    "MCP_ALLOWED_ORIGINS", default=[f"{scheme}://{host}" for host in ALLOWED_HOSTS for scheme in ("https", "http")]
+)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "CMS search API",
@@ -273,7 +282,7 @@ SPECTACULAR_SETTINGS = {
         "workspace API key: `Authorization: Bearer cms_<prefix>_<secret>`. Every error is "
         '`{"code": "<machine-readable>", "message": "<sentence>"}`.'
     ),
-    "VERSION": "1.0.0",
+    "VERSION": __version__,
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],

@@ -43,3 +43,11 @@ class SearchTimeout(SearchError):
             f"The search took longer than {limit} and was stopped. Try a more specific query, or try again later.",
         )
         self.timeout_ms = timeout_ms
+
+
+def argument_refused(name: str, problem: str) -> SearchInputError:
+    """A request argument refused before any search ran (left out, or not even of a JSON type
+    the parameter takes): `query_empty` for the query, there being nothing to search for, and
+    `invalid_request` otherwise. The API's request bodies and the MCP tools' arguments both
+    answer with it."""
+    return SearchInputError("query_empty" if name == "query" else "invalid_request", f"{name}: {problem}")

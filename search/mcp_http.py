@@ -8,7 +8,14 @@ per process, and a DRF view hands each request to it (`_AsgiBridge`):
 - stateless + JSON response: every POST is one self-contained exchange with one JSON body,
   so a synchronous view can wait for it; no session lives between requests, so any gunicorn
   worker can answer any request. GET (a server-to-client SSE stream) and DELETE (ending a
-  session) have nothing to do here and answer 405, which the protocol allows.
+  session) have nothing to do here and answer 405 with `Allow: POST`, which the protocol
+  allows; nor is `subscriptions/listen` served (search/mcp_server.py), so no answer is ever
+  a stream that would hold the worker.
+- A request from a browser page must come from an allowed Origin (MCP_ALLOWED_ORIGINS), as
+  the spec requires against DNS rebinding; others answer 403 `origin_not_allowed`. Clients
+  that are not browsers send no Origin and are served.
+- A body that is not one JSON-RPC message is answered -32600 here (search/mcp_jsonrpc.py),
+  as over stdio, before the SDK reads it.
 - The view is a DRF view: the same Bearer key authentication, 401 codes and throttles as
   the search API. Each HTTP request is one tool call, so the key is checked again at every
   call; a context variable hands the key's access to the tool.
@@ -29,17 +36,23 @@ import threading
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.http import HttpResponse
+from django.http.request import validate_host
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.inbound import ERROR_CODE_HTTP_STATUS
+from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from cms.access import WorkspaceAccess, workspace_access_for_api_key
 from cms.api_auth import ApiKeyAuthentication
 from cms.api_errors import ApiError
+from search.mcp_jsonrpc import message_refusal, refusal_json
 from search.mcp_server import CallerRefused, build_mcp_server
 
 _request_access: contextvars.ContextVar[WorkspaceAccess | None] = contextvars.ContextVar(
@@ -127,8 +140,8 @@ class _AsgiBridge:
             server.streamable_http_app(
                 stateless_http=True,
                 json_response=True,
-                # Django checks the Host header (ALLOWED_HOSTS); Bearer keys are never sent
-                # by a browser on its own, so the SDK's DNS-rebinding guard adds nothing here.
+                # Django checks the Host header (ALLOWED_HOSTS) and McpView the Origin, with
+                # the API's error shape; the SDK's guard would answer in plain text.
                 transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
             )
             self._manager = server.session_manager
@@ -217,21 +230,85 @@ def _asgi_scope(request: Request) -> dict[str, Any]:
     }
 
 
+def _origin_parts(origin: str) -> tuple[str, str, int | None] | None:
+    """(scheme, host, port or None) of an origin or an allowed-origin pattern; None if it is not one."""
+    try:
+        parts = urlsplit(origin.strip().lower())
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.scheme or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname, port
+
+
+def origin_allowed(origin: str) -> bool:
+    """Whether a browser page of `origin` may call /mcp/ (settings.MCP_ALLOWED_ORIGINS).
+
+    A pattern matches hosts as ALLOWED_HOSTS does (".example.com" is the domain and its
+    subdomains, "*" any host), and any port unless it names one; "*" alone allows every origin.
+    """
+    patterns = settings.MCP_ALLOWED_ORIGINS
+    if "*" in patterns:
+        return True
+    sent = _origin_parts(origin)
+    if sent is None:  # "null" (a sandboxed page, a file), or not an origin at all
+        return False
+    scheme, host, port = sent
+    for pattern in patterns:
+        allowed = _origin_parts(pattern)
+        if allowed is not None and allowed[0] == scheme and validate_host(host, [allowed[1]]) \
+                and allowed[2] in (None, port):
+            return True
+    return False
+
+
+class _AnswerInJson(BaseContentNegotiation):
+    """/mcp/'s own answers (401, 403, 405, 415) are JSON whatever Accept asks for.
+
+    DRF negotiates before it authenticates or checks the method, so `Accept:
+    text/event-stream` (a client opening the optional GET stream) got 406 where the spec
+    says 405, and where a client without a key should hear 401. Accept on a POST is the
+    SDK's to judge.
+    """
+
+    def select_parser(self, request: Request, parsers: list) -> Any:
+        return parsers[0] if parsers else None
+
+    def select_renderer(self, request: Request, renderers: list, format_suffix: str | None = None) -> tuple:
+        return renderers[0], renderers[0].media_type
+
+
 class McpView(APIView):
     """POST /mcp/: one MCP JSON-RPC exchange, as the workspace API key in the Bearer header."""
 
     authentication_classes = [ApiKeyAuthentication]
     permission_classes = [IsAuthenticated]
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = _AnswerInJson
     schema = None  # MCP describes itself (tools/list); it is not part of the OpenAPI document
     # Stateless: no server-to-client stream to open (GET), no session to end (DELETE). Any
-    # method but POST gets DRF's 405, with a code like every other error.
-    http_method_names = ["post", "options"]
+    # method but POST gets DRF's 405 with `Allow: POST`, and a code like every other error.
+    http_method_names = ["post"]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # First, whatever the key: a page that a rebound DNS name points at this server gets
+        # nothing, not even a 401 that tells it the endpoint exists.
+        origin = request.headers.get("Origin")
+        if origin and not origin_allowed(origin):
+            raise ApiError("origin_not_allowed", f"Requests from the web page at {origin[:100]!r} are not allowed; "
+                           "MCP clients that are not browsers send no Origin header.", status_code=403)
+        super().initial(request, *args, **kwargs)
 
     def post(self, request: Request) -> HttpResponse:
         if request.content_type.split(";")[0].strip().lower() != "application/json":
             # The SDK would answer a plain-text 400; agents branch on a code.
             raise ApiError("unsupported_media_type", "Send the MCP message as JSON (Content-Type: application/json).",
                            status_code=415)
+        refusal = message_refusal(request.body)
+        if refusal is not None:
+            return HttpResponse(refusal_json(refusal), status=ERROR_CODE_HTTP_STATUS.get(refusal.error.code, 400),
+                                content_type="application/json")
         token = _request_access.set(workspace_access_for_api_key(api_key=request.auth))
         try:
             status, headers, body = _bridge.handle(_asgi_scope(request), request.body, timeout=settings.MCP_HTTP_TIMEOUT)

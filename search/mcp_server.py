@@ -17,7 +17,7 @@ import inspect
 import json
 from collections.abc import Awaitable, Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio.to_thread
 
@@ -25,18 +25,23 @@ from django.contrib.auth import get_user_model
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.http import Http404
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolResult, GetPromptResult, InputRequiredResult, ToolAnnotations
+from pydantic import SkipValidation, ValidationError
 
+from cms import __version__
 from cms.access import WorkspaceAccess, workspace_access_for_api_key, workspace_access_for_user
 from cms.api_keys import ApiKeyRejected
 from cms.selectors import content_type_list
 from cms.services import api_key_authenticate
 from ingestion.models import SourceKind
 from search.agentic import agentic_search
-from search.errors import SearchError
+from search.errors import SearchError, argument_refused
 from search.filters import OPERATORS, RESERVED_KEYS
 from search.fulltext import DEFAULT_LIMIT, search_entries
 from search.hybrid import hybrid_search
+from search.mcp_stdio import serve_stdio
 from search.semantic import DEFAULT_TOP_K, semantic_search
 
 INSTRUCTIONS = (
@@ -70,6 +75,67 @@ class CallerRefused(Exception):
 
 def _tool_error(code: str, message: str) -> ToolError:
     return ToolError(json.dumps({"code": code, "message": message}, ensure_ascii=False))
+
+
+# Every tool only reads the caller's workspace: the same call gives the same answer, and
+# nothing outside the CMS's content is reached on the caller's behalf.
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+
+class SearchMCPServer(MCPServer):
+    """The SDK's MCPServer, answering as the protocol and the API do where the SDK does not.
+
+    - A tool error's text is the API's `{"code", "message"}` JSON alone (the SDK prefixes
+      "Error executing tool <name>: "), so an agent can parse it; arguments the SDK's own
+      check refuses (a missing `query`) get the code the API gives for them.
+    - An unknown tool or prompt is a JSON-RPC error -32602 (Invalid params), as the spec
+      says, not a tool result or an error with code 0.
+    - Over stdio, a line that is not one JSON-RPC message is answered with its error.
+    - `subscriptions/listen` is not served: nothing here ever changes a list, and in
+      stateless HTTP a listen stream would only hold a worker. Capabilities derive from
+      what is served, so neither `initialize` nor `server/discover` advertises change
+      notifications.
+    """
+
+    def __init__(self, name: str, **kwargs: Any):
+        super().__init__(name, version=__version__, subscriptions=False, **kwargs)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> CallToolResult | InputRequiredResult:
+        if name not in {tool.name for tool in await self.list_tools()}:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}", data={"name": name})
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise  # a crash: the SDK answers with the generic text and logs it
+        except ToolError as failed:
+            cause = failed.__cause__
+            if isinstance(cause, ValidationError):
+                refused = _argument_refusal(cause)
+                raise _tool_error(refused.code, refused.message) from cause
+            raise ToolError(str(cause) if isinstance(cause, ToolError) else str(failed)) from cause
+
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio, answering every line that is not one MCP message (search/mcp_stdio.py)."""
+        await serve_stdio(self._lowlevel_server)
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None,
+                         context: Any = None) -> GetPromptResult | InputRequiredResult:
+        if name not in {prompt.name for prompt in await self.list_prompts()}:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {name}", data={"name": name})
+        return await super().get_prompt(name, arguments, context)
+
+
+def _argument_refusal(error: ValidationError) -> SearchError:
+    """The SDK's argument check refused a call: as the API refuses the same request body.
+
+    The tools' parameters skip pydantic's validation (_tool_signature), so the search
+    functions check every value and give their own codes; what is left here is a required
+    argument left out.
+    """
+    first = error.errors()[0]
+    name = ".".join(str(part) for part in first["loc"]) or "arguments"
+    problem = "This field is required." if first["type"] == "missing" else "This value is not valid."
+    return argument_refused(name, problem)
 
 
 def api_key_caller(raw_key: str) -> Caller:
@@ -136,15 +202,27 @@ def _tool_calls(*, caller: Caller, run_sync: RunSync | None) -> Callable[[_Tool]
             return await run(functools.partial(call, **kwargs))
 
         # The SDK reads the tool's parameters from the signature: hide the injected access.
-        tool.__signature__ = _without_first_parameter(fn)  # type: ignore[attr-defined]
+        tool.__signature__ = _tool_signature(fn)  # type: ignore[attr-defined]
         return tool  # type: ignore[return-value]
 
     return decorate
 
 
-def _without_first_parameter(fn: Callable[..., Any]) -> inspect.Signature:
+def _tool_signature(fn: Callable[..., Any]) -> inspect.Signature:
+    """The tool's parameters as the SDK should read them: without the injected access, and
+    typed for the input schema only.
+
+    Each value reaches the search function as the client sent it, as the API's request
+    serializers pass it (search/api/semantic.py AnyJSONField): the search checks it and
+    answers with the API's code (`top_k_invalid`), where pydantic would coerce "5" or true
+    to 5 or 1, and refuse "abc" with a dump of its own.
+    """
     signature = inspect.signature(fn, eval_str=True)
-    return signature.replace(parameters=list(signature.parameters.values())[1:])
+    parameters = [
+        parameter.replace(annotation=Annotated[parameter.annotation, SkipValidation()])
+        for parameter in list(signature.parameters.values())[1:]
+    ]
+    return signature.replace(parameters=parameters)
 
 
 def content_types_describe(access: WorkspaceAccess) -> dict[str, Any]:
@@ -177,19 +255,27 @@ def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPS
 
     `run_sync` runs each call's database work (see _tool_calls); by default a worker thread.
     """
-    server = MCPServer("cms-search", instructions=INSTRUCTIONS)
+    server = SearchMCPServer("cms-search", instructions=INSTRUCTIONS)
     tool_call = _tool_calls(caller=caller, run_sync=run_sync)
 
-    @server.tool(name="list_content_types")
-    @tool_call
+    def search_tool(name: str) -> Callable[[_Tool], _Tool]:
+        """Register a read-only tool; its description is the docstring without the source's indentation."""
+
+        def register(fn: _Tool) -> _Tool:
+            wrapped = tool_call(fn)
+            server.add_tool(wrapped, name=name, description=inspect.cleandoc(fn.__doc__ or ""), annotations=READ_ONLY)
+            return wrapped
+
+        return register
+
+    @search_tool("list_content_types")
     def list_content_types_tool(access: WorkspaceAccess) -> dict[str, Any]:
         """Call this first. The workspace's content types with their fields (id, label, type),
         the entry status values you can see, and the keys and operators semantic_search's
         `filter` accepts. Use the api_id values as `content_type` in the other tools."""
         return content_types_describe(access)
 
-    @server.tool(name="search_entries")
-    @tool_call
+    @search_tool("search_entries")
     def search_entries_tool(
         access: WorkspaceAccess,
         query: str,
@@ -210,8 +296,7 @@ def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPS
         )
         return result.as_dict()
 
-    @server.tool(name="semantic_search")
-    @tool_call
+    @search_tool("semantic_search")
     def semantic_search_tool(
         access: WorkspaceAccess,
         query: str,
@@ -232,8 +317,7 @@ def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPS
         )
         return result.as_dict()
 
-    @server.tool(name="hybrid_search")
-    @tool_call
+    @search_tool("hybrid_search")
     def hybrid_search_tool(
         access: WorkspaceAccess,
         query: str,
@@ -262,8 +346,7 @@ def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPS
         )
         return result.as_dict()
 
-    @server.tool(name="agentic_search")
-    @tool_call
+    @search_tool("agentic_search")
     def agentic_search_tool(
         access: WorkspaceAccess,
         query: str,
@@ -302,6 +385,7 @@ __all__ = [
     "Caller",
     "CallerRefused",
     "RunSync",
+    "SearchMCPServer",
     "api_key_caller",
     "build_mcp_server",
     "content_types_describe",

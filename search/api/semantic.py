@@ -21,7 +21,7 @@ from search.api.schema import (
     SemanticSearchResponseDoc,
     error_responses,
 )
-from search.errors import SearchError
+from search.errors import SearchError, argument_refused
 from search.semantic import DEFAULT_TOP_K, SearchResult, semantic_search
 
 
@@ -99,6 +99,6 @@ class SemanticSearchView(WorkspaceAPIView):
         serializer = self.request_serializer(data=body)
         if not serializer.is_valid():
             name, problems = next(iter(serializer.errors.items()))
-            code = "query_empty" if name == "query" else "invalid_request"
-            raise ApiError(code, f"{name}: {' '.join(str(p) for p in problems)}", details=serializer.errors)
+            refused = argument_refused(name, " ".join(str(p) for p in problems))
+            raise ApiError(refused.code, refused.message, details=serializer.errors)
         return dict(serializer.validated_data)
