@@ -24,11 +24,11 @@ ENTRY_400_CODES = [
     "unknown_status",
 ]
 SEMANTIC_400_CODES = [
-    "malformed_json", "invalid_request", "unknown_parameter", "query_empty", "query_invalid",
-    "query_invalid_character", "query_too_long", "top_k_invalid", "top_k_out_of_range", "min_score_invalid",
-    "min_score_out_of_range", "ef_search_invalid", "ef_search_out_of_range", "unknown_content_type",
-    "invalid_filter", "unknown_filter_key", "unknown_operator", "filter_type_mismatch", "filter_invalid_character",
-    "filter_value_too_long",
+    "malformed_json", "json_too_deep", "json_invalid_character", "invalid_request", "unknown_parameter",
+    "query_empty", "query_invalid", "query_invalid_character", "query_invalid_encoding", "query_too_long",
+    "top_k_invalid", "top_k_out_of_range", "min_score_invalid", "min_score_out_of_range", "ef_search_invalid",
+    "ef_search_out_of_range", "unknown_content_type", "invalid_filter", "unknown_filter_key", "unknown_operator",
+    "filter_type_mismatch", "filter_invalid_character", "filter_value_too_long",
 ]
 HYBRID_400_CODES = [
     *SEMANTIC_400_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",
@@ -37,7 +37,7 @@ HYBRID_400_CODES = [
 ]
 AGENTIC_400_CODES = [
     *HYBRID_400_CODES, "queries_invalid", "queries_empty", "queries_too_many", "queries_too_long",
-    "queries_invalid_character",
+    "queries_invalid_character", "queries_invalid_encoding",
 ]
 PROVIDER_CODES = ["not_configured", "provider_unavailable", "provider_error"]
 # Any endpoint that reads the database may answer this (cms/api_errors.py), with Retry-After.
