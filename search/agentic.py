@@ -95,6 +95,10 @@ def queries_validate(queries: Any) -> list[str] | None:
         path = f"queries[{index}]"
         if not isinstance(part, str):
             raise AgenticSearchError("queries_invalid", f"{path} must be a string.", path=path)
+        try:
+            part.encode("utf-8")
+        except UnicodeEncodeError as exc:  # lone surrogates, from invalid UTF-8 in argv (--part)
+            raise AgenticSearchError("queries_invalid_encoding", f"{path} is not valid UTF-8.", path=path) from exc
         if "\x00" in part:
             raise AgenticSearchError("queries_invalid_character", f"{path} contains a NUL character.", path=path)
         if len(part) > MAX_QUERY_CHARS:

@@ -119,6 +119,48 @@ def filter_compile(
     return CompiledFilter(sql, compiler.params)
 
 
+def filter_statuses_requested(spec: Any, path: str = "filter") -> list[tuple[str, str]]:
+    """The entry statuses a valid filter asks for by name, as (status, path) pairs.
+
+    A condition asks for a status when it selects chunks *having* it: `status: "draft"` or
+    `{"$eq": ...}`, an `$in` list, and under an odd number of `$not`s a `$ne` or `$nin`.
+    Conditions that exclude a status (`$ne`, `$nin`) only narrow, so they ask for nothing.
+    Used with the caller's access (search.chunk_filters) so that asking for a status one
+    cannot see is refused, as the full-text search refuses `status=draft`. Call it on a spec
+    that filter_compile accepted: its nesting is bounded there.
+    """
+    found: list[tuple[str, str]] = []
+
+    def document(node: Any, where: str, negated: bool) -> None:
+        if not isinstance(node, dict):
+            return
+        for key, value in node.items():
+            key_path = _join(where, key)
+            if key in ("$and", "$or") and isinstance(value, list):
+                for i, item in enumerate(value):
+                    document(item, f"{key_path}[{i}]", negated)
+            elif key == "$not":
+                document(value, key_path, not negated)
+            elif key == "status":
+                if isinstance(value, dict):
+                    for op, operand in value.items():
+                        condition(op, operand, _join(key_path, op), negated)
+                else:
+                    condition("$eq", value, key_path, negated)
+
+    def condition(op: str, operand: Any, where: str, negated: bool) -> None:
+        if op == "$not" and isinstance(operand, dict):
+            for inner, value in operand.items():
+                condition(inner, value, _join(where, inner), not negated)
+        elif op == ("$ne" if negated else "$eq") and isinstance(operand, str):
+            found.append((operand, where))
+        elif op == ("$nin" if negated else "$in") and isinstance(operand, list):
+            found.extend((item, f"{where}[{i}]") for i, item in enumerate(operand) if isinstance(item, str))
+
+    document(spec, path, False)
+    return found
+
+
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}"
 

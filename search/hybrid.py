@@ -103,10 +103,13 @@ def chunk_filter(*, access: WorkspaceAccess, content_type: str | None, spec: Any
 def _validate_weight(value: Any, name: str) -> float | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    # isfinite only on floats: on an int past a float's range (JSON allows 10**400) it raises.
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+        isinstance(value, float) and not math.isfinite(value)
+    ):
         raise HybridSearchError(f"{name}_invalid", f"{name} must be a number from 0 to 1.")
     if not 0.0 <= value <= 1.0:
-        raise HybridSearchError(f"{name}_out_of_range", f"{name} must be between 0 and 1, not {value}.")
+        raise HybridSearchError(f"{name}_out_of_range", f"{name} must be between 0 and 1, not {str(value)[:40]}.")
     return float(value)
 
 

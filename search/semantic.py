@@ -224,6 +224,12 @@ def semantic_search(
 def _validate_query(query: Any) -> str:
     if not isinstance(query, str):
         raise SemanticSearchError("query_invalid", "query must be a string.")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        # Lone surrogates: what Python makes of invalid UTF-8 in argv (a JSON body holding
+        # one is refused by its parser, search.json_input). Same code as the full-text search.
+        raise SemanticSearchError("query_invalid_encoding", "query is not valid UTF-8.") from exc
     if "\x00" in query:
         raise SemanticSearchError("query_invalid_character", "query contains a NUL character.")
     # The limit is on what the caller sent, as the OpenAPI document says (maxLength), not on

@@ -49,7 +49,7 @@ class AgenticSearchView(HybridSearchView):
         request=AgenticSearchRequestDoc,
         responses={200: AgenticSearchResponseDoc,
                    **error_responses(family="SemanticSearch", bad_request=AGENTIC_400_CODES,
-                                     forbidden=["permission_denied"], unavailable=PROVIDER_CODES,
+                                     forbidden=["status_not_visible", "permission_denied"], unavailable=PROVIDER_CODES,
                                      json_body=True)},
     )
     def post(self, request: Request, slug: str) -> Response:

@@ -49,7 +49,7 @@ class HybridSearchView(SemanticSearchView):
         responses={200: HybridSearchResponseDoc,
                    # The same 403/503 bodies as semantic search (one component each, one enum).
                    **error_responses(family="SemanticSearch", bad_request=HYBRID_400_CODES,
-                                     forbidden=["permission_denied"], unavailable=PROVIDER_CODES,
+                                     forbidden=["status_not_visible", "permission_denied"], unavailable=PROVIDER_CODES,
                                      json_body=True)},
     )
     def post(self, request: Request, slug: str) -> Response:

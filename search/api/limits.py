@@ -10,7 +10,9 @@
 - BoundedJSONParser (REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"], and the semantic view's
   parser) refuses JSON nested deeper than search.json_input.MAX_JSON_DEPTH with 400
   `json_too_deep`, instead of the RecursionError (a 500) that the json module raises at
-  some depth.
+  some depth; and a string holding a lone UTF-16 surrogate (`"\\ud800"`, in a value, a key
+  or a parameter's name) with 400 `json_invalid_character`, instead of the 500 that the
+  tokenizer, the database driver or the renderer raises on meeting it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser, get_encoding
 from rest_framework.utils.json import strict_constant
 
-from search.json_input import JSONTooDeep, json_loads_bounded
+from search.errors import SearchInputError
+from search.json_input import json_loads_bounded
 
 API_PREFIX = "/api/"
 MCP_PATH = "/mcp"
@@ -84,7 +87,8 @@ class ApiBodyLimitMiddleware:
 
 
 class BoundedJSONParser(JSONParser):
-    """DRF's JSONParser, refusing nesting past MAX_JSON_DEPTH with 400 `json_too_deep`."""
+    """DRF's JSONParser, refusing nesting past MAX_JSON_DEPTH with 400 `json_too_deep` and lone
+    surrogates with 400 `json_invalid_character`."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: dict | None = None) -> Any:
         encoding = get_encoding(parser_context or {})
@@ -93,7 +97,7 @@ class BoundedJSONParser(JSONParser):
             return json_loads_bounded(
                 text, what="The request body", parse_constant=strict_constant if self.strict else None
             )
-        except JSONTooDeep as exc:
+        except SearchInputError as exc:  # json_too_deep, json_invalid_character
             # Imported here: cms.api_errors imports DRF's views, whose APIView reads
             # DEFAULT_PARSER_CLASSES, which names this module.
             from cms.api_errors import ApiError

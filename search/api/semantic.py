@@ -67,7 +67,7 @@ class SemanticSearchView(WorkspaceAPIView):
         request=SemanticSearchRequestDoc,
         responses={200: SemanticSearchResponseDoc,
                    **error_responses(family="SemanticSearch", bad_request=SEMANTIC_400_CODES,
-                                     forbidden=["permission_denied"], unavailable=PROVIDER_CODES,
+                                     forbidden=["status_not_visible", "permission_denied"], unavailable=PROVIDER_CODES,
                                      json_body=True)},
     )
     def post(self, request: Request, slug: str) -> Response:

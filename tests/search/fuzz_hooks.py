@@ -12,7 +12,11 @@ cases name the key's workspace (FUZZ_WORKSPACE), so they reach the search instea
 at a 404; some the other tenant's, the rest whatever the schema allows. And a valid (positive)
 case names one of the workspace's content types and a filter on its fields: which types and
 fields exist is data, which the document cannot list, so a random name is rightly a 400
-(`unknown_content_type`, `unknown_filter_key`). Invalid (negative) cases are left as generated.
+(`unknown_content_type`, `unknown_filter_key`). Invalid (negative) cases are left as generated,
+except that one in INJECT_EVERY carries a lone UTF-16 surrogate, which no
+generator produces: a JSON body gets a `\\ud800`-style escape in a value or a key (written into
+the text by hand: it must reach the server as those six characters), a query string gets
+`%ED%A0%80` (the surrogate's UTF-8-style encoding). Both must be a coded 400.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import json
 import os
 import zlib
 from typing import Any
+from urllib.parse import quote_from_bytes
 
 import schemathesis
 from hypothesis import strategies as st
@@ -103,6 +108,64 @@ def tenant_isolated(ctx, response, case) -> bool | None:
         if problems:
             raise AssertionError("; ".join(problems))
     return None
+
+
+# One negative case in INJECT_EVERY carries a lone surrogate (see the module docstring).
+INJECT_EVERY = 3
+PLACEHOLDER = "LONE-SURROGATE-HERE"
+LONE_ESCAPES = [r"\ud800", r"\udfff", r"\udbff", r"\udc00x"]
+ENCODED_SURROGATES = [b"\xed\xa0\x80", b"refund\xed\xbf\xbf", b"\xed\xa0\xbd"]
+
+
+def lone_surrogate_body(body: dict, pick: int) -> bytes:
+    """`body` as JSON text with a lone surrogate escape put into one of its strings, or a key."""
+    body = dict(body)
+    escape = LONE_ESCAPES[pick % len(LONE_ESCAPES)]
+    where = pick // len(LONE_ESCAPES) % 4
+    if where == 0 or not isinstance(body.get("query"), str):
+        body["query"] = f"refund {PLACEHOLDER}"
+    elif where == 1:
+        body[PLACEHOLDER] = 1  # an unknown parameter's name, which the error message echoes
+    elif where == 2:
+        body["filter"] = {"status": PLACEHOLDER, f"fields.{PLACEHOLDER}": [PLACEHOLDER]}
+    else:
+        body["queries"] = ["refund", PLACEHOLDER]
+    return json.dumps(body).replace(PLACEHOLDER, escape).encode()
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    meta = case.meta
+    if meta is None or meta.generation.mode.value != "negative":
+        return
+    pick = zlib.crc32(repr((case.operation.label, case.query, case.body)).encode())
+    if pick % INJECT_EVERY:
+        return
+    # The request is edited once prepared, through requests' auth hook (the key travels in a
+    # header, so no auth is replaced): the case's own values win over kwargs, and editing the
+    # case makes schemathesis re-validate it, which bytes and lone surrogates break.
+    if case.method.upper() == "POST":
+        # Most negative bodies are not objects at all: those get a valid one to carry the escape.
+        body = lone_surrogate_body(case.body if isinstance(case.body, dict) else {"query": "refund"},
+                                   pick // INJECT_EVERY)
+        kwargs["auth"] = lambda request: _with_body(request, body)
+    elif case.method.upper() == "GET" and case.path.endswith("/entries"):
+        raw = ENCODED_SURROGATES[pick // INJECT_EVERY % len(ENCODED_SURROGATES)]
+        kwargs["auth"] = lambda request: _with_query_parameter(request, "q", raw)
+
+
+def _with_body(request, body: bytes):
+    request.body = body
+    request.headers["Content-Length"] = str(len(body))
+    request.headers["Content-Type"] = "application/json"
+    return request
+
+
+def _with_query_parameter(request, name: str, raw: bytes):
+    base, _, query = request.url.partition("?")
+    kept = [pair for pair in query.split("&") if pair and pair.split("=")[0] != name]
+    request.url = f"{base}?{'&'.join([*kept, f'{name}={quote_from_bytes(raw)}'])}"
+    return request
 
 
 @schemathesis.hook

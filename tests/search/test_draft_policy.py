@@ -91,11 +91,19 @@ def test_viewer_semantic_search_never_returns_draft_chunks(content, viewer):
     assert semantic_entry_ids(viewer) == {published.pk}
 
 
-def test_viewer_status_filter_on_drafts_only_narrows(content, viewer):
-    assert semantic_entry_ids(viewer, filter={"$or": [{"status": "draft"}, {"status": "published"}]}) == {
-        content[0].pk
-    }
+def test_viewer_status_filter_that_excludes_drafts_only_narrows(content, viewer):
+    assert semantic_entry_ids(viewer, filter={"status": {"$ne": "draft"}}) == {content[0].pk}
     assert semantic_entry_ids(viewer, filter={"status": {"$ne": "published"}}) == set()
+
+
+def test_viewer_status_filter_asking_for_drafts_is_refused_not_widened(content, viewer):
+    """As in the full-text search; tests/security/test_status_forging.py covers every interface."""
+    from search.errors import SearchError
+
+    with pytest.raises(SearchError) as caught:
+        semantic_entry_ids(viewer, filter={"$or": [{"status": "draft"}, {"status": "published"}]})
+
+    assert caught.value.code == "status_not_visible" and caught.value.status == 403
 
 
 def test_editor_semantic_search_returns_draft_chunks(content, writer):

@@ -58,3 +58,38 @@ def test_a_bad_nested_weight_is_a_coded_400(api, embedded, kind, bad):
 
     assert response.status_code == 400, response.content
     assert response.json()["code"].startswith("rerank_weights_")
+
+
+# Number literals JSON allows but a float cannot hold: an int past a float's range made
+# math.isfinite raise OverflowError (a 500); 1e400 parses to infinity; NaN and Infinity are
+# not JSON at all (DRF's strict parser refuses them).
+HUGE = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("kind", ["hybrid", "agentic"])
+@pytest.mark.parametrize(("option", "code"), [
+    ('"keyword_weight": %s', "keyword_weight_"),
+    ('"semantic_weight": %s', "semantic_weight_"),
+    ('"min_score": %s', "min_score_"),
+    ('"rerank": true, "rerank_weights": {"rerank": %s}', "rerank_weights_"),
+    ('"rerank": true, "rerank_weights": {"position": %s, "vector": 0.5}', "rerank_weights_"),
+])
+@pytest.mark.parametrize("number", [HUGE, "-" + HUGE, "1e400", "-1e400"])
+def test_a_number_past_a_floats_range_is_a_coded_400(api, embedded, kind, option, code, number):
+    body = '{"query": "refund", ' + option % number + "}"
+
+    response = api.post(f"/api/v1/workspaces/acme/search/{kind}", content_type="application/json", data=body)
+
+    assert response.status_code == 400, response.content
+    assert response.json()["code"].startswith(code), response.content
+
+
+@pytest.mark.parametrize("kind", ["semantic", "hybrid", "agentic"])
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_literals_anywhere_are_malformed_json(api, embedded, kind, literal):
+    for body in (f'{{"query": "refund", "min_score": {literal}}}',
+                 f'{{"query": "refund", "filter": {{"version": {{"$gt": {literal}}}}}}}',
+                 f'{{"query": "refund", "rerank_weights": {{"rerank": {literal}}}}}'):
+        response = api.post(f"/api/v1/workspaces/acme/search/{kind}", content_type="application/json", data=body)
+
+        assert (response.status_code, response.json()["code"]) == (400, "malformed_json"), (body, response.content)

@@ -11,6 +11,7 @@ from search.agentic import agentic_search
 from search.errors import SearchError
 from search.fusion import FUSION_METHODS
 from search.management.access import access_from_options, add_access_arguments
+from search.management.filters import filter_option_parse
 from search.semantic import DEFAULT_TOP_K
 
 
@@ -38,12 +39,7 @@ class Command(BaseCommand):
         access = access_from_options(
             workspace=options["workspace"], user=options["user"], published_only=options["published_only"]
         )
-        filter_spec = None
-        if options["filter"]:
-            try:
-                filter_spec = json.loads(options["filter"])
-            except json.JSONDecodeError as exc:
-                raise CommandError(f"[malformed_json] --filter is not valid JSON: {exc}") from exc
+        filter_spec = filter_option_parse(options["filter"])
         try:
             result = agentic_search(
                 access=access,

@@ -8,8 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from search.errors import SearchError
-from search.json_input import json_loads_bounded
 from search.management.access import access_from_options, add_access_arguments
+from search.management.filters import filter_option_parse
 from search.semantic import DEFAULT_TOP_K, semantic_search
 
 
@@ -31,14 +31,7 @@ class Command(BaseCommand):
             workspace=options["workspace"], user=options["user"], published_only=options["published_only"]
         )
         workspace = access.workspace
-        filter_spec = None
-        if options["filter"]:
-            try:
-                filter_spec = json_loads_bounded(options["filter"], what="--filter")
-            except json.JSONDecodeError as exc:
-                raise CommandError(f"[malformed_json] --filter is not valid JSON: {exc}") from exc
-            except SearchError as exc:
-                raise CommandError(f"[{exc.code}] {exc.message}") from exc
+        filter_spec = filter_option_parse(options["filter"])
         try:
             result = semantic_search(
                 access=access,

@@ -1,0 +1,24 @@
+"""The search commands' `--filter` option: JSON text from the command line, parsed as the API parses a body."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import CommandError
+
+from search.errors import SearchError
+from search.json_input import json_loads_bounded
+
+
+def filter_option_parse(text: str | None) -> Any:
+    """The filter given as `--filter`, or None; CommandError with the API's code otherwise
+    (`malformed_json`, `json_too_deep`, `json_invalid_character`)."""
+    if not text:
+        return None
+    try:
+        return json_loads_bounded(text, what="--filter")
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"[malformed_json] --filter is not valid JSON: {exc}") from exc
+    except SearchError as exc:
+        raise CommandError(f"[{exc.code}] {exc.message}") from exc
