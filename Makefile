@@ -14,7 +14,7 @@ export DEBUG ?= true
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install db run test bench clean-db compose-check
+.PHONY: install db run test bench clean-db compose-check mcp-clients
 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -47,6 +47,19 @@ $(PGVECTOR_STAMP): $(STAMP) third_party/pgvector/Makefile
 
 install: $(STAMP) $(PGVECTOR_STAMP)
 
+# Real MCP clients for tests/mcp_clients (the conformance suite and the Inspector CLI), on
+# Node 22 from the npm registry (the machine's Node is older), pinned by package-lock.json.
+MCP_CLIENTS := tools/mcp-clients
+MCP_CLIENTS_STAMP := $(MCP_CLIENTS)/node_modules/.installed-$(shell cat $(MCP_CLIENTS)/package.json $(MCP_CLIENTS)/package-lock.json | sha1sum | cut -c1-12)
+
+$(MCP_CLIENTS_STAMP): $(MCP_CLIENTS)/package.json $(MCP_CLIENTS)/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js and npm (e.g. apt-get install nodejs npm)"; exit 1; }
+	cd $(MCP_CLIENTS) && npm ci --no-audit --no-fund --loglevel=error
+	@rm -f $(MCP_CLIENTS)/node_modules/.installed-*
+	@touch $(MCP_CLIENTS_STAMP)
+
+mcp-clients: $(MCP_CLIENTS_STAMP)
+
 # Fails with a plain message (not a crash) where the embedded server cannot run.
 db: install
 	@if [ -z "$$DATABASE_URL" ]; then \
@@ -69,7 +82,7 @@ run: db
 	  wait -n; status=$$?; kill -TERM $$worker $$beat $$server 2>/dev/null; \
 	  while kill -0 $$worker $$beat $$server 2>/dev/null; do wait; done; exit $$status
 
-test: db
+test: db mcp-clients
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: db
