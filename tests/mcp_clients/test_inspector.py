@@ -32,18 +32,8 @@ STDIO_PARALLEL = 3  # each stdio run starts Django (~6 s); HTTP runs take ~1 s a
 # s; a healthy run takes 1-3 s over HTTP, 5-20 s over stdio (Django starts) on a busy machine.
 RUN_TIMEOUT = {"http": 20, "stdio": 90}
 CONNECT_TIMEOUT_MS = {"http": "15000", "stdio": "60000"}
-# FIXME (other branch's MCP fixes): in the modern era the Inspector first sends
-# subscriptions/listen, which /mcp/ holds until MCP_HTTP_TIMEOUT (60 s) while a gunicorn sync
-# worker waits; tools/list only follows. Over HTTP in the legacy and auto eras, tools/list now
-# and then comes back empty (and tools/call then says "Tool '...' not found on server"): seen
-# while GET /mcp/ answered 406 instead of 405. Remove these marks once those are fixed.
-HTTP_MODERN = pytest.mark.xfail(strict=True, reason="FIXME: subscriptions/listen over HTTP hangs until the 60 s timeout "
-                                "(the auto era probes the modern protocol first)")
-HTTP_FLAKY = pytest.mark.xfail(strict=False, reason="FIXME: tools/list over HTTP is now and then empty (GET /mcp/ 406)")
 CASES = [
-    pytest.param(transport, era, id=f"{transport}-{era}",
-                 marks=[HTTP_MODERN] if transport == "http" and era in ("auto", "modern")
-                 else [HTTP_FLAKY] if transport == "http" else [])
+    pytest.param(transport, era, id=f"{transport}-{era}")
     for transport in ("stdio", "http") for era in ERAS
 ]
 # (tool, arguments, check of the structured answer)

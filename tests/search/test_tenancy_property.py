@@ -71,8 +71,11 @@ EXAMPLES = settings.default.max_examples * 4
 
 @pytest.fixture(autouse=True)
 def _no_rate_limits(settings, fake_embeddings):  # noqa: F811 - the fixture
+    # The properties send hundreds of refused credentials from one address on purpose: the
+    # failed-authentication throttle (tests/security/test_auth_throttle.py) would answer 429.
     settings.API_RATE_LIMIT_KEY = ""
     settings.API_RATE_LIMIT_USER = ""
+    settings.API_RATE_LIMIT_AUTH_FAILURES = ""
 
 
 @contextmanager
