@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cms.test_static_files import BEHIND_PROXY, production_server  # noqa: F401 - fixture
+from tests.cms.production_server import BEHIND_PROXY, production_server  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.browser
 
