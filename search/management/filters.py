@@ -9,6 +9,7 @@ from django.core.management.base import CommandError
 
 from search.errors import SearchError
 from search.json_input import json_loads_bounded
+from search.management.errors import command_error_from
 
 
 def filter_option_parse(text: str | None) -> Any:
@@ -21,4 +22,4 @@ def filter_option_parse(text: str | None) -> Any:
     except json.JSONDecodeError as exc:
         raise CommandError(f"[malformed_json] --filter is not valid JSON: {exc}") from exc
     except SearchError as exc:
-        raise CommandError(f"[{exc.code}] {exc.message}") from exc
+        raise command_error_from(exc) from exc

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from search.agentic import agentic_search
 from search.errors import SearchError
 from search.fusion import FUSION_METHODS
 from search.management.access import access_from_options, add_access_arguments
+from search.management.errors import command_error_from
 from search.management.filters import filter_option_parse
 from search.semantic import DEFAULT_TOP_K
 
@@ -56,7 +57,7 @@ class Command(BaseCommand):
                 ef_search=options["ef_search"],
             )
         except SearchError as exc:
-            raise CommandError(f"[{exc.code}] {exc.message}") from exc
+            raise command_error_from(exc) from exc
 
         body = result.as_dict()
         if options["json"]:

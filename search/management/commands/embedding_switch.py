@@ -13,12 +13,18 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ingestion.selectors import embedding_models, embedding_switch_progress
 from ingestion.management.commands.ingestion_status import progress_line
+from ingestion.selectors import embedding_models, embedding_switch_progress
 from ingestion.services import switch
-from search.compare import CompareInputError, embedding_compare, qrels_parse, queries_parse
+from search.compare import (
+    CompareInputError,
+    embedding_compare,
+    qrels_parse,
+    queries_parse,
+)
 from search.errors import SearchError
 from search.management.access import access_from_options
+from search.management.errors import command_error_from
 
 
 class Command(BaseCommand):
@@ -75,7 +81,7 @@ class Command(BaseCommand):
                 "prune": lambda: switch.embedding_switch_prune(workspace=ws, model=options["model"]),
             }[action]()
         except switch.SwitchError as exc:
-            raise CommandError(f"[{exc.code}] {exc.message}") from exc
+            raise command_error_from(exc) from exc
         self.stdout.write(_said(action, ws.slug, outcome))
 
     def _status(self, ws) -> None:
@@ -103,7 +109,7 @@ class Command(BaseCommand):
         except CompareInputError as exc:
             raise CommandError(f"[file_invalid] {exc}") from exc
         except SearchError as exc:
-            raise CommandError(f"[{exc.code}] {exc.message}") from exc
+            raise command_error_from(exc) from exc
         if json:
             self.stdout.write(_json(report))
             return

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from search.errors import SearchError
-from search.management.access import access_from_options, add_access_arguments
 from search.fulltext import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -17,6 +16,8 @@ from search.fulltext import (
     search_entries_explain,
     search_int_param,
 )
+from search.management.access import access_from_options, add_access_arguments
+from search.management.errors import command_error_from
 
 
 class Command(BaseCommand):
@@ -53,7 +54,7 @@ class Command(BaseCommand):
                 return
             result = search_entries(**params)
         except SearchError as exc:
-            raise CommandError(f"{exc.message} ({exc.code})") from exc
+            raise command_error_from(exc) from exc
         self.stdout.write(_as_json(result) if options["json"] else _as_table(result))
 
 

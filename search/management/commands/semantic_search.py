@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from search.errors import SearchError
 from search.management.access import access_from_options, add_access_arguments
+from search.management.errors import command_error_from
 from search.management.filters import filter_option_parse
 from search.semantic import DEFAULT_TOP_K, semantic_search
 
@@ -43,7 +44,7 @@ class Command(BaseCommand):
                 ef_search=options["ef_search"],
             )
         except SearchError as exc:
-            raise CommandError(f"[{exc.code}] {exc.message}") from exc
+            raise command_error_from(exc) from exc
 
         body = result.as_dict()
         if options["json"]:
