@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import api_key_make
-from tests.search.live_app import gunicorn_serving, production_env
+from tests.search.live_app import collectstatic, gunicorn_serving, production_env
 from tests.slow_clients import health_latency, slow_clients
 
 # Generous for a loaded 2-core machine: health answers in milliseconds when it is served at all.
@@ -20,7 +20,9 @@ HEALTH_BOUND_SECONDS = 2.0
 @pytest.mark.django_db(transaction=True)
 def test_health_answers_while_slow_clients_trickle_headers_and_keyed_bodies(workspace, tmp_path):
     _, key = api_key_make(workspace)
-    with gunicorn_serving(production_env(tmp_path), tmp_path / "gunicorn.log", workers=2) as (base_url, _):
+    env = production_env(tmp_path)
+    collectstatic(env)  # production refuses to start without it (review item 13)
+    with gunicorn_serving(env, tmp_path / "gunicorn.log", workers=2) as (base_url, _):
         port = int(base_url.rsplit(":", 1)[1])
         with slow_clients(port, headers=2, bodies=2, slug=workspace.slug, key=key, max_seconds=20):
             latencies = [health_latency(port, timeout=HEALTH_BOUND_SECONDS) for _ in range(5)]
