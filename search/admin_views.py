@@ -1,4 +1,4 @@
-"""The admin's search page, per workspace: full-text, semantic and hybrid search with highlighted snippets.
+"""The admin's search page, per workspace: full-text, semantic, hybrid and agentic search with highlighted snippets.
 
 Members only: any other workspace answers 404, as if it did not exist. What each member sees
 is the read policy of cms/access.py, handed as `access=` to the same search functions the API
@@ -22,14 +22,17 @@ from cms.access import WorkspaceAccess, workspace_access_for_user, workspace_acc
 from cms.models import ContentType, Entry
 from cms.selectors import content_type_list, entries_by_id
 from ingestion.selectors import chunk_pending_count, embedding_provider_status
+from search.agentic import agentic_search
 from search.errors import SearchError
 from search.fulltext import EntryHit, EntrySearchResult, search_entries
 from search.hybrid import LEG_SEMANTIC, hybrid_search
 from search.semantic import ChunkHit, SearchResult, semantic_search
 from search.snippets import highlight_html, match_spans, query_snippet_html, query_terms, snippet_html
 
-MODE_FULLTEXT, MODE_SEMANTIC, MODE_HYBRID = "fulltext", "semantic", "hybrid"
-MODES = {MODE_FULLTEXT: "Full-text", MODE_SEMANTIC: "Semantic", MODE_HYBRID: "Hybrid"}
+MODE_FULLTEXT, MODE_SEMANTIC, MODE_HYBRID, MODE_AGENTIC = "fulltext", "semantic", "hybrid", "agentic"
+MODES = {MODE_FULLTEXT: "Full-text", MODE_SEMANTIC: "Semantic", MODE_HYBRID: "Hybrid", MODE_AGENTIC: "Agentic"}
+# The chunk searches by mode: the same functions the API calls.
+CHUNK_SEARCHES = {MODE_SEMANTIC: semantic_search, MODE_HYBRID: hybrid_search, MODE_AGENTIC: agentic_search}
 DEFAULT_MODE = MODE_FULLTEXT
 # Entries per full-text page, and chunks per semantic or hybrid answer.
 PAGE_SIZE = 20
@@ -101,8 +104,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
                                     limit=PAGE_SIZE, offset=params.get("offset") or 0)
             entry_rows = _entry_rows(access, result, content_types)
         elif query is not None:
-            search = semantic_search if mode == MODE_SEMANTIC else hybrid_search
-            result = search(access=access, query=query, top_k=TOP_K, content_type=content_type,
+            result = CHUNK_SEARCHES[mode](access=access, query=query, top_k=TOP_K, content_type=content_type,
                             filter={"status": status} if status else None)
             chunk_rows = _chunk_rows(result, query, content_types)
             degraded = result.extra_meta.get("degraded", {}).get(LEG_SEMANTIC)

@@ -18,7 +18,7 @@ from tests.search.semantic_helpers import LOCAL_BACKEND, local_model  # noqa: F4
 
 pytestmark = pytest.mark.browser
 
-MODES = ("fulltext", "semantic", "hybrid")
+MODES = ("fulltext", "semantic", "hybrid", "agentic")
 FIELDS = [
     {"id": "title", "label": "Title", "type": "text", "required": True},
     {"id": "body", "label": "Body", "type": "text"},
@@ -130,6 +130,26 @@ def test_editor_searches_english_in_every_mode_and_follows_a_link(login_page, sc
         page.click("#search-results >> text=Refund policy")
     assert page.url.endswith(f"/admin/cms/entry/{entries['refund'].pk}/change/")
     assert "Refund policy" in page.locator("#id_data").input_value()
+
+
+@pytest.mark.parametrize(("language", "question", "wanted"), [
+    ("english", "How long do refunds take, and how do orders ship?", {"Refund policy", "Shipping times"}),
+    ("japanese", "返品はできますか？配送料金はいくらですか？", {"返品・返金について", "配送料金改定のお知らせ"}),
+])
+def test_agentic_mode_shows_the_parts_and_finds_each(login_page, screenshot, helpdesk, language, question, wanted):
+    workspace, _ = helpdesk
+    page = login_page(member("editor", workspace, Role.EDITOR))
+    page.goto("/admin/search/helpdesk/")
+
+    search(page, question, "agentic")
+
+    parts = page.locator("#search-results p.parts")
+    assert parts.get_attribute("data-path") == "agentic", parts.inner_text()
+    assert len(parts.locator("q").all_inner_texts()) == 2
+    found = titles(page)
+    assert wanted <= set(found), found
+    assert "Globex refund secret" not in found
+    screenshot(page, f"admin-search-{language}-agentic-parts")
 
 
 def test_editor_searches_japanese_in_every_mode(login_page, screenshot, helpdesk):

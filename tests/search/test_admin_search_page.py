@@ -169,7 +169,7 @@ def embedded(content, fake_embeddings):
     return content
 
 
-@pytest.mark.parametrize("mode", ["semantic", "hybrid"])
+@pytest.mark.parametrize("mode", ["semantic", "hybrid", "agentic"])
 def test_chunk_modes_show_text_scores_and_links(client, editor, embedded, mode):
     html = page(client, editor, q="refund", mode=mode)
     titles = hits(html)
@@ -178,17 +178,32 @@ def test_chunk_modes_show_text_scores_and_links(client, editor, embedded, mode):
     assert "<mark>Refund</mark>s take 5 days" in html or "<mark>refund</mark>" in html.lower()
     scores = re.findall(r'data-score="(-?[0-9.]+)"', html)
     assert len(scores) == len(titles) and all(-1 <= float(s) <= 1.0001 for s in scores)
-    if mode == "hybrid":
+    if mode in ("hybrid", "agentic"):
         assert re.search(r"keyword [0-9.]+ \(#1\)", html) and "semantic " in html
     assert 'data-banner="not-configured"' not in html and 'data-banner="pending"' not in html
 
 
-@pytest.mark.parametrize("mode", ["semantic", "hybrid"])
+@pytest.mark.parametrize("mode", ["semantic", "hybrid", "agentic"])
 def test_chunk_modes_filter_by_content_type_and_status(client, editor, embedded, mode):
     news_only = hits(page(client, editor, q="refund", mode=mode, content_type="news"))
     assert news_only == ["Refund news"]
     drafts = hits(page(client, editor, q="refund", mode=mode, status="draft"))
     assert set(drafts) == {"Refund draft"}
+
+
+def test_agentic_mode_searches_a_compound_question_in_parts(client, editor, embedded):
+    html = page(client, editor, q="How long do refunds take, and what is the Japanese return policy?", mode="agentic")
+
+    assert 'data-path="agentic"' in html and "Searched in 2 parts" in html
+    titles = hits(html)
+    assert "Refund policy" in titles and "返品について" in titles and "Globex refund secret" not in titles
+
+
+def test_agentic_mode_answers_a_single_question_as_one(client, editor, embedded):
+    html = page(client, editor, q="refund", mode="agentic")
+
+    assert 'data-path="standard"' in html and "Searched as one question" in html
+    assert "Refund policy" in hits(html)
 
 
 def test_asset_chunk_links_to_the_asset(client, editor, workspace, fake_embeddings):

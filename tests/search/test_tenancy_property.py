@@ -39,6 +39,7 @@ from hypothesis import strategies as st
 from mcp import Client as McpClient
 
 from cms.models import Entry, EntryStatus, Role
+from search.admin_views import MODES as ADMIN_MODES
 from search.mcp_http import _RequestThread
 from search.mcp_server import RunSync, api_key_caller, build_mcp_server, user_caller
 from tests.figures import figure_record
@@ -400,7 +401,7 @@ def test_admin_entry_changelist_and_search_box_show_only_what_the_user_may_see()
                  lambda world: st.tuples(st.sampled_from(world.users), st.integers(0, 59)))
 
 
-ADMIN_SEARCH_MODES = ("fulltext", "semantic", "hybrid")
+ADMIN_SEARCH_MODES = tuple(ADMIN_MODES)  # every mode the page offers, agentic included
 
 
 def test_admin_search_page_shows_only_what_the_user_may_see():
