@@ -47,8 +47,7 @@ from typing import Any
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
 from search.errors import SearchError, SearchInputError
-from search.snippets import excerpt, match_spans
-from search.snippets import fold as _fold
+from search.snippets import excerpt, fold, match_spans
 from search.statements import SearchCursor, search_cursor
 
 MAX_QUERY_CHARS = 500
@@ -452,11 +451,11 @@ def _hit(row: tuple, query: str) -> EntryHit:
     fields = json.loads(fields) if isinstance(fields, str) else fields
     data = json.loads(data) if isinstance(data, str) else data
     order = {field["id"]: position for position, field in enumerate(fields)}
-    folded_query = _fold(query)
+    folded_query = fold(query)
     matches: list[tuple[str, str, int]] = []
     for key in sorted(data, key=lambda k: (order.get(k, len(order)), k)):
         value = _searchable_value(data[key])
-        if value is not None and (position := _fold(value).find(folded_query)) != -1:
+        if value is not None and (position := fold(value).find(folded_query)) != -1:
             matches.append((key, value, position))
     return EntryHit(
         entry_id=entry_id,
