@@ -72,11 +72,11 @@ def searcher(method: str, access, merge: str | None = None):
         return lambda text, parts: hybrid_search(access=access, query=text[:2000], top_k=TOP_K)
     if method == "agentic (rules)":
         return lambda text, parts: agentic_answer(
-            access=access, request=hybrid_request(access=access, query=text[:2000], top_k=TOP_K), queries=None,
+            access=access, request=hybrid_request(access=access, options={"query": text[:2000], "top_k": TOP_K}), queries=None,
             merge=merge)
     if method == "agentic (given)":
         return lambda text, parts: agentic_answer(
-            access=access, request=hybrid_request(access=access, query=text[:2000], top_k=TOP_K),
+            access=access, request=hybrid_request(access=access, options={"query": text[:2000], "top_k": TOP_K}),
             queries=list(parts), merge=merge)
     raise ValueError(method)
 

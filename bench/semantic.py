@@ -15,7 +15,7 @@ What it does:
 2. Load. A dedicated database (cms_bench_semantic on the same server) is migrated, the
    chunks go in by binary COPY, then the per-model HNSW index is built with the exact
    definition of ingestion/migrations/0006 and the table is analysed.
-3. Measure. Each query runs through search.semantic._vector_candidates, the SQL the API
+3. Measure. Each query runs through search.vector_leg.vector_candidates, the SQL the API
    runs (set_config for ef_search and iterative scan, ORDER BY the distance operator,
    LIMIT 10), timed end to end from Python (the query's embedding is not included; its
    cost is printed separately). Recall@10 is measured against exact search: the same SQL
@@ -235,7 +235,7 @@ def run_exact(sql: str, params: list) -> list[int]:
 def plan_of(sql: str, params: list, ef_search: int) -> str:
     from django.db import connection, transaction
 
-    from search.semantic import search_settings_params, search_settings_sql
+    from search.vector_leg import search_settings_params, search_settings_sql
 
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(search_settings_sql(), search_settings_params(ef_search))
@@ -256,7 +256,7 @@ def measure(args: argparse.Namespace) -> None:
     from cms.selectors import content_type_schemas
     from search.chunk_filters import chunk_filter_compile
     from search.filters import CompiledFilter
-    from search.semantic import _vector_candidates, _vector_literal, vector_candidates_params, vector_candidates_sql
+    from search.vector_leg import vector_candidates as _vector_candidates, vector_literal as _vector_literal, vector_candidates_params, vector_candidates_sql
 
     total = args.chunks
     ws_ids, workspace_of = ensure_dataset(total, args.rebuild)

@@ -170,7 +170,7 @@ def search_once(workspace_id: int, vector: list[float]) -> tuple[float, str, int
     """What semantic_search does in the database for one query; returns (ms, model, hits)."""
     from ingestion.selectors import embedding_models
     from search.filters import CompiledFilter
-    from search.semantic import DEFAULT_EF_SEARCH, _pending_count, _vector_candidates
+    from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count as _pending_count, vector_candidates as _vector_candidates
 
     started = time.perf_counter()
     model = embedding_models(workspace=workspace_id).active

@@ -16,7 +16,8 @@ from cms.access import workspace_accesses_for_user
 from cms.admin import ContentTypeListFilter, EntryAdmin
 from cms.models import ContentType, Entry
 from search.errors import SearchError
-from search.fulltext import MAX_LIMIT, Snippet, search_entries
+from search.fulltext import Snippet, search_entries
+from search.options import MAX_LIMIT
 from search.snippets import highlight_html
 
 # The admin searches each workspace it shows; beyond this many, it asks for a workspace filter.

@@ -22,23 +22,88 @@ from cms.access import WorkspaceAccess, workspace_access_for_user, workspace_acc
 from cms.models import ContentType, Entry
 from cms.selectors import content_type_list, entries_by_id
 from ingestion.selectors import chunk_pending_count, embedding_provider_status
-from search.agentic import agentic_search
+from rest_framework import serializers
+
+from search.chunk_results import ChunkHit, SearchResult
 from search.errors import SearchError
-from search.fulltext import EntryHit, EntrySearchResult, search_entries
-from search.hybrid import LEG_SEMANTIC, hybrid_search
-from search.semantic import ChunkHit, SearchResult, semantic_search
+from search.fulltext import EntryHit, EntrySearchResult
+from search.hybrid import LEG_SEMANTIC
+from search.interface_errors import admin_message_from
+from search.kinds import SEARCH_ENTRIES, SEARCH_KINDS, SearchKind
+from search.options import FlagField, OptionField, option_from_text
 from search.snippets import highlight_html, match_spans, query_snippet_html, query_terms, snippet_html
 
-MODE_FULLTEXT, MODE_SEMANTIC, MODE_HYBRID, MODE_AGENTIC = "fulltext", "semantic", "hybrid", "agentic"
-MODES = {MODE_FULLTEXT: "Full-text", MODE_SEMANTIC: "Semantic", MODE_HYBRID: "Hybrid", MODE_AGENTIC: "Agentic"}
-# The chunk searches by mode: the same functions the API calls.
-CHUNK_SEARCHES = {MODE_SEMANTIC: semantic_search, MODE_HYBRID: hybrid_search, MODE_AGENTIC: agentic_search}
+# The page's modes: every search kind, by its mode name.
+KINDS_BY_MODE = {kind.mode: kind for kind in SEARCH_KINDS.values()}
+MODES = {kind.mode: kind.label for kind in SEARCH_KINDS.values()}
+MODE_FULLTEXT = SEARCH_ENTRIES.mode
 DEFAULT_MODE = MODE_FULLTEXT
+# Options the page asks for in its own way, and options it does not offer, with why (the
+# parity test, tests/search/test_option_parity.py, reads both). The rest of a kind's options
+# are the "More options" fields, built from the declaration.
+PAGE_OWN_OPTIONS = {
+    "query": "the search box (q)",
+    "content_type": "the content type select",
+    "status": "the status select (for chunk searches, a filter on status)",
+    "limit": "the page size (20 entries a page)",
+    "offset": "the previous and next links",
+}
+NOT_ON_PAGE = {
+    "include_vectors": "a page shows text, not vectors",
+    "include_sources": "the page is the sources",
+    "filter": "structured JSON: the page filters by content type and status; agents and the API take any filter",
+    "rerank_weights": "structured JSON: tuning for integrators, with the API",
+    "queries": "the page lets the server split the question; parts written by hand are for agents",
+}
 # Entries per full-text page, and chunks per semantic or hybrid answer.
 PAGE_SIZE = 20
 TOP_K = 10
 # The index lists at most this many workspaces.
 INDEX_MAX_WORKSPACES = 100
+
+
+@dataclass(frozen=True)
+class OptionInput:
+    """One "More options" field: an option of the chosen search, as an HTML input."""
+
+    name: str
+    label: str
+    help: str
+    kind: str  # "number", "select" or "checkbox"
+    value: str
+    checked: bool = False
+    choices: tuple[str, ...] = ()
+    minimum: Any = None
+    maximum: Any = None
+    step: str = "1"
+
+
+def page_options(kind: SearchKind, given: Any) -> list[OptionInput]:
+    """The chosen search's options the page offers beyond its own, with the values `given` (GET)."""
+    inputs = []
+    for name, field in kind.options().fields.items():
+        if name in PAGE_OWN_OPTIONS or name in NOT_ON_PAGE or not isinstance(field, OptionField):
+            continue
+        label, help_text, value = name.replace("_", " ").capitalize(), str(field.help_text or ""), given.get(name, "")
+        if isinstance(field, FlagField):
+            inputs.append(OptionInput(name, label, help_text, "checkbox", "on", checked=bool(value)))
+        elif isinstance(field, serializers.ChoiceField):
+            inputs.append(OptionInput(name, label, help_text, "select", value, choices=tuple(field.choices)))
+        else:
+            whole = isinstance(field, serializers.IntegerField)
+            inputs.append(OptionInput(name, label, help_text, "number", value, minimum=field.min_value,
+                                      maximum=field.max_value, step="1" if whole else "any"))
+    return inputs
+
+
+def page_option_values(kind: SearchKind, given: Any) -> dict[str, Any]:
+    """The values of the "More options" fields that were filled in, read as their options read text."""
+    values = {}
+    for option in page_options(kind, given):
+        text = given.get(option.name, "")
+        if text != "":
+            values[option.name] = True if option.kind == "checkbox" else option_from_text(kind.options, option.name, text)
+    return values
 
 
 @dataclass(frozen=True)
@@ -98,14 +163,19 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
     chunk_rows: list[ChunkRow] | None = None
     result: EntrySearchResult | SearchResult | None = None
     not_configured: str | None = None
+    kind = KINDS_BY_MODE[mode]
     try:
-        if query is not None and mode == MODE_FULLTEXT:
-            result = search_entries(access=access, query=query, content_type=content_type, status=status,
-                                    limit=PAGE_SIZE, offset=params.get("offset") or 0)
+        if query is not None:
+            options = {"query": query, "content_type": content_type, **page_option_values(kind, params)}
+            if kind.chunks:
+                options = {"top_k": TOP_K, **options, "filter": {"status": status} if status else None}
+            else:
+                options.update(status=status, limit=PAGE_SIZE,
+                               offset=option_from_text(kind.options, "offset", params.get("offset") or "0"))
+            result = kind.run(access, options)
+        if isinstance(result, EntrySearchResult):
             entry_rows = _entry_rows(access, result, content_types)
-        elif query is not None:
-            result = CHUNK_SEARCHES[mode](access=access, query=query, top_k=TOP_K, content_type=content_type,
-                            filter={"status": status} if status else None)
+        elif isinstance(result, SearchResult):
             chunk_rows = _chunk_rows(result, query, content_types)
             degraded = result.extra_meta.get("degraded", {}).get(LEG_SEMANTIC)
             if degraded and degraded["code"] == "not_configured":
@@ -116,7 +186,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
         if exc.code == "not_configured":
             not_configured = exc.message
         else:
-            messages.error(request, f"{exc.message} ({exc.code})")
+            messages.error(request, admin_message_from(exc))
     if not_configured is None and mode != MODE_FULLTEXT and result is None:
         provider = embedding_provider_status()
         if not provider["configured"] and provider["code"] == "not_configured":
@@ -135,6 +205,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
                               if a.workspace.pk != workspace.pk][:20],
             modes=MODES,
             mode=mode,
+            more_options=page_options(kind, params),
             query=query or "",
             searched=query is not None,
             content_type=content_type or "",

@@ -4,8 +4,9 @@ question, and the plain hybrid search of the whole question whenever any of that
 
 How a request runs:
 
-1. Validation: hybrid search's (`search.hybrid.hybrid_request`), plus `queries` (the parts the
-   caller wrote, 1 to MAX_QUERIES non-empty strings). Bad input is a 400, as for hybrid.
+1. Validation: the declared options (`search.options.AgenticSearchOptions`): hybrid search's,
+   plus `queries` (the parts the caller wrote, 1 to MAX_QUERIES non-empty strings). Bad input
+   is a 400, as for hybrid.
 2. Parts: the caller's `queries`, or the configured decomposer's (`search.decompose`). A
    question that does not split is answered by `hybrid_answer` itself: the same ranking.
 3. Per part, `hybrid_rank` (both legs, fusion; default weights by the part's script), with
@@ -29,10 +30,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from collections.abc import Mapping
 from typing import Any
 
 from cms.access import WorkspaceAccess
-from search import semantic
 from search.decompose import get_decomposer
 from search.errors import SearchError
 from search.fusion import Candidate, default_weights, query_script
@@ -48,15 +49,15 @@ from search.hybrid import (
     hybrid_answer,
     hybrid_meta,
     hybrid_rank,
-    hybrid_request,
+    hybrid_request_from,
 )
 from search.query_embedding import query_embeddings_start
-from search.semantic import DEFAULT_TOP_K, MAX_QUERY_CHARS, ChunkHit, SearchResult
+from search.chunk_results import ChunkHit, SearchResult
+from search.options import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES, AgenticSearchOptions
+from search.vector_leg import chunks_pending_count
 
 logger = logging.getLogger(__name__)
 
-# The most parts a caller may send (the rule decomposer makes at most search.decompose.MAX_PARTS).
-MAX_QUERIES = 8
 PATH_AGENTIC = "agentic"
 PATH_STANDARD = "standard"
 MERGE_ROUND_ROBIN = "round_robin"
@@ -68,10 +69,6 @@ MERGES = (MERGE_ROUND_ROBIN, MERGE_NORMALISED)
 DEFAULT_MERGE = MERGE_NORMALISED
 
 
-class AgenticSearchError(SearchError):
-    """An agentic search that cannot run as asked (400), beyond what hybrid search checks."""
-
-
 class _Fallback(Exception):
     """Why the parts could not answer: the stage that failed and its code."""
 
@@ -80,54 +77,12 @@ class _Fallback(Exception):
         self.stage, self.code, self.message, self.rerank = stage, code, message, rerank
 
 
-def queries_validate(queries: Any) -> list[str] | None:
-    """The caller's parts, stripped and de-duplicated; None when there are none. 400s with codes."""
-    if queries is None:
-        return None
-    if not isinstance(queries, list):
-        raise AgenticSearchError("queries_invalid", f"queries must be a list of 1 to {MAX_QUERIES} strings.")
-    if not queries:
-        raise AgenticSearchError("queries_empty", "queries is an empty list: leave it out, or give the parts.")
-    if len(queries) > MAX_QUERIES:
-        raise AgenticSearchError("queries_too_many", f"queries has {len(queries)} parts; the limit is {MAX_QUERIES}.")
-    parts: list[str] = []
-    for index, part in enumerate(queries):
-        path = f"queries[{index}]"
-        if not isinstance(part, str):
-            raise AgenticSearchError("queries_invalid", f"{path} must be a string.", path=path)
-        try:
-            part.encode("utf-8")
-        except UnicodeEncodeError as exc:  # lone surrogates, from invalid UTF-8 in argv (--part)
-            raise AgenticSearchError("queries_invalid_encoding", f"{path} is not valid UTF-8.", path=path) from exc
-        if "\x00" in part:
-            raise AgenticSearchError("queries_invalid_character", f"{path} contains a NUL character.", path=path)
-        if len(part) > MAX_QUERY_CHARS:
-            raise AgenticSearchError("queries_too_long",
-                                     f"{path} is {len(part)} characters; the limit is {MAX_QUERY_CHARS}.", path=path)
-        if not part.strip():
-            raise AgenticSearchError("queries_empty", f"{path} is empty: say what to search for.", path=path)
-        if part.strip() not in parts:
-            parts.append(part.strip())
-    return parts
+def agentic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
+    """agentic_run with the options as keywords (for Python callers)."""
+    return agentic_run(access, options)
 
 
-def agentic_search(
-    *,
-    access: WorkspaceAccess,
-    query: Any,
-    queries: Any = None,
-    top_k: Any = DEFAULT_TOP_K,
-    min_score: Any = None,
-    content_type: Any = None,
-    filter: Any = None,  # noqa: A002 - the request parameter's public name
-    fusion: Any = None,
-    keyword_weight: Any = None,
-    semantic_weight: Any = None,
-    rerank: Any = False,
-    rerank_weights: Any = None,
-    ef_search: Any = None,
-    include_vectors: bool = False,
-) -> SearchResult:
+def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
     """The `top_k` chunks that answer every part of `query`, in hybrid search's result shape.
 
     `queries` are the parts when the caller has split the question; otherwise the configured
@@ -136,12 +91,9 @@ def agentic_search(
     answer (see the module docstring), and `meta.path` / `meta.fallback_reason` say which
     answered and why.
     """
-    request = hybrid_request(access=access, query=query, top_k=top_k, min_score=min_score,
-                             content_type=content_type, filter=filter, fusion=fusion, keyword_weight=keyword_weight,
-                             semantic_weight=semantic_weight, rerank=rerank, rerank_weights=rerank_weights,
-                             ef_search=ef_search, include_vectors=include_vectors)
-    given = queries_validate(queries)
-    return agentic_answer(access=access, request=request, queries=given)
+    validated = AgenticSearchOptions.validated(options)
+    request = hybrid_request_from(access=access, request=validated)
+    return agentic_answer(access=access, request=request, queries=validated["queries"])
 
 
 def agentic_answer(*, access: WorkspaceAccess, request: HybridRequest, queries: list[str] | None,
@@ -173,7 +125,7 @@ def _decomposed(parts: Any) -> list[str]:
     if not isinstance(parts, list) or not parts or not all(isinstance(p, str) and p.strip() for p in parts):
         raise ValueError(f"the decomposer returned {type(parts).__name__}, not a list of non-empty strings")
     cleaned = list(dict.fromkeys(p.strip() for p in parts))
-    if len(cleaned) > MAX_QUERIES or any(len(p) > MAX_QUERY_CHARS or "\x00" in p for p in cleaned):
+    if len(cleaned) > MAX_QUERIES or any(len(p) > CHUNK_QUERY_MAX_CHARS or "\x00" in p for p in cleaned):
         raise ValueError("the decomposer returned too many or too long parts")
     return cleaned
 
@@ -254,7 +206,8 @@ def _by_parts(access: WorkspaceAccess, request: HybridRequest, *, parts: list[st
     with_model = next((p.collected for p in searched if p.collected.model), searched[0].collected)
     return SearchResult(workspace=workspace, hits=hits, model=with_model.model, dimensions=with_model.dimensions,
                         top_k=request.top_k, ef_search=request.ef_search,
-                        pending=semantic._pending_count(workspace_id=workspace.pk), extra_meta=meta)
+                        pending=chunks_pending_count(workspace_id=workspace.pk), extra_meta=meta,
+                        include_sources=request.include_sources, include_vectors=request.include_vectors)
 
 
 def _rerank(workspace_id: int, request: HybridRequest, searched: list[_Part],

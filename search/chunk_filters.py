@@ -1,8 +1,8 @@
 """The one predicate every chunk search ANDs in: the caller's filter, the content type and the read policy.
 
 Both legs of a search (vectors and keywords) call `chunk_filter_compile`, so a filter means
-the same thing on each. It is pure (no database access): the caller reads the workspace's
-schemas once (`cms.selectors.content_type_schemas`) and passes them in.
+the same thing on each. `chunk_filter_compile` is pure (no database access): the caller reads the workspace's
+schemas once and passes them in; `chunk_filter_for` does that read, when it is needed.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 
 from cms.access import WorkspaceAccess
 from cms.models import EntryStatus
+from cms.selectors import content_type_schemas
 from search.errors import SearchError, SearchInputError
 from search.filters import CompiledFilter, filter_compile, filter_statuses_requested
 from search.visibility import chunk_visibility_filter
@@ -81,3 +82,11 @@ def _refuse_invisible_statuses(spec: Any, access: WorkspaceAccess) -> None:
 def chunk_filter_needs_schemas(spec: Any, content_type: Any) -> bool:
     """Whether chunk_filter_compile will read `schemas` (callers skip the query otherwise)."""
     return content_type is not None or spec not in (None, {})
+
+
+def chunk_filter_for(*, access: WorkspaceAccess, spec: Any, content_type: Any) -> CompiledFilter:
+    """The caller's filter, ANDed with the content type and what the caller may see, as every
+    chunk search applies it; the workspace's schemas are read only when the filter or the
+    content type needs them."""
+    schemas = content_type_schemas(workspace=access.workspace) if chunk_filter_needs_schemas(spec, content_type) else {}
+    return chunk_filter_compile(spec, content_type=content_type, access=access, schemas=schemas)

@@ -64,9 +64,46 @@ FIELD_ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 RESERVED_KEYS = frozenset({"content_type", "status", "source_kind"})
 FIELD_PREFIX = "fields."
 
-COMPARISON_OPERATORS = frozenset({"$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists", "$not"})
-LOGICAL_OPERATORS = frozenset({"$and", "$or", "$not"})
+# The operators, each with what it does: the one list the compiler dispatches on and from
+# which the API's and MCP's descriptions and docs/agents.md are written (filter_help).
+# `$not` is both: on a key it negates that key's operators, at the top it negates a filter.
+KEY_OPERATORS: dict[str, str] = {
+    "$eq": "equals (the default: {\"status\": \"published\"})",
+    "$ne": "does not equal (also matches a missing key)",
+    "$gt": "greater than a number or an ISO date",
+    "$gte": "greater than or equal",
+    "$lt": "less than",
+    "$lte": "less than or equal",
+    "$in": "equals one of a list",
+    "$nin": "equals none of a list (also matches a missing key)",
+    "$exists": "the key is present (true) or absent (false)",
+    "$not": "negates the key's operators",
+}
+LOGICAL_OPERATOR_HELP: dict[str, str] = {
+    "$and": "every filter of a list holds",
+    "$or": "at least one filter of a list holds",
+    "$not": "the filter does not hold",
+}
+# How _Compiler compiles each operator on a key (its method's name).
+KEY_OPERATOR_COMPILERS = {"$eq": "_equals", "$ne": "_equals", "$gt": "_range", "$gte": "_range", "$lt": "_range",
+                         "$lte": "_range", "$in": "_one_of", "$nin": "_one_of", "$exists": "_exists", "$not": "_not"}
+COMPARISON_OPERATORS = frozenset(KEY_OPERATORS)
+LOGICAL_OPERATORS = frozenset(LOGICAL_OPERATOR_HELP)
 OPERATORS = COMPARISON_OPERATORS | LOGICAL_OPERATORS
+
+
+def filter_help() -> str:
+    """One paragraph on the filter language, for the API's and the MCP tools' descriptions."""
+    names = " ".join(dict.fromkeys([*KEY_OPERATORS, *LOGICAL_OPERATOR_HELP]))
+    return (f"MongoDB-style filter ({names}) over content_type, status, source_kind and entry fields, e.g. "
+            '{"status": "published", "version": {"$gte": 2}}. It only narrows what the caller may see.')
+
+
+def filter_operator_table() -> str:
+    """The operators as a Markdown table (docs/agents.md holds a copy; a test keeps it equal)."""
+    rows = [f"| `{op}` | on a key | {text} |" for op, text in KEY_OPERATORS.items()]
+    rows += [f"| `{op}` | on filters | {text} |" for op, text in LOGICAL_OPERATOR_HELP.items()]
+    return "\n".join(["| operator | applies | meaning |", "|---|---|---|", *rows])
 
 _RANGE_SQL = {"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
 
@@ -327,40 +364,46 @@ class _Compiler:
                 f"{', '.join(sorted(COMPARISON_OPERATORS))}.",
                 path=path,
             )
-        if operator == "$not":
-            if not isinstance(operand, dict) or not operand or not all(
-                isinstance(k, str) and k.startswith("$") for k in operand
-            ):
-                raise FilterError(
-                    "invalid_filter", f"{path} must be an operator object such as {{\"$gt\": 2}}.", path=path
-                )
-            if depth + 1 > MAX_DEPTH:
-                raise FilterError("filter_too_deep", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
-            inner = [self.operator(key, op, v, _join(path, op), depth=depth + 1) for op, v in operand.items()]
-            return "(NOT " + (inner[0] if len(inner) == 1 else "(" + " AND ".join(inner) + ")") + ")"
-        if operator == "$exists":
-            if not isinstance(operand, bool):
-                raise FilterError("filter_type_mismatch", f"{path} takes true or false.", path=path)
-            return f"({self.expr(self.key_ref(key, path))} IS {'NOT ' if operand else ''}NULL)"
-        if operator in ("$eq", "$ne"):
-            self._check_scalar(operand, path)
-            expr = self.expr(self.key_ref(key, path))
-            self.params.append(_jsonb(operand))
-            sign = "=" if operator == "$eq" else "<>"
-            # A missing key compares as JSON null (MongoDB: {"x": null} matches docs without x).
-            return f"(COALESCE({expr}, 'null'::jsonb) {sign} %s::jsonb)"
-        if operator in ("$in", "$nin"):
-            if not isinstance(operand, list):
-                raise FilterError("filter_type_mismatch", f"{path} takes a list of values.", path=path)
-            if len(operand) > MAX_IN_VALUES:
-                raise FilterError("filter_too_complex", f"{path} takes at most {MAX_IN_VALUES} values.", path=path)
-            for i, item in enumerate(operand):
-                self._check_scalar(item, f"{path}[{i}]")
-            expr = self.expr(self.key_ref(key, path))
-            self.params.append([_jsonb(item) for item in operand])
-            test = f"(COALESCE({expr}, 'null'::jsonb) = ANY(%s::jsonb[]))"
-            return test if operator == "$in" else f"(NOT {test})"
-        # $gt $gte $lt $lte
+        return getattr(self, KEY_OPERATOR_COMPILERS[operator])(key, operator, operand, path, depth=depth)
+
+    def _not(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
+        if not isinstance(operand, dict) or not operand or not all(
+            isinstance(k, str) and k.startswith("$") for k in operand
+        ):
+            raise FilterError(
+                "invalid_filter", f"{path} must be an operator object such as {{\"$gt\": 2}}.", path=path
+            )
+        if depth + 1 > MAX_DEPTH:
+            raise FilterError("filter_too_deep", f"{path}: filters nest at most {MAX_DEPTH} levels deep.", path=path)
+        inner = [self.operator(key, op, v, _join(path, op), depth=depth + 1) for op, v in operand.items()]
+        return "(NOT " + (inner[0] if len(inner) == 1 else "(" + " AND ".join(inner) + ")") + ")"
+
+    def _exists(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
+        if not isinstance(operand, bool):
+            raise FilterError("filter_type_mismatch", f"{path} takes true or false.", path=path)
+        return f"({self.expr(self.key_ref(key, path))} IS {'NOT ' if operand else ''}NULL)"
+
+    def _equals(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
+        self._check_scalar(operand, path)
+        expr = self.expr(self.key_ref(key, path))
+        self.params.append(_jsonb(operand))
+        sign = "=" if operator == "$eq" else "<>"
+        # A missing key compares as JSON null (MongoDB: {"x": null} matches docs without x).
+        return f"(COALESCE({expr}, 'null'::jsonb) {sign} %s::jsonb)"
+
+    def _one_of(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
+        if not isinstance(operand, list):
+            raise FilterError("filter_type_mismatch", f"{path} takes a list of values.", path=path)
+        if len(operand) > MAX_IN_VALUES:
+            raise FilterError("filter_too_complex", f"{path} takes at most {MAX_IN_VALUES} values.", path=path)
+        for i, item in enumerate(operand):
+            self._check_scalar(item, f"{path}[{i}]")
+        expr = self.expr(self.key_ref(key, path))
+        self.params.append([_jsonb(item) for item in operand])
+        test = f"(COALESCE({expr}, 'null'::jsonb) = ANY(%s::jsonb[]))"
+        return test if operator == "$in" else f"(NOT {test})"
+
+    def _range(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
         sign = _RANGE_SQL[operator]
         if isinstance(operand, bool) or not isinstance(operand, (int, float, str)):
             raise FilterError(

@@ -39,21 +39,20 @@ import enum
 import json
 import math
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from collections.abc import Mapping
 from typing import Any
 
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
 from search.errors import SearchError, SearchInputError
+from search.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions
 from search.snippets import excerpt, fold, match_spans
 from search.statements import SearchCursor, search_cursor
 
-MAX_QUERY_CHARS = 500
-DEFAULT_LIMIT = 20
-MAX_LIMIT = 100
-MAX_OFFSET = 10_000
+# The declared limits (search/options.py), under the names this module's readers know.
+MAX_QUERY_CHARS = ENTRY_QUERY_MAX_CHARS
 # Rows the recent scan reads: enough to fill a page when a term is in a third of the rows
 # or more (3 rows per wanted hit), never fewer than RECENT_SCAN_MIN_ROWS, never more than
 # RECENT_SCAN_MAX_ROWS (a few ms of LIKE) for deep pages.
@@ -74,7 +73,6 @@ _COMMON_LETTERS = frozenset("etaoinshrdlu")
 # Characters of context kept before and after the first match in a snippet.
 SNIPPET_BEFORE = 40
 SNIPPET_AFTER = 80
-_INTEGER = re.compile(r"-?[0-9]{1,9}")
 # What a content type's api_id can be (a SlugField of 64 characters).
 _API_ID = re.compile(r"[-a-zA-Z0-9_]{1,64}")
 
@@ -146,60 +144,12 @@ def _iso(moment: datetime) -> str:
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
-def search_query_validate(query: object) -> str:
-    """Return the query unchanged if it is searchable, else raise SearchInputError.
-
-    The query is literal: it is not trimmed, and `%`, `_`, `\\` are ordinary characters.
-    """
-    if not isinstance(query, str):
-        raise SearchInputError("query_invalid", "The query must be text.")
-    try:
-        query.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        # Lone surrogates: what Python makes of invalid UTF-8 in argv or a decoded request.
-        raise SearchInputError("query_invalid_encoding", "The query is not valid UTF-8.") from exc
-    if "\x00" in query:
-        raise SearchInputError("query_invalid_character", "The query must not contain a NUL character.")
-    if not query.strip():
-        raise SearchInputError("query_empty", "Type something to search for; the query is empty.")
-    if len(query) > MAX_QUERY_CHARS:
-        raise SearchInputError(
-            "query_too_long", f"The query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}."
-        )
-    # Control characters include U+001F, which separates values in search_text.
-    if any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in query):
-        raise SearchInputError(
-            "query_invalid_character", "The query must not contain control characters other than tab and newline."
-        )
-    return query
+def search_entries(*, access: WorkspaceAccess, **options: Any) -> EntrySearchResult:
+    """search_entries_run with the options as keywords (for Python callers)."""
+    return search_entries_run(access, options)
 
 
-def search_int_param(*, name: str, raw: str | int | None, default: int, minimum: int, maximum: int) -> int:
-    """Parse an integer parameter as typed by a user (query string, command line)."""
-    if raw is None or raw == "":
-        return default
-    if isinstance(raw, bool):
-        raise SearchInputError(f"{name}_invalid", f"{name} must be a whole number.")
-    if isinstance(raw, str):
-        if not _INTEGER.fullmatch(raw.strip()):
-            raise SearchInputError(f"{name}_invalid", f"{name} must be a whole number, not {raw[:20]!r}.")
-        raw = int(raw.strip())
-    elif not isinstance(raw, int):
-        raise SearchInputError(f"{name}_invalid", f"{name} must be a whole number.")
-    if not minimum <= raw <= maximum:
-        raise SearchInputError(f"{name}_out_of_range", f"{name} must be between {minimum} and {maximum}, not {raw}.")
-    return raw
-
-
-def search_entries(
-    *,
-    access: WorkspaceAccess,
-    query: str,
-    content_type: str | None = None,
-    status: str | None = None,
-    limit: int = DEFAULT_LIMIT,
-    offset: int = 0,
-) -> EntrySearchResult:
+def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> EntrySearchResult:
     """Entries of the workspace with a field value containing `query` (case-insensitive), newest first.
 
     Only entries the caller may see (`access`, cms/access.py) are searched. `content_type` is
@@ -208,9 +158,7 @@ def search_entries(
     recent scan answers (two when it is extended), two round trips when an index is
     needed, plus one to resolve `content_type`.
     """
-    query, limit, offset, filters = _inputs_validate(
-        access=access, query=query, content_type=content_type, status=status, limit=limit, offset=offset
-    )
+    query, limit, offset, filters = _inputs_validate(access=access, options=options)
     plan, rows = _search(filters=filters, query=query, limit=limit, offset=offset)
     return EntrySearchResult(
         query=query,
@@ -222,19 +170,9 @@ def search_entries(
     )
 
 
-def search_entries_explain(
-    *,
-    access: WorkspaceAccess,
-    query: str,
-    content_type: str | None = None,
-    status: str | None = None,
-    limit: int = DEFAULT_LIMIT,
-    offset: int = 0,
-) -> tuple[SearchPlan, str]:
+def search_entries_explain(*, access: WorkspaceAccess, **options: Any) -> tuple[SearchPlan, str]:
     """The plan search_entries chooses, and PostgreSQL's EXPLAIN of the statement that finds the rows."""
-    query, limit, offset, filters = _inputs_validate(
-        access=access, query=query, content_type=content_type, status=status, limit=limit, offset=offset
-    )
+    query, limit, offset, filters = _inputs_validate(access=access, options=options)
     plan, lines = _search(filters=filters, query=query, limit=limit, offset=offset, explain=True)
     return plan, "\n".join(lines)
 
@@ -254,13 +192,12 @@ class _Filters:
     beside_grams_sql: str
 
 
-def _inputs_validate(
-    *, access: WorkspaceAccess, query: str, content_type: str | None, status: str | None, limit: int, offset: int
-) -> tuple[str, int, int, _Filters]:
+def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> tuple[str, int, int, _Filters]:
+    """The declared options checked (EntrySearchOptions), and the caller's predicates."""
     workspace = access.workspace
-    query = search_query_validate(query)
-    limit = search_int_param(name="limit", raw=limit, default=DEFAULT_LIMIT, minimum=1, maximum=MAX_LIMIT)
-    offset = search_int_param(name="offset", raw=offset, default=0, minimum=0, maximum=MAX_OFFSET)
+    request = EntrySearchOptions.validated(options)
+    query, content_type, status = request["query"], request["content_type"], request["status"]
+    limit, offset = request["limit"], request["offset"]
     sql, params = ["e.workspace_id = %s"], [workspace.pk]
     if content_type is not None:
         if not isinstance(content_type, str) or not _API_ID.fullmatch(content_type):
@@ -279,10 +216,6 @@ def _inputs_validate(
         sql.append("e.content_type_id = %s")
         params.append(content_type_id)
     if status is not None:
-        if status not in EntryStatus.values:
-            raise SearchInputError(
-                "unknown_status", f"Status must be one of {', '.join(EntryStatus.values)}, not {str(status)[:20]!r}."
-            )
         if not access.may_see_status(status):
             raise SearchError(
                 "status_not_visible",

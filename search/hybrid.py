@@ -3,12 +3,13 @@ reranked. The default search for natural-language questions, behind the API, CLI
 
 How a query runs:
 
-1. Validation and the chunk filter: the same validators and the same compiled filter as
-   semantic search (`search.semantic`), one filter applied identically to both legs.
+1. Validation and the chunk filter: the declared options (`search.options.HybridSearchOptions`)
+   and the same compiled filter as semantic search (`search.chunk_filters`), one filter
+   applied identically to both legs.
 2. The keyword leg (`search.keyword`): the best CANDIDATE_DEPTH chunks by BM25. It needs no
    embedding provider.
 3. The semantic leg: the query embedded by the configured model, the best CANDIDATE_DEPTH
-   chunks by cosine through the HNSW index (`search.semantic`'s statement). Skipped, and
+   chunks by cosine through the HNSW index (`search.vector_leg`, semantic search's statement). Skipped, and
    reported in `meta.legs_used` / `meta.degraded`, when no provider is configured, the
    provider fails, or none of the workspace's chunks has a vector of this model yet.
 4. Both legs' scores for every candidate: a chunk only one leg found is scored by the other
@@ -25,17 +26,17 @@ The steps are functions of their own (`hybrid_request` validates, `hybrid_rank` 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
 from typing import Any
 
 from cms.access import WorkspaceAccess
-from search import semantic
+from search.chunk_filters import chunk_filter_for
+from search.chunk_results import ChunkHit, SearchResult
 from search.errors import SearchError
 from search.filters import CompiledFilter
 from search.fusion import (
     DEFAULT_RERANK_WEIGHTS,
-    FUSION_METHODS,
     FUSION_WEIGHTED,
     Candidate,
     default_weights,
@@ -46,8 +47,9 @@ from search.fusion import (
 from search.keyword import KeywordQuery, keyword_candidates, keyword_query_prepare, keyword_scores
 from search.query_embedding import QueryEmbedding, query_embeddings_start
 from search.rerank import RerankUnavailable, rerank_relevance
-from search.semantic import DEFAULT_TOP_K, MAX_TOP_K, ChunkHit, SearchResult
+from search.options import HybridSearchOptions
 from search.statements import search_cursor
+from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates, vector_literal
 
 # Chunks each leg contributes to the fusion (more than top_k, so a chunk ranked low by one
 # leg and high by the other can still win). bench/fusion_fit.py measured 50 against 20/100.
@@ -90,74 +92,30 @@ class ChunkFilter:
 def chunk_filter(*, access: WorkspaceAccess, content_type: str | None, spec: Any) -> ChunkFilter:
     """The one filter of both legs: content type, metadata filter and what the caller may see.
 
-    Built by semantic search's compiler (`search.chunk_filters.chunk_filter_compile`), so the
-    legs, and the two searches, can never disagree about what a filter means.
+    Built by every chunk search's compiler (`search.chunk_filters`), so the legs, and the
+    searches, can never disagree about what a filter means.
     """
-    compiled = semantic._compile_filter(spec, content_type=content_type, access=access)
+    compiled = chunk_filter_for(access=access, spec=spec, content_type=content_type)
     trivial = content_type is None and spec in (None, {}) and access.include_drafts
     return ChunkFilter(compiled=compiled, trivial=trivial)
 
 
-# --- validation -------------------------------------------------------------------------------
+# --- options -------------------------------------------------------------------------------
 
-def _validate_weight(value: Any, name: str) -> float | None:
-    if value is None:
-        return None
-    # isfinite only on floats: on an int past a float's range (JSON allows 10**400) it raises.
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-        isinstance(value, float) and not math.isfinite(value)
-    ):
-        raise HybridSearchError(f"{name}_invalid", f"{name} must be a number from 0 to 1.")
-    if not 0.0 <= value <= 1.0:
-        raise HybridSearchError(f"{name}_out_of_range", f"{name} must be between 0 and 1, not {str(value)[:40]}.")
-    return float(value)
-
-
-def _validate_rerank_weights(value: Any) -> dict[str, float]:
-    if value is None:
-        return dict(DEFAULT_RERANK_WEIGHTS)
-    if not isinstance(value, dict):
-        raise HybridSearchError("rerank_weights_invalid",
-                                "rerank_weights must be an object such as {\"rerank\": 0.4, \"vector\": 0.4, \"position\": 0.2}.")
-    unknown = sorted(set(value) - set(DEFAULT_RERANK_WEIGHTS))
-    if unknown:
-        raise HybridSearchError("rerank_weights_invalid",
-                                f"Unknown rerank weight(s) {', '.join(unknown)}; use rerank, vector and position.")
-    weights = dict(DEFAULT_RERANK_WEIGHTS)
-    for key, raw in value.items():
-        # null inside the object means what it means at the top level: unset, keep the default.
-        weight = _validate_weight(raw, "rerank_weights")
-        if weight is not None:
-            weights[key] = weight
-    # Relative weights: {"rerank": 1} with the other defaults means 1 : 0.4 : 0.2. Normalised
-    # so the final score stays in 0..1; all zero keeps the fused order (every final score 0).
-    total = sum(weights.values())
-    return {key: weight / total for key, weight in weights.items()} if total > 0 else weights
-
-
-def hybrid_options(*, query: str, fusion: Any, keyword_weight: Any, semantic_weight: Any, rerank: Any,
-                   rerank_weights: Any) -> HybridOptions:
-    """Validate the fusion and rerank parameters; fill in the fitted weights for the query's script."""
-    if fusion is None:
-        fusion = FUSION_WEIGHTED
-    if fusion not in FUSION_METHODS:
-        raise HybridSearchError("fusion_invalid", f"fusion must be one of {', '.join(FUSION_METHODS)}.")
-    if not isinstance(rerank, bool):
-        raise HybridSearchError("rerank_invalid", "rerank must be true or false.")
-    keyword = _validate_weight(keyword_weight, "keyword_weight")
-    semantic_w = _validate_weight(semantic_weight, "semantic_weight")
-    if keyword is None and semantic_w is None:
-        keyword, semantic_w = default_weights(query)
+def hybrid_options(*, query: str, fusion: str | None, keyword_weight: float | None, semantic_weight: float | None,
+                   rerank: bool, rerank_weights: dict[str, float] | None) -> HybridOptions:
+    """The fusion and rerank settings of a validated request: the fitted weights for the
+    query's script when it gives none, the complement when it gives one."""
+    if keyword_weight is None and semantic_weight is None:
+        keyword_weight, semantic_weight = default_weights(query)
         source = f"default:{query_script(query)}"
     else:
-        # One weight given: the other is its complement.
-        keyword = 1.0 - semantic_w if keyword is None else keyword  # type: ignore[operator]
-        semantic_w = 1.0 - keyword if semantic_w is None else semantic_w
+        keyword_weight = 1.0 - semantic_weight if keyword_weight is None else keyword_weight  # type: ignore[operator]
+        semantic_weight = 1.0 - keyword_weight if semantic_weight is None else semantic_weight
         source = "request"
-    if keyword + semantic_w <= 0:
-        raise HybridSearchError("weights_invalid", "keyword_weight and semantic_weight cannot both be 0.")
-    return HybridOptions(fusion=fusion, keyword_weight=keyword, semantic_weight=semantic_w, weights_source=source,
-                         rerank=rerank, rerank_weights=_validate_rerank_weights(rerank_weights))
+    return HybridOptions(fusion=fusion or FUSION_WEIGHTED, keyword_weight=keyword_weight,
+                         semantic_weight=semantic_weight, weights_source=source, rerank=rerank,
+                         rerank_weights=rerank_weights or dict(DEFAULT_RERANK_WEIGHTS))
 
 
 # --- the search -------------------------------------------------------------------------------
@@ -174,68 +132,45 @@ class HybridRequest:
     where: ChunkFilter
     depth: int
     include_vectors: bool
+    include_sources: bool = True
 
 
-def hybrid_request(
-    *,
-    access: WorkspaceAccess,
-    query: Any,
-    top_k: Any = DEFAULT_TOP_K,
-    min_score: Any = None,
-    content_type: Any = None,
-    filter: Any = None,  # noqa: A002 - the request parameter's public name
-    fusion: Any = None,
-    keyword_weight: Any = None,
-    semantic_weight: Any = None,
-    rerank: Any = False,
-    rerank_weights: Any = None,
-    ef_search: Any = None,
-    include_vectors: bool = False,
-) -> HybridRequest:
-    """Validate a hybrid request (400s with codes) and compile its filter, as hybrid_search does."""
-    query = semantic._validate_query(query)
-    top_k = semantic._validate_int(top_k, name="top_k", low=1, high=MAX_TOP_K)
-    ef_search = (max(semantic.DEFAULT_EF_SEARCH, CANDIDATE_DEPTH) if ef_search is None else
-                 semantic._validate_int(ef_search, name="ef_search", low=semantic.MIN_EF_SEARCH,
-                                        high=semantic.MAX_EF_SEARCH))
-    threshold = None if min_score is None else _validate_weight(min_score, "min_score")
-    options = hybrid_options(query=query, fusion=fusion, keyword_weight=keyword_weight,
-                             semantic_weight=semantic_weight, rerank=rerank, rerank_weights=rerank_weights)
-    where = chunk_filter(access=access, content_type=content_type, spec=filter)
-    return HybridRequest(query=query, top_k=top_k, ef_search=ef_search, threshold=threshold, options=options,
-                         where=where, depth=max(CANDIDATE_DEPTH, top_k), include_vectors=include_vectors)
+def hybrid_request(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> HybridRequest:
+    """Validate a hybrid request's options (HybridSearchOptions: 400s with codes) and compile its filter."""
+    request = HybridSearchOptions.validated(options)
+    return hybrid_request_from(access=access, request=request)
 
 
-def hybrid_search(
-    *,
-    access: WorkspaceAccess,
-    query: Any,
-    top_k: Any = DEFAULT_TOP_K,
-    min_score: Any = None,
-    content_type: Any = None,
-    filter: Any = None,  # noqa: A002 - the request parameter's public name
-    fusion: Any = None,
-    keyword_weight: Any = None,
-    semantic_weight: Any = None,
-    rerank: Any = False,
-    rerank_weights: Any = None,
-    ef_search: Any = None,
-    include_vectors: bool = False,
-) -> SearchResult:
+def hybrid_request_from(*, access: WorkspaceAccess, request: dict[str, Any]) -> HybridRequest:
+    """The HybridRequest of options already validated by HybridSearchOptions (or a subclass)."""
+    query, top_k = request["query"], request["top_k"]
+    options = hybrid_options(query=query, fusion=request["fusion"], keyword_weight=request["keyword_weight"],
+                             semantic_weight=request["semantic_weight"], rerank=request["rerank"],
+                             rerank_weights=request["rerank_weights"])
+    where = chunk_filter(access=access, content_type=request["content_type"], spec=request["filter"])
+    return HybridRequest(query=query, top_k=top_k, ef_search=request["ef_search"] or max(DEFAULT_EF_SEARCH, CANDIDATE_DEPTH),
+                         threshold=request["min_score"], options=options, where=where,
+                         depth=max(CANDIDATE_DEPTH, top_k), include_vectors=request["include_vectors"],
+                         include_sources=request["include_sources"])
+
+
+def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
+    """hybrid_run with the options as keywords (for Python callers)."""
+    return hybrid_run(access, options)
+
+
+def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
     """The `top_k` chunks that best answer `query`, by keywords and meaning together, best first.
 
-    Only chunks the caller may see (`access`) are ranked, by both legs alike. A leg whose
-    weight is 0 does not run. When the semantic leg cannot run (no provider, provider down,
-    no vectors yet) the answer comes from the keyword leg and `meta.degraded` says why; when
-    neither can answer, the semantic leg's error is raised. `rerank: true` with no reranker
-    configured is a `not_configured` error (503), never a silent no-op. `min_score` applies
-    to the final score (fused, 0..1 with weighted fusion; or reranked).
+    `options` are HybridSearchOptions' (search/options.py), checked there. Only chunks the
+    caller may see (`access`) are ranked, by both legs alike. A leg whose weight is 0 does
+    not run. When the semantic leg cannot run (no provider, provider down, no vectors yet)
+    the answer comes from the keyword leg and `meta.degraded` says why; when neither can
+    answer, the semantic leg's error is raised. `rerank: true` with no reranker configured is
+    a `not_configured` error (503), never a silent no-op. `min_score` applies to the final
+    score (fused, 0..1 with weighted fusion; or reranked).
     """
-    request = hybrid_request(access=access, query=query, top_k=top_k, min_score=min_score,
-                             content_type=content_type, filter=filter, fusion=fusion, keyword_weight=keyword_weight,
-                             semantic_weight=semantic_weight, rerank=rerank, rerank_weights=rerank_weights,
-                             ef_search=ef_search, include_vectors=include_vectors)
-    return hybrid_answer(access=access, request=request)
+    return hybrid_answer(access=access, request=hybrid_request(access=access, options=options))
 
 
 def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bool | None = None) -> SearchResult:
@@ -253,7 +188,8 @@ def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bo
         meta["rerank"] = rerank_meta
     return SearchResult(workspace=workspace, hits=results, model=collected.model, dimensions=collected.dimensions,
                         top_k=request.top_k, ef_search=request.ef_search,
-                        pending=semantic._pending_count(workspace_id=workspace.pk), extra_meta=meta)
+                        pending=chunks_pending_count(workspace_id=workspace.pk), extra_meta=meta,
+                        include_sources=request.include_sources, include_vectors=request.include_vectors)
 
 
 def hybrid_rank(*, workspace_id: int, query: str, request: HybridRequest, options: HybridOptions,
@@ -366,7 +302,7 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
             collected.degraded[LEG_SEMANTIC] = {"code": embedding.error.code, "message": embedding.error.message}
         else:
             collected.model, collected.dimensions = embedding.model, embedding.dimensions
-            semantic_hits = semantic._vector_candidates(
+            semantic_hits = vector_candidates(
                 workspace_id=workspace_id, model_name=embedding.model, dimensions=embedding.dimensions,
                 query_vector=query_vector, limit=depth, where=where.compiled, ef_search=ef_search,
                 include_vectors=include_vectors)
@@ -411,7 +347,7 @@ def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int |
             f"SELECT c.id, 1 - ((v.embedding::vector({dims})) <=> %s::vector({dims}))"
             " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
             " WHERE v.chunk_id = ANY(%s) AND v.model = %s",
-            [semantic._vector_literal(vector), chunk_ids, model],
+            [vector_literal(vector), chunk_ids, model],
         )
         return {int(cid): float(score) for cid, score in cursor.fetchall()}
 

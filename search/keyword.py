@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
 from search.filters import CompiledFilter
-from search.semantic import ChunkHit, _as_dict
+from search.chunk_results import ChunkHit, json_object
 from search.statements import search_cursor
 
 POSTING_TABLE = KeywordPosting._meta.db_table
@@ -285,7 +285,7 @@ def _ranked(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | None,
     hits = [
         ChunkHit(id=row["id"], score=float(row["score"]), text=row["text"], title=row["title"], field=row["field"],
                  ordinal=row["ordinal"], source_kind=row["source_kind"], entry_id=row["entry_id"],
-                 asset_id=row["asset_id"], metadata=_as_dict(row["metadata"]))
+                 asset_id=row["asset_id"], metadata=json_object(row["metadata"]))
         for row in rows
     ]
     return hits, int(rows[0]["candidates"]) if rows else 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 from collections.abc import Awaitable, Callable
 from functools import wraps
 from typing import Annotated, Any, TypeVar
@@ -29,6 +28,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, GetPromptResult, InputRequiredResult, ToolAnnotations
 from pydantic import SkipValidation, ValidationError
+from rest_framework.fields import empty
 
 from cms import __version__
 from cms.access import WorkspaceAccess, workspace_access_for_api_key, workspace_access_for_user
@@ -36,13 +36,12 @@ from cms.api_keys import ApiKeyRejected
 from cms.selectors import content_type_list
 from cms.services import api_key_authenticate
 from ingestion.models import SourceKind
-from search.agentic import agentic_search
 from search.errors import SearchError, argument_refused
 from search.filters import OPERATORS, RESERVED_KEYS
-from search.fulltext import DEFAULT_LIMIT, search_entries
-from search.hybrid import hybrid_search
+from search.interface_errors import tool_error_from
+from search.kinds import SEARCH_KINDS, SearchKind
 from search.mcp_stdio import serve_stdio
-from search.semantic import DEFAULT_TOP_K, semantic_search
+from search.option_schemas import options_json_schema
 
 INSTRUCTIONS = (
     "Search one workspace of a headless CMS instead of reading every entry. Call "
@@ -73,10 +72,6 @@ class CallerRefused(Exception):
         self.message = message
 
 
-def _tool_error(code: str, message: str) -> ToolError:
-    return ToolError(json.dumps({"code": code, "message": message}, ensure_ascii=False))
-
-
 # Every tool only reads the caller's workspace: the same call gives the same answer, and
 # nothing outside the CMS's content is reached on the caller's behalf.
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
@@ -103,6 +98,13 @@ class SearchMCPServer(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> CallToolResult | InputRequiredResult:
         if name not in {tool.name for tool in await self.list_tools()}:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}", data={"name": name})
+        kind = SEARCH_KINDS.get(name)
+        if kind is not None:
+            # The SDK would drop a name the tool does not take; the API refuses it.
+            try:
+                kind.options.unknown_refuse(arguments or {})
+            except SearchError as exc:
+                raise tool_error_from(exc) from exc
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError:
@@ -110,8 +112,7 @@ class SearchMCPServer(MCPServer):
         except ToolError as failed:
             cause = failed.__cause__
             if isinstance(cause, ValidationError):
-                refused = _argument_refusal(cause)
-                raise _tool_error(refused.code, refused.message) from cause
+                raise tool_error_from(_argument_refusal(cause)) from cause
             raise ToolError(str(cause) if isinstance(cause, ToolError) else str(failed)) from cause
 
     async def run_stdio_async(self) -> None:
@@ -185,14 +186,13 @@ def _tool_calls(*, caller: Caller, run_sync: RunSync | None) -> Callable[[_Tool]
                 close_old_connections()
             try:
                 return fn(caller(), **kwargs)
-            except CallerRefused as refused:
-                raise _tool_error(refused.code, refused.message) from refused
+            except (CallerRefused, SearchError) as refused:
+                raise tool_error_from(refused) from refused
             except Http404 as exc:
-                raise _tool_error("not_found", "No such workspace.") from exc
-            except SearchError as exc:
-                raise _tool_error(exc.code, exc.message) from exc
+                raise tool_error_from(SearchError("not_found", "No such workspace.")) from exc
             except (OperationalError, InterfaceError) as exc:  # as the API's 503 (cms/api_errors.py)
-                raise _tool_error("database_unavailable", "The database is unavailable; retry in a few seconds.") from exc
+                raise tool_error_from(SearchError("database_unavailable",
+                                                  "The database is unavailable; retry in a few seconds.")) from exc
             finally:
                 if close_after:
                     connection.close()
@@ -212,10 +212,8 @@ def _tool_signature(fn: Callable[..., Any]) -> inspect.Signature:
     """The tool's parameters as the SDK should read them: without the injected access, and
     typed for the input schema only.
 
-    Each value reaches the search function as the client sent it, as the API's request
-    serializers pass it (search/api/semantic.py AnyJSONField): the search checks it and
-    answers with the API's code (`top_k_invalid`), where pydantic would coerce "5" or true
-    to 5 or 1, and refuse "abc" with a dump of its own.
+    Each value reaches the search as the client sent it (pydantic would coerce "5" or true to
+    5 or 1): the declared options check it and answer with the API's code (`top_k_invalid`).
     """
     signature = inspect.signature(fn, eval_str=True)
     parameters = [
@@ -223,6 +221,17 @@ def _tool_signature(fn: Callable[..., Any]) -> inspect.Signature:
         for parameter in list(signature.parameters.values())[1:]
     ]
     return signature.replace(parameters=parameters)
+
+
+def _options_signature(kind: SearchKind) -> inspect.Signature:
+    """A search tool's parameters: its declared options, in order, with their defaults."""
+    access = inspect.Parameter("access", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    options = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Any,
+                          **({} if field.default is empty else {"default": field.default}))
+        for name, field in kind.options().fields.items()
+    ]
+    return inspect.Signature([access, *options], return_annotation=dict[str, Any])
 
 
 def content_types_describe(access: WorkspaceAccess) -> dict[str, Any]:
@@ -250,6 +259,18 @@ def content_types_describe(access: WorkspaceAccess) -> dict[str, Any]:
     }
 
 
+def _search_tool_function(kind: SearchKind) -> Callable[..., dict[str, Any]]:
+    """The tool of one search kind: its options in, the search's JSON out."""
+
+    def search(access: WorkspaceAccess, **options: Any) -> dict[str, Any]:
+        return kind.run(access, options).as_dict()
+
+    search.__name__ = kind.name
+    search.__doc__ = kind.guidance
+    search.__signature__ = _options_signature(kind)  # type: ignore[attr-defined]
+    return search
+
+
 def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPServer:
     """An MCP server whose tools search the workspace `caller` resolves to, as that caller.
 
@@ -275,108 +296,10 @@ def build_mcp_server(*, caller: Caller, run_sync: RunSync | None = None) -> MCPS
         `filter` accepts. Use the api_id values as `content_type` in the other tools."""
         return content_types_describe(access)
 
-    @search_tool("search_entries")
-    def search_entries_tool(
-        access: WorkspaceAccess,
-        query: str,
-        content_type: str | None = None,
-        status: str | None = None,
-        limit: int = DEFAULT_LIMIT,
-        offset: int = 0,
-    ) -> dict[str, Any]:
-        """Use for an exact word or code: names, ids, slugs, SKUs, error codes, a quoted phrase.
-
-        Entries whose field values contain `query` (case-insensitive, literal), newest first;
-        each result names the matched fields and has a snippet around the first match. Not for
-        questions or meaning: use hybrid_search for those. `status` narrows to "draft" or
-        "published" (only those list_content_types shows you); page with limit and offset.
-        """
-        result = search_entries(
-            access=access, query=query, content_type=content_type, status=status, limit=limit, offset=offset
-        )
-        return result.as_dict()
-
-    @search_tool("semantic_search")
-    def semantic_search_tool(
-        access: WorkspaceAccess,
-        query: str,
-        top_k: int = DEFAULT_TOP_K,
-        min_score: float | None = None,
-        content_type: str | None = None,
-        filter: dict[str, Any] | None = None,  # noqa: A002 - the public parameter name
-    ) -> dict[str, Any]:
-        """Use for a question or a topic in any wording or language ("how do refunds work?",
-        「返品」 finds "refund policy"). Returns the passages nearest in meaning, best first, with
-        `relevant_context` ready to quote and `sources` with scores. For an exact code or name use
-        search_entries. `filter` is MongoDB-style ($eq $ne $gt $gte $lt $lte $in $nin $exists $and
-        $or $not) over content_type, status, source_kind and entry fields (list_content_types
-        names them). `meta.pending` counts chunks not embedded yet.
-        """
-        result = semantic_search(
-            access=access, query=query, top_k=top_k, min_score=min_score, content_type=content_type, filter=filter
-        )
-        return result.as_dict()
-
-    @search_tool("hybrid_search")
-    def hybrid_search_tool(
-        access: WorkspaceAccess,
-        query: str,
-        top_k: int = DEFAULT_TOP_K,
-        min_score: float | None = None,
-        content_type: str | None = None,
-        filter: dict[str, Any] | None = None,  # noqa: A002 - the public parameter name
-        fusion: str | None = None,
-        keyword_weight: float | None = None,
-        semantic_weight: float | None = None,
-        rerank: bool = False,
-    ) -> dict[str, Any]:
-        """THE DEFAULT SEARCH for natural-language questions: keywords (BM25) and meaning fused.
-
-        Returns the best passages, best first, with `relevant_context` ready to quote and
-        `sources` (each with its keyword and semantic scores and ranks). Exact words in the
-        question (names, error codes, 返品) count, and so does meaning. `filter` is the same
-        MongoDB-style filter as semantic_search. Leave the weights unset (fitted defaults);
-        `fusion` "rrf" ranks by reciprocal ranks instead; `rerank` true reorders with the
-        reranker if one is configured. `meta.legs_used` says which legs answered.
-        """
-        result = hybrid_search(
-            access=access, query=query, top_k=top_k, min_score=min_score, content_type=content_type,
-            filter=filter, fusion=fusion, keyword_weight=keyword_weight, semantic_weight=semantic_weight,
-            rerank=rerank,
-        )
-        return result.as_dict()
-
-    @search_tool("agentic_search")
-    def agentic_search_tool(
-        access: WorkspaceAccess,
-        query: str,
-        queries: list[str] | None = None,
-        top_k: int = DEFAULT_TOP_K,
-        min_score: float | None = None,
-        content_type: str | None = None,
-        filter: dict[str, Any] | None = None,  # noqa: A002 - the public parameter name
-        fusion: str | None = None,
-        keyword_weight: float | None = None,
-        semantic_weight: float | None = None,
-        rerank: bool = False,
-    ) -> dict[str, Any]:
-        """FOR A QUESTION THAT ASKS SEVERAL THINGS AT ONCE ("How do I reset my password, and can I
-        delete my account?", 「返品の期限と送料は？」): each part is searched on its own and every part
-        gets passages in the top_k, where hybrid_search would favour whichever half dominates.
-
-        If you can split the question yourself, DO: pass the whole question as `query` and the
-        self-contained sub-questions as `queries` (e.g. ["How do I reset my password?", "Can I
-        delete my account?"]); otherwise the server splits `query` by rule. Same options and
-        answer as hybrid_search; with `rerank` the passages are reranked against `query`.
-        `meta.path` is "agentic" when the parts answered, "standard" when the whole question was
-        searched instead (it did not split, or something failed: `meta.fallback_reason`).
-        """
-        result = agentic_search(
-            access=access, query=query, queries=queries, top_k=top_k, min_score=min_score,
-            content_type=content_type, filter=filter, fusion=fusion, keyword_weight=keyword_weight,
-            semantic_weight=semantic_weight, rerank=rerank,
-        )
-        return result.as_dict()
+    for kind in SEARCH_KINDS.values():
+        search_tool(kind.name)(_search_tool_function(kind))
+        # The input schema is the declaration's, as the API documents it: types, bounds, defaults.
+        server._tool_manager.get_tool(kind.name).parameters = options_json_schema(kind.options)  # noqa: SLF001
 
     return server
 

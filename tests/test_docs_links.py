@@ -187,3 +187,12 @@ def test_a_broken_link_or_anchor_is_reported(tmp_path):
         "other.md#not-a-heading-1": "no heading #not-a-heading-1 in other.md",
         "../outside.md": "points outside the repository",
     }
+
+
+def test_the_filter_operator_table_in_the_docs_is_the_compilers():
+    from search.filters import filter_operator_table
+
+    text = (REPO / "docs" / "agents.md").read_text()
+    table = text.split("<!-- operators:start -->\n", 1)[1].split("\n<!-- operators:end -->", 1)[0]
+
+    assert table == filter_operator_table()

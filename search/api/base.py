@@ -1,19 +1,11 @@
-"""Base view for per-workspace API endpoints: resolves the workspace from the URL slug."""
+"""Base view for per-workspace API endpoints: resolves the caller's access from the URL slug."""
 
 from __future__ import annotations
 
 from rest_framework.views import APIView
 
 from cms.access import WorkspaceAccess, workspace_access_for_api_key, workspace_access_for_user
-from cms.api_errors import ApiError
 from cms.models import ApiKey
-from search.errors import SearchError
-
-
-def api_error_from(error: SearchError) -> ApiError:
-    """The API's answer to a search error: its status, code and message (and the bad path)."""
-    return ApiError(error.code, error.message, status_code=error.status,
-                    details={"path": error.path} if error.path else None)
 
 
 class WorkspaceAPIView(APIView):

@@ -5,11 +5,8 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from search.api import views
-from search.api.agentic import AgenticSearchView
-from search.api.entries import EntrySearchView
-from search.api.hybrid import HybridSearchView
 from search.api.schema import HealthResponseDoc
-from search.api.semantic import SemanticSearchView
+from search.api.searches import AgenticSearchView, EntrySearchView, HybridSearchView, SemanticSearchView
 
 health = extend_schema(
     tags=["health"],

@@ -14,7 +14,7 @@ from ingestion import services
 from ingestion.models import Chunk, ChunkVector
 from search.compare import ndcg_at_10
 from search.hybrid import hybrid_search
-from search.semantic import semantic_search
+from search.semantic import semantic_run, semantic_search
 from tests.factories import ContentTypeFactory, entry_make
 from tests.ingestion.conftest import _memory_broker, fake_backend, two_models  # noqa: F401 - fixtures
 
@@ -143,7 +143,7 @@ def test_compare_runs_the_same_queries_on_both_models(workspace, content, tmp_pa
     for row, (qid, text, judged) in zip(report["per_query"], [("q1", "refund policy", {str(refund.pk): 2}),
                                                               ("q2", "shipping time", {str(shipping.pk): 1})],
                                         strict=True):
-        ranked = {m: semantic_search(access=access, query=text, model=m).hits for m in (ACTIVE, TARGET)}
+        ranked = {m: semantic_run(access, {"query": text}, model=m).hits for m in (ACTIVE, TARGET)}
         overlap = len({h.id for h in ranked[ACTIVE]} & {h.id for h in ranked[TARGET]}) / 10
         assert (row["id"], row["overlap"]) == (qid, round(overlap, 4))
         for model, hits in ranked.items():

@@ -13,7 +13,7 @@ from cms import services as cms_services
 from cms.models import Entry
 from ingestion import sources
 from search.chunk_filters import chunk_filter_compile
-from search.errors import SearchInputError
+from search.errors import SearchError, SearchInputError
 from search.filters import (
     MAX_CONDITIONS,
     MAX_DEPTH,
@@ -21,10 +21,11 @@ from search.filters import (
     MAX_LOGICAL_ITEMS,
     MAX_NODES,
     MAX_STRING_LENGTH,
+    KEY_OPERATORS,
     FilterError,
     filter_compile,
 )
-from search.semantic import SemanticSearchError, semantic_search
+from search.semantic import semantic_search
 from tests.factories import entry_make, full_access
 from tests.search.pipeline_helpers import embed_all, fake_embeddings, field, semantic_type, titles_found  # noqa: F401
 
@@ -166,7 +167,7 @@ def test_sql_in_a_value_is_only_a_value(docs):
 
 def test_a_column_name_as_key_is_only_an_entry_field(docs, other_workspace):
     # Bare keys name entry fields inside metadata.fields, never table columns; no type has this one.
-    with pytest.raises(SemanticSearchError) as caught:
+    with pytest.raises(SearchError) as caught:
         found(docs, {"workspace_id": other_workspace.pk})
     assert caught.value.code == "unknown_filter_key"
 
@@ -266,7 +267,7 @@ def test_empty_filter_matches_everything():
 
 
 def test_filter_error_reaches_the_search_caller_with_its_code(docs):
-    with pytest.raises(SemanticSearchError) as caught:
+    with pytest.raises(SearchError) as caught:
         semantic_search(access=full_access(docs), query="notes", filter={"version": {"$between": [1, 2]}})
     assert caught.value.code == "unknown_operator"
     assert caught.value.path == "filter.version.$between"
@@ -400,7 +401,7 @@ def test_a_cut_text_value_never_equals_a_filter_value(workspace, long_note):
 
 
 def test_a_filter_value_longer_than_stored_text_is_an_error_not_a_miss(workspace, long_note):
-    with pytest.raises(SemanticSearchError) as caught:
+    with pytest.raises(SearchError) as caught:
         found(workspace, {"summary": long_note})
     assert caught.value.code == "filter_value_too_long"
     assert caught.value.status == 400
@@ -418,7 +419,7 @@ def test_stored_text_is_cut_one_past_the_longest_filter_value():
 # --- keys must exist in the content types in scope -----------------------------------------------
 
 def test_a_key_no_content_type_has_is_unknown_and_the_message_lists_the_keys(docs):
-    with pytest.raises(SemanticSearchError) as caught:
+    with pytest.raises(SearchError) as caught:
         found(docs, {"$or": [{"tag": "x"}, {"category": "books"}]})
 
     assert caught.value.code == "unknown_filter_key"
@@ -431,7 +432,7 @@ def test_a_key_of_another_content_type_is_unknown_when_the_search_names_one_type
     semantic_type(docs, "product", [field("price", "number")])
 
     assert found(docs, {"price": {"$gt": 1}}) == set()
-    with pytest.raises(SemanticSearchError) as caught:
+    with pytest.raises(SearchError) as caught:
         found(docs, {"price": {"$gt": 1}}, content_type="article")
     assert caught.value.code == "unknown_filter_key"
     assert "price" not in caught.value.message.split("fields:")[1]
@@ -440,13 +441,13 @@ def test_a_key_of_another_content_type_is_unknown_when_the_search_names_one_type
 def test_a_content_type_of_another_workspace_is_unknown(docs, other_workspace):
     semantic_type(other_workspace, "secret", [])
 
-    with pytest.raises(SemanticSearchError) as caught:
+    with pytest.raises(SearchError) as caught:
         found(docs, None, content_type="secret")
     assert caught.value.code == "unknown_content_type"
 
 
 def test_an_empty_not_is_refused_instead_of_matching_nothing(docs):
-    with pytest.raises(SemanticSearchError) as caught:
+    with pytest.raises(SearchError) as caught:
         found(docs, {"$not": {}})
     assert caught.value.code == "invalid_filter"
     assert caught.value.path == "filter.$not"
@@ -473,3 +474,12 @@ def test_chunk_filter_compile_refuses_an_unknown_content_type():
     with pytest.raises(SearchInputError) as caught:
         chunk_filter_compile(None, content_type="nope", access=None, schemas={"article": []})
     assert caught.value.code == "unknown_content_type"
+
+
+@pytest.mark.parametrize("operator", sorted(KEY_OPERATORS))
+def test_every_operator_in_the_table_compiles(operator):
+    operand = {"$in": [1], "$nin": [1], "$exists": True, "$not": {"$eq": 1}}.get(operator, 1)
+
+    compiled = filter_compile({"version": {operator: operand}}, column="c.metadata", field_ids={"version"})
+
+    assert compiled.sql

@@ -34,6 +34,7 @@ from typing import Any
 import pytest
 
 from ingestion.models import Chunk
+from search.errors import SearchError
 from search.semantic import SemanticSearchError, semantic_search
 from tests.factories import entry_make, full_access
 from tests.search.pipeline_helpers import embed_all, fake_embeddings, field, semantic_type  # noqa: F401
@@ -101,7 +102,7 @@ class Store:
         return [self.data[name] for name in names]
 
     def error(self, spec: Any) -> SemanticSearchError:
-        with pytest.raises(SemanticSearchError) as caught:
+        with pytest.raises(SearchError) as caught:
             self.query(spec)
         assert caught.value.status == 400
         return caught.value

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from cms.models import Entry
 from search.errors import SearchInputError
-from search.fulltext import MAX_QUERY_CHARS, SearchPlan, search_entries, search_entries_explain, search_int_param
+from search.fulltext import MAX_QUERY_CHARS, SearchPlan, search_entries, search_entries_explain
+from search.options import EntrySearchOptions, option_from_text
 from tests.factories import ContentTypeFactory, entry_make, full_access
 
 
@@ -422,7 +423,7 @@ def test_negative_offset_is_refused(workspace):
 @pytest.mark.parametrize("raw", ["abc", "1.5", "", "--1"])
 def test_limit_that_is_not_a_whole_number_is_refused(raw):
     with pytest.raises(SearchInputError) as raised:
-        search_int_param(name="limit", raw=raw or "x", default=20, minimum=1, maximum=100)
+        EntrySearchOptions.validated({"query": "refund", "limit": option_from_text(EntrySearchOptions, "limit", raw)})
     assert raised.value.code == "limit_invalid"
 
 

@@ -7,7 +7,9 @@ import pytest
 from django.db import connection
 
 from ingestion.models import ChunkStatus
-from search.semantic import SemanticSearchError, semantic_search, vector_candidates_sql
+from search.errors import SearchError
+from search.semantic import semantic_search
+from search.vector_leg import vector_candidates_sql
 from tests.factories import ContentTypeFactory, full_access
 from tests.search.semantic_helpers import LOCAL_MODEL, REFUND_EN, chunk_make, chunks_make, embed, entry_for, plain_type
 
@@ -133,7 +135,7 @@ def test_other_workspaces_chunks_are_never_returned(local_embeddings, workspace,
 
 
 def test_no_provider_is_not_configured_error(no_embeddings, workspace):
-    with pytest.raises(SemanticSearchError) as caught:
+    with pytest.raises(SearchError) as caught:
         semantic_search(access=full_access(workspace), query="refund")
 
     assert caught.value.code == "not_configured"
@@ -153,7 +155,7 @@ def test_content_type_narrows_to_that_type(local_embeddings, workspace, article)
 
 def test_unknown_content_type_is_an_error(local_embeddings, workspace, other_workspace):
     plain_type(other_workspace)  # exists, but in another workspace
-    with pytest.raises(SemanticSearchError) as caught:
+    with pytest.raises(SearchError) as caught:
         semantic_search(access=full_access(workspace), query="refund", content_type="article")
 
     assert caught.value.code == "unknown_content_type"
@@ -186,8 +188,7 @@ def test_sources_carry_metadata_and_no_vector_by_default(local_embeddings, works
 def test_include_vectors_returns_the_stored_vector(local_embeddings, workspace, article):
     chunk_make(entry_for(article), REFUND_EN)
 
-    source = semantic_search(access=full_access(workspace), query="refund", include_vectors=True).as_dict(
-        include_vectors=True)["sources"][0]
+    source = semantic_search(access=full_access(workspace), query="refund", include_vectors=True).as_dict()["sources"][0]
 
     assert source["vector"] == pytest.approx(embed([REFUND_EN])[0], abs=1e-6)
 
@@ -195,7 +196,7 @@ def test_include_vectors_returns_the_stored_vector(local_embeddings, workspace, 
 def test_include_sources_false_omits_sources(local_embeddings, workspace, article):
     chunk_make(entry_for(article), REFUND_EN)
 
-    body = semantic_search(access=full_access(workspace), query="refund").as_dict(include_sources=False)
+    body = semantic_search(access=full_access(workspace), query="refund", include_sources=False).as_dict()
 
     assert "sources" not in body
     assert REFUND_EN in body["relevant_context"]
@@ -211,7 +212,7 @@ def test_search_makes_a_fixed_number_of_queries(local_embeddings, workspace, art
 
 def _explain(workspace, article_filter_sql: str = "TRUE") -> str:
     from search.filters import CompiledFilter
-    from search.semantic import vector_candidates_params
+    from search.vector_leg import vector_candidates_params
 
     vector_text = "[" + ",".join(repr(x) for x in embed(["refund"])[0]) + "]"
     sql = vector_candidates_sql(dimensions=512, where_sql=article_filter_sql, include_vectors=False, bounded=False)
@@ -269,7 +270,7 @@ def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspac
     # them rare, so the index path alone comes back short (as a walk cut off by
     # hnsw.max_scan_tuples or by dead elements would).
     monkeypatch.setattr(
-        "search.semantic.search_settings_sql",
+        "search.vector_leg.search_settings_sql",
         lambda: "SELECT set_config('hnsw.ef_search', %s, true), %s, %s",
     )
     with connection.cursor() as cursor:
@@ -309,7 +310,7 @@ def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspac
     ],
 )
 def test_bad_input_is_a_coded_error(local_embeddings, workspace, article, kwargs, code):
-    with pytest.raises(SemanticSearchError) as caught:
+    with pytest.raises(SearchError) as caught:
         semantic_search(access=full_access(workspace), **kwargs)
 
     assert caught.value.code == code

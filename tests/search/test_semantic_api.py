@@ -131,7 +131,7 @@ def test_wrong_type_for_a_flag_is_400(api):
     response = post(api, {"query": "refund", "include_vectors": "yes"})
 
     assert response.status_code == 400
-    assert response.json()["code"] == "invalid_request"
+    assert response.json()["code"] == "include_vectors_invalid"
     assert "include_vectors" in response.json()["message"]
 
 

@@ -13,7 +13,8 @@ import sys
 
 import pytest
 
-from search.api.schema import FULLTEXT_QUERY_SCHEMA, SEMANTIC_QUERY_PATTERN
+from search.options import CHUNK_QUERY_PATTERN as SEMANTIC_QUERY_PATTERN
+from search.options import ENTRY_QUERY_PATTERN, chunk_query_check, entry_query_check
 from search.errors import SearchError
 
 SPACES = [chr(i) for i in range(sys.maxunicode + 1) if chr(i).isspace()]
@@ -29,20 +30,16 @@ def accepted(validate, value: str) -> bool:
     return True
 
 
-@pytest.mark.parametrize("pattern", [SEMANTIC_QUERY_PATTERN, FULLTEXT_QUERY_SCHEMA["pattern"]])
+@pytest.mark.parametrize("pattern", [SEMANTIC_QUERY_PATTERN, ENTRY_QUERY_PATTERN])
 def test_patterns_do_not_lean_on_an_engines_idea_of_space(pattern):
     assert "\\s" not in pattern
 
 
 @pytest.mark.parametrize("value", [c * 3 for c in SPACES + DISPUTED] + ["a\x85", "\x85a"])
 def test_semantic_query_pattern_is_exactly_what_the_search_accepts(value):
-    from search.semantic import _validate_query
-
-    assert bool(re.search(SEMANTIC_QUERY_PATTERN, value)) == accepted(_validate_query, value), repr(value)
+    assert bool(re.search(SEMANTIC_QUERY_PATTERN, value)) == accepted(chunk_query_check, value), repr(value)
 
 
 @pytest.mark.parametrize("value", [c * 3 for c in SPACES + DISPUTED] + ["a\ufeff"])
 def test_full_text_query_pattern_is_exactly_what_the_search_accepts(value):
-    from search.fulltext import search_query_validate
-
-    assert bool(re.search(FULLTEXT_QUERY_SCHEMA["pattern"], value)) == accepted(search_query_validate, value), repr(value)
+    assert bool(re.search(ENTRY_QUERY_PATTERN, value)) == accepted(entry_query_check, value), repr(value)

@@ -24,7 +24,7 @@ from search.compare import (
 )
 from search.errors import SearchError
 from search.management.access import access_from_options
-from search.management.errors import command_error_from
+from search.interface_errors import command_error_from
 
 
 class Command(BaseCommand):

@@ -2,63 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
-
-from search.errors import SearchError
-from search.fusion import FUSION_METHODS
-from search.hybrid import hybrid_search
-from search.management.access import access_from_options, add_access_arguments
-from search.management.errors import command_error_from
-from search.management.filters import filter_option_parse
-from search.semantic import DEFAULT_TOP_K
+from search.chunk_results import SearchResult
+from search.kinds import HYBRID_SEARCH
+from search.management.search_command import SearchCommand, chunk_source_lines
 
 
-class Command(BaseCommand):
-    help = "Rank a workspace's chunks by keywords (BM25) and meaning together (the same search as the API)."
+class Command(SearchCommand):
+    kind = HYBRID_SEARCH
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        add_access_arguments(parser)
-        parser.add_argument("query")
-        parser.add_argument("--top-k", type=int, default=DEFAULT_TOP_K)
-        parser.add_argument("--min-score", type=float, default=None, help="on the final (fused) score, 0..1")
-        parser.add_argument("--content-type", default=None, help="content type api id")
-        parser.add_argument("--filter", default=None, help='metadata filter as JSON, e.g. \'{"version": {"$gte": 2}}\'')
-        parser.add_argument("--fusion", choices=FUSION_METHODS, default=None)
-        parser.add_argument("--keyword-weight", type=float, default=None)
-        parser.add_argument("--semantic-weight", type=float, default=None)
-        parser.add_argument("--rerank", action="store_true", help="rerank the fused candidates")
-        parser.add_argument("--ef-search", type=int, default=None)
-        parser.add_argument("--json", action="store_true", help="print the API's JSON answer")
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        access = access_from_options(
-            workspace=options["workspace"], user=options["user"], published_only=options["published_only"]
-        )
-        filter_spec = filter_option_parse(options["filter"])
-        try:
-            result = hybrid_search(
-                access=access,
-                query=options["query"],
-                top_k=options["top_k"],
-                min_score=options["min_score"],
-                content_type=options["content_type"],
-                filter=filter_spec,
-                fusion=options["fusion"],
-                keyword_weight=options["keyword_weight"],
-                semantic_weight=options["semantic_weight"],
-                rerank=options["rerank"],
-                ef_search=options["ef_search"],
-            )
-        except SearchError as exc:
-            raise command_error_from(exc) from exc
-
+    def write_table(self, access: Any, result: SearchResult) -> None:
         body = result.as_dict()
-        if options["json"]:
-            self.stdout.write(json.dumps(body, ensure_ascii=False, indent=2))
-            return
         meta = body["meta"]
         weights = meta["weights"]
         self.stdout.write(
@@ -68,20 +23,5 @@ class Command(BaseCommand):
         )
         for leg, why in meta.get("degraded", {}).items():
             self.stdout.write(f"  {leg} leg not used: [{why['code']}] {why['message']}")
-        for rank, source in enumerate(body["sources"], start=1):
-            md = source["metadata"]
-            where = f"entry {md['entry_id']}" if "entry_id" in md else f"asset {md.get('asset_id')}"
-            legs = "  ".join(
-                f"{leg} {_fmt(info.get('score'))}" + (f" #{info['rank']}" if info.get("rank") else "")
-                for leg, info in source["legs"].items() if leg != "fused"
-            )
-            self.stdout.write(
-                f"\n{rank:>3}. {source['score']:.3f}  {md['title'] or '(untitled)'}  "
-                f"[{md['content_type'] or md['source_kind']}, {where}, {md['field']} #{md['ordinal']}]  {legs}"
-            )
-            text = " ".join(source["document"].split())
-            self.stdout.write(f"     {text[:200]}{'…' if len(text) > 200 else ''}")
-
-
-def _fmt(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
+        for rank, source in enumerate(body.get("sources", []), start=1):
+            self.stdout.write("\n".join(chunk_source_lines(rank, source, legs=True)))

@@ -1,0 +1,176 @@
+"""The search endpoints under /api/v1/workspaces/<slug>/search/: one view per search kind,
+built from its declaration (search/kinds.py).
+
+- `entries` (full-text) is a GET: its options are query parameters (`q` is the query), read
+  as text and turned into values by the options themselves.
+- `semantic`, `hybrid` and `agentic` are POSTs of a JSON object holding the options.
+
+Either way the view only maps its input names and hands the options to the search, which
+checks them (search/options.py); every refusal is answered by search.interface_errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote_to_bytes
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ParseError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from cms.api_errors import ApiError
+from search.api.base import WorkspaceAPIView
+from search.api.limits import BoundedJSONParser
+from search.api.schema import (
+    PROVIDER_CODES,
+    AgenticSearchResponseDoc,
+    HybridSearchResponseDoc,
+    SemanticSearchResponseDoc,
+    error_responses,
+)
+from search.errors import SearchError, SearchInputError
+from search.interface_errors import api_error_from
+from search.kinds import AGENTIC_SEARCH, HYBRID_SEARCH, SEARCH_ENTRIES, SEMANTIC_SEARCH, SearchKind
+from search.option_schemas import option_openapi_schema
+from search.options import option_from_text
+
+# The API's own names for options, where they differ from the declaration's.
+QUERY_PARAMETER_NAMES = {"query": "q"}
+FORBIDDEN_CODES = ["status_not_visible", "permission_denied"]
+_SLUG = OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The workspace slug.")
+
+
+class SearchView(WorkspaceAPIView):
+    """A search endpoint: `kind` says which search and what it accepts."""
+
+    kind: SearchKind
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, SearchError):
+            exc = api_error_from(exc)
+        return super().handle_exception(exc)
+
+
+# --- full-text: GET with query parameters ---------------------------------------------------
+
+class SnippetSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    text = serializers.CharField()
+    highlights = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+
+
+class EntryHitSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="entry_id")
+    content_type = serializers.CharField()
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    matched_fields = serializers.ListField(child=serializers.CharField())
+    snippet = SnippetSerializer(allow_null=True)
+
+
+class EntrySearchResultSerializer(serializers.Serializer):
+    """The response as the OpenAPI document describes it; EntrySearchResult.as_dict() writes it
+    (a serializer per hit cost about as much as the search itself)."""
+
+    query = serializers.CharField(trim_whitespace=False)
+    limit = serializers.IntegerField()
+    offset = serializers.IntegerField()
+    has_more = serializers.BooleanField()
+    plan = serializers.CharField()
+    results = EntryHitSerializer(source="hits", many=True)
+
+
+def query_string_parse(request: Request) -> dict[str, str]:
+    """The query string parsed as `request.GET` parses it, but decoded strictly.
+
+    Like Django, it takes the raw bytes (WSGI hands them over as latin-1 text), so UTF-8 sent
+    unencoded (`curl ".../entries?q=返品"` through runserver) reads the same as
+    percent-encoded UTF-8. Unlike Django, invalid UTF-8 is refused instead of replaced with
+    U+FFFD, which would turn a broken query into a search for a character nobody typed.
+    """
+    raw = request.META.get("QUERY_STRING", "").encode("iso-8859-1", errors="replace")
+    params: dict[str, str] = {}
+    for pair in raw.split(b"&") if raw else ():
+        if not pair:
+            continue
+        name, _, value = pair.partition(b"=")
+        try:
+            key = unquote_to_bytes(name.replace(b"+", b" ")).decode("utf-8")
+            params[key] = unquote_to_bytes(value.replace(b"+", b" ")).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SearchInputError("query_invalid_encoding", "The query string is not valid UTF-8.") from exc
+    return params
+
+
+def _query_parameters(kind: SearchKind) -> list[OpenApiParameter]:
+    fields = kind.options().fields
+    return [
+        OpenApiParameter(QUERY_PARAMETER_NAMES.get(name, name), option_openapi_schema(kind.options, name),
+                         required=field.required, description=str(field.help_text or ""))
+        for name, field in fields.items()
+    ]
+
+
+class EntrySearchView(SearchView):
+    """Search entries of the workspace: ?q=&content_type=&status=&limit=&offset= (members only)."""
+
+    kind = SEARCH_ENTRIES
+
+    @extend_schema(
+        tags=["search"], operation_id=SEARCH_ENTRIES.name, summary=SEARCH_ENTRIES.summary,
+        description=SEARCH_ENTRIES.description, parameters=[_SLUG, *_query_parameters(SEARCH_ENTRIES)],
+        responses={200: EntrySearchResultSerializer,
+                   **error_responses(family="EntrySearch", bad_request=list(SEARCH_ENTRIES.bad_request_codes),
+                                     forbidden=FORBIDDEN_CODES)},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        access = self.get_access()
+        by_api_name = {QUERY_PARAMETER_NAMES.get(name, name): name for name in self.kind.options().fields}
+        # A parameter that is no option is ignored, as query strings go (caches and trackers add them).
+        params = {by_api_name[key]: option_from_text(self.kind.options, by_api_name[key], value)
+                  for key, value in query_string_parse(request).items() if key in by_api_name}
+        params.setdefault("query", "")
+        return Response(self.kind.run(access, params).as_dict())
+
+
+# --- chunk searches: POST with a JSON body --------------------------------------------------
+
+def _json_object(request: Request) -> dict[str, Any]:
+    try:
+        body = request.data
+    except ParseError as exc:
+        raise ApiError("malformed_json", f"The request body is not valid JSON: {exc.detail}") from exc
+    if not isinstance(body, dict):
+        raise ApiError("invalid_request", "The request body must be a JSON object with at least \"query\".")
+    return body
+
+
+def chunk_search_view(kind: SearchKind, response: type[serializers.Serializer]) -> type[SearchView]:
+    """The POST endpoint of a chunk search, documented from its declaration."""
+
+    @extend_schema(
+        tags=["search"], operation_id=kind.name, summary=kind.summary, description=kind.description,
+        parameters=[_SLUG], request=kind.options,
+        responses={200: response,
+                   # One 403 and one 503 component for every chunk search (one enum each).
+                   **error_responses(family="SemanticSearch", bad_request=list(kind.bad_request_codes),
+                                     forbidden=FORBIDDEN_CODES, unavailable=PROVIDER_CODES, json_body=True)},
+    )
+    def post(self: SearchView, request: Request, slug: str) -> Response:
+        access = self.get_access()
+        return Response(self.kind.run(access, _json_object(request)).as_dict())
+
+    name = "".join(part.title() for part in kind.name.split("_")) + "View"
+    return type(name, (SearchView,), {
+        "kind": kind, "post": post, "__doc__": kind.summary, "__module__": __name__,
+        "parser_classes": [BoundedJSONParser],  # JSON only (415 otherwise), nesting bounded
+    })
+
+
+SemanticSearchView = chunk_search_view(SEMANTIC_SEARCH, SemanticSearchResponseDoc)
+HybridSearchView = chunk_search_view(HYBRID_SEARCH, HybridSearchResponseDoc)
+AgenticSearchView = chunk_search_view(AGENTIC_SEARCH, AgenticSearchResponseDoc)

@@ -1,0 +1,155 @@
+"""The four searches as every interface sees them: one SearchKind each, from which the API
+endpoint, the MCP tool, the command and the admin page's mode are built.
+
+A kind names its options (search/options.py), the function that runs it, the words that
+describe it to people and to agents, and its 400 codes. To add a search kind, add its
+options class, its function and one SearchKind here; the interfaces pick it up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from search.agentic import agentic_run
+from search.filters import filter_help
+from search.fulltext import search_entries_run
+from search.hybrid import hybrid_run
+from search.options import (
+    AgenticSearchOptions,
+    EntrySearchOptions,
+    HybridSearchOptions,
+    SearchOptions,
+    SemanticSearchOptions,
+)
+from search.semantic import semantic_run
+
+# The codes a request body or an argument list can be refused with, whatever the search.
+REQUEST_CODES = ("malformed_json", "json_too_deep", "json_invalid_character", "invalid_request", "unknown_parameter")
+FILTER_CODES = ("invalid_filter", "unknown_filter_key", "unknown_operator", "filter_type_mismatch",
+                "filter_invalid_character", "filter_value_too_long", "filter_too_complex", "filter_too_deep")
+_QUERY_CODES = ("query_empty", "query_invalid", "query_invalid_character", "query_invalid_encoding", "query_too_long")
+
+
+@dataclass(frozen=True)
+class SearchKind:
+    """One search, as the interfaces offer it.
+
+    - `name`: the MCP tool, the command and the API operation (`hybrid_search`);
+    - `mode`: the admin page's mode and the API path segment (`hybrid`);
+    - `summary` / `description`: for people (the OpenAPI document, the command's help);
+    - `guidance`: for agents choosing a tool (the MCP tool's description);
+    - `bad_request_codes`: every 400 code its options and its search can give.
+    """
+
+    name: str
+    mode: str
+    label: str
+    options: type[SearchOptions]
+    run: Callable[[Any, Mapping[str, Any]], Any]  # (access, options) -> the result
+    summary: str
+    description: str
+    guidance: str
+    bad_request_codes: tuple[str, ...]
+
+    @property
+    def chunks(self) -> bool:
+        """Whether it ranks chunks (a JSON body, SearchResult) rather than entries."""
+        return self.options is not EntrySearchOptions
+
+
+_SEMANTIC_CODES = (
+    *REQUEST_CODES, *_QUERY_CODES, "top_k_invalid", "top_k_out_of_range", "min_score_invalid",
+    "min_score_out_of_range", "ef_search_invalid", "ef_search_out_of_range", "include_vectors_invalid",
+    "include_sources_invalid", "unknown_content_type", *FILTER_CODES,
+)
+_HYBRID_CODES = (
+    *_SEMANTIC_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",
+    "semantic_weight_invalid", "semantic_weight_out_of_range", "weights_invalid", "rerank_invalid",
+    "rerank_weights_invalid", "rerank_weights_out_of_range", "no_searchable_terms",
+)
+
+SEARCH_ENTRIES = SearchKind(
+    name="search_entries",
+    mode="fulltext",
+    label="Full-text",
+    options=EntrySearchOptions,
+    run=search_entries_run,
+    summary="Full-text search over entries",
+    description="Entries whose field values contain `q` (case-insensitive, literal: `%` and `_` are ordinary "
+    "characters), newest first. For exact words, names, ids, slugs and product codes. Percent-encode the query "
+    "string as UTF-8 (`curl -G --data-urlencode \"q=返品\"`).",
+    guidance="Use for an exact word or code: names, ids, slugs, SKUs, error codes, a quoted phrase.\n\n"
+    "Entries whose field values contain `query` (case-insensitive, literal), newest first; each result names the "
+    "matched fields and has a snippet around the first match. Not for questions or meaning: use hybrid_search for "
+    "those. `status` narrows to \"draft\" or \"published\" (only those list_content_types shows you); page with "
+    "limit and offset.",
+    bad_request_codes=(*_QUERY_CODES, "unknown_parameter", "limit_invalid", "limit_out_of_range", "offset_invalid",
+                       "offset_out_of_range", "unknown_content_type", "unknown_status"),
+)
+
+SEMANTIC_SEARCH = SearchKind(
+    name="semantic_search",
+    mode="semantic",
+    label="Semantic",
+    options=SemanticSearchOptions,
+    run=semantic_run,
+    summary="Semantic search over chunks",
+    description="The chunks nearest in meaning to `query`, best first, with `relevant_context` ready to paste into "
+    "a prompt. For questions and topics in any wording or language.",
+    guidance="Use for a question or a topic in any wording or language (\"how do refunds work?\", 「返品」 finds "
+    "\"refund policy\"). Returns the passages nearest in meaning, best first, with `relevant_context` ready to "
+    "quote and `sources` with scores. For an exact code or name use search_entries. `filter`: "
+    f"{filter_help()} list_content_types names the fields. `meta.pending` counts chunks not embedded yet.",
+    bad_request_codes=_SEMANTIC_CODES,
+)
+
+HYBRID_SEARCH = SearchKind(
+    name="hybrid_search",
+    mode="hybrid",
+    label="Hybrid",
+    options=HybridSearchOptions,
+    run=hybrid_run,
+    summary="Hybrid search over chunks: keywords and meaning (the default for questions)",
+    description="The chunks that best answer `query` by BM25 keywords and vector meaning fused, best first, with "
+    "`relevant_context` ready to paste into a prompt and each source's per-leg scores and ranks. Without an "
+    "embedding provider it answers from keywords (`meta.legs_used`, `meta.degraded`).",
+    guidance="THE DEFAULT SEARCH for natural-language questions: keywords (BM25) and meaning fused.\n\n"
+    "Returns the best passages, best first, with `relevant_context` ready to quote and `sources` (each with its "
+    "keyword and semantic scores and ranks). Exact words in the question (names, error codes, 返品) count, and so "
+    "does meaning. `filter` is the same MongoDB-style filter as semantic_search. Leave the weights unset (fitted "
+    "defaults); `fusion` \"rrf\" ranks by reciprocal ranks instead; `rerank` true reorders with the reranker if "
+    "one is configured. `meta.legs_used` says which legs answered.",
+    bad_request_codes=_HYBRID_CODES,
+)
+
+AGENTIC_SEARCH = SearchKind(
+    name="agentic_search",
+    mode="agentic",
+    label="Agentic",
+    options=AgenticSearchOptions,
+    run=agentic_run,
+    summary="Agentic search: a compound question searched part by part, every part in the top k",
+    description="For a question that asks several things at once (\"How do I reset my password, and can I delete "
+    "my account?\", 「返品の期限と送料は？」). The question is split into parts (pass `queries` when you have split it "
+    "yourself), each part runs the hybrid search, and each part's best passages reach the top k (scores over each "
+    "part's best), so no part is starved by another; with `rerank` the merged list is reranked against the whole "
+    "question. If splitting, a part's search or the reranker fails, the plain hybrid search of the whole question "
+    "answers: `meta.path` is `agentic` or `standard`, `meta.fallback_reason` says why. Same response as hybrid "
+    "search.",
+    guidance="FOR A QUESTION THAT ASKS SEVERAL THINGS AT ONCE (\"How do I reset my password, and can I delete my "
+    "account?\", 「返品の期限と送料は？」): each part is searched on its own and every part gets passages in the "
+    "top_k, where hybrid_search would favour whichever half dominates.\n\nIf you can split the question yourself, "
+    "DO: pass the whole question as `query` and the self-contained sub-questions as `queries` (e.g. [\"How do I "
+    "reset my password?\", \"Can I delete my account?\"]); otherwise the server splits `query` by rule. Same "
+    "options and answer as hybrid_search; with `rerank` the passages are reranked against `query`. `meta.path` "
+    "is \"agentic\" when the parts answered, \"standard\" when the whole question was searched instead (it did "
+    "not split, or something failed: `meta.fallback_reason`).",
+    bad_request_codes=(*_HYBRID_CODES, "queries_invalid", "queries_empty", "queries_too_many", "queries_too_long",
+                       "queries_invalid_character", "queries_invalid_encoding"),
+)
+
+SEARCH_KINDS: dict[str, SearchKind] = {
+    kind.name: kind for kind in (SEARCH_ENTRIES, SEMANTIC_SEARCH, HYBRID_SEARCH, AGENTIC_SEARCH)
+}

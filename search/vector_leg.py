@@ -1,0 +1,153 @@
+"""The vector leg of every chunk search: the SQL that ranks one workspace's chunks by their vectors.
+
+See search/semantic.py's docstring for how a query runs; hybrid search (search/hybrid.py)
+runs the same candidates beside the keyword leg.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+
+from ingestion.models import ChunkStatus
+from search.chunk_results import ChunkHit, json_object
+from search.filters import CompiledFilter
+from search.statements import search_cursor
+
+# The HNSW candidate list size when the caller gives none. bench/semantic.py at 100k chunks
+# (m=16, ef_construction=64): ef 40 -> recall@10 0.92 (4.0 ms p50), 100 -> 0.98 (5.1 ms),
+# 200 -> 0.99 (7.8 ms) against exact search. 100 is the cheapest value above 0.95.
+DEFAULT_EF_SEARCH = 100
+# How many index tuples an iterative scan may visit before it gives up (pgvector's default
+# is 20,000), and how many times work_mem its candidate lists may use (default 1; 512-dim
+# elements fill 4 MB after ~2,000 visits). Higher keeps selective filters from ending the
+# walk early, at some latency; a walk that still ends short falls back to exact ranking.
+MAX_SCAN_TUPLES = 50_000
+SCAN_MEM_MULTIPLIER = 4
+
+
+def vector_literal(vector: list[float]) -> str:
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool) -> str:
+    """The SQL of one vector search (see the module docstring); `dimensions` is trusted config.
+
+    Two ranked lists, of which exactly one is read:
+    - `candidates`: the HNSW walk (ORDER BY the index expression), normally the answer;
+    - `exact`: every matching row's distance, top-N sorted (`+ 0` keeps the index out of it).
+      Its gate `(SELECT count(*) FROM candidates) < LIMIT` is a one-time filter, so it is
+      never scanned unless the index came back short. An HNSW graph can miss live rows
+      (iterative scans stop at hnsw.max_scan_tuples; deleted and vacuumed elements can cut
+      paths between live ones), and the promise is top_k rows whenever that many match.
+    """
+    dims = int(dimensions)
+    distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
+    columns = (
+        "c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
+        f" {distance} AS distance" + (", v.embedding::real[] AS vector" if include_vectors else "")
+    )
+    # Joined on the id alone: a second join column (the hash) makes the planner estimate one
+    # matching row, and it then ranks every row instead of walking the index (1.3 s at 100k
+    # chunks). No vector of an older text exists to join: sync deletes a chunk's vectors with
+    # its edit, and a store that races the edit skips it (services/vectors.py).
+    matching = (
+        " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
+        " WHERE v.workspace_id = %s AND v.model = %s"
+        f" AND {where_sql}"
+    )
+    return (
+        f"WITH candidates AS MATERIALIZED (SELECT {columns}{matching} ORDER BY {distance} LIMIT %s),"
+        f" exact AS MATERIALIZED (SELECT {columns}{matching}"
+        f" AND (SELECT count(*) FROM candidates) < %s ORDER BY ({distance}) + 0 LIMIT %s),"
+        " ranked AS (SELECT *, false AS exact FROM candidates WHERE (SELECT count(*) FROM candidates) >= %s"
+        " UNION ALL SELECT *, true AS exact FROM exact)"
+        " SELECT * FROM ranked"
+        + (" WHERE distance <= %s" if bounded else "")
+        + " ORDER BY distance, id"
+    )
+
+
+def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
+                             limit: int, max_distance: float | None) -> list[Any]:
+    """Parameters for vector_candidates_sql, in placeholder order."""
+    matching = [workspace_id, model_name, *where.params]
+    params: list[Any] = [
+        vector_text, *matching, vector_text, limit,  # candidates
+        vector_text, *matching, limit, vector_text, limit,  # exact
+        limit,  # ranked
+    ]
+    if max_distance is not None:
+        params.append(max_distance)
+    return params
+
+
+def search_settings_sql() -> str:
+    """Per-transaction HNSW settings (set_config(..., true) is SET LOCAL that takes parameters)."""
+    return (
+        "SELECT set_config('hnsw.ef_search', %s, true),"
+        " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+        " set_config('hnsw.max_scan_tuples', %s, true),"
+        " set_config('hnsw.scan_mem_multiplier', %s, true),"
+        # The gated exact CTE would otherwise be planned as a parallel Gather, and the
+        # workers are launched (~10 ms) even when its one-time filter is false.
+        " set_config('max_parallel_workers_per_gather', '0', true)"
+    )
+
+
+def search_settings_params(ef_search: int) -> list[str]:
+    return [str(int(ef_search)), str(MAX_SCAN_TUPLES), str(SCAN_MEM_MULTIPLIER)]
+
+
+def vector_candidates(
+    *,
+    workspace_id: int,
+    model_name: str,
+    dimensions: int,
+    query_vector: list[float],
+    limit: int,
+    where: CompiledFilter,
+    ef_search: int,
+    max_distance: float | None = None,
+    include_vectors: bool = False,
+) -> list[ChunkHit]:
+    """The nearest chunks of one workspace by their current vectors of one model, ranked by cosine distance."""
+    vector_text = vector_literal(query_vector)
+    sql = vector_candidates_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
+                                bounded=max_distance is not None)
+    params = vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
+                                      where=where, limit=limit, max_distance=max_distance)
+    with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
+        cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+        cursor.execute(sql, params)
+        columns = [col.name for col in cursor.description]
+        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+    return [
+        ChunkHit(
+            id=row["id"],
+            score=1.0 - float(row["distance"]),
+            text=row["text"],
+            title=row["title"],
+            field=row["field"],
+            ordinal=row["ordinal"],
+            source_kind=row["source_kind"],
+            entry_id=row["entry_id"],
+            asset_id=row["asset_id"],
+            metadata=json_object(row["metadata"]),
+            vector=[float(x) for x in row["vector"]] if include_vectors and row.get("vector") is not None else None,
+            exact=bool(row["exact"]),
+        )
+        for row in rows
+    ]
+
+
+def chunks_pending_count(*, workspace_id: int) -> int:
+    """Chunks of the workspace still waiting for a vector of some model it wants (served by
+    chunk_ws_status); while a model switch runs, that includes the target's backlog."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM ingestion_chunk WHERE workspace_id = %s AND status = %s",
+            [workspace_id, ChunkStatus.PENDING],
+        )
+        return int(cursor.fetchone()[0])
