@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "search.api.limits.ApiBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Names the caller, so a caller who just saved content searches the primary (search/read_your_writes.py).
+    "search.read_your_writes.CallerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
@@ -157,6 +159,31 @@ DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHEC
 # The test database is created from template0 with a UTF-8 ctype, whatever the server's
 # default: pg_trgm extracts no trigrams from Japanese text under LC_CTYPE=C.
 DATABASES["default"]["TEST"] = {"TEMPLATE": "template0", "CHARSET": "UTF8"}
+
+# --- Read replicas (search/replicas.py) -----------------------------------------------------
+# Zero or more streaming replicas of the primary, as database URLs separated by commas. Search
+# statements (search/statements.py) run on a healthy one; writes, and the reads of a caller who
+# wrote in the last READ_YOUR_WRITES_SECONDS, run on the primary. A replica whose replay lags
+# more than REPLICA_MAX_LAG_SECONDS, or that does not answer, is skipped until a check, at most
+# every REPLICA_CHECK_SECONDS per process, finds it well again. docs/operators.md "Read replicas".
+REPLICA_MAX_LAG_SECONDS = env.float("REPLICA_MAX_LAG_SECONDS", default=5.0)
+REPLICA_CHECK_SECONDS = env.float("REPLICA_CHECK_SECONDS", default=1.0)
+READ_YOUR_WRITES_SECONDS = env.float("READ_YOUR_WRITES_SECONDS", default=10.0)
+DATABASE_REPLICAS: list[str] = []
+for _number, _url in enumerate(env.list("DATABASE_REPLICA_URLS", default=[]), start=1):
+    _alias = f"replica_{_number}"
+    DATABASES[_alias] = {
+        **env.db_url_config(_url),
+        "CONN_MAX_AGE": DATABASES["default"]["CONN_MAX_AGE"],
+        "CONN_HEALTH_CHECKS": DATABASES["default"]["CONN_HEALTH_CHECKS"],
+        # A replica that is down must cost a search little before the primary serves it.
+        "OPTIONS": {"connect_timeout": 2, **env.db_url_config(_url).get("OPTIONS", {})},
+        # Tests use the primary's test database, which the replica streams.
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_REPLICAS.append(_alias)
+# Migrations and every ORM read and write go to the primary; only search statements are routed.
+DATABASE_ROUTERS = ["search.replicas.PrimaryOnlyRouter"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
