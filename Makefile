@@ -103,7 +103,7 @@ clean-db: install
 	rm -rf var/pgdata
 
 # Validates docker/compose.yaml (needs `docker compose` or Debian's docker-compose; no engine).
-COMPOSE_CHECK_ENV := SECRET_KEY=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check
+COMPOSE_CHECK_ENV := SECRET_KEY=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check REPLICATION_PASSWORD=check
 compose-check:
 	@if docker compose version >/dev/null 2>&1; then $(COMPOSE_CHECK_ENV) docker compose -f docker/compose.yaml config --quiet; \
 	else $(COMPOSE_CHECK_ENV) docker-compose -f docker/compose.yaml config --quiet; fi && echo "docker/compose.yaml is valid"

@@ -130,20 +130,26 @@ def streaming_replica(django_db_setup, django_db_blocker) -> Iterator[Replica]:
     )
     assert backup.returncode == 0, backup.stderr
     replica = Replica(root=root, port=free_port(), primary_socket=socket_dir)
-    replica.start()
-    name = connections["default"].settings_dict["NAME"]
-    connections.settings[REPLICA_ALIAS] = connections.configure_settings({
-        "default": connections.settings["default"],
-        REPLICA_ALIAS: {
-            "ENGINE": "django.db.backends.postgresql", "NAME": name, "USER": "postgres",
-            "HOST": str(root), "PORT": str(replica.port), "OPTIONS": {"connect_timeout": 2},
-            "CONN_MAX_AGE": 60, "CONN_HEALTH_CHECKS": True, "TEST": {"MIRROR": "default"},
-        }
-    })[REPLICA_ALIAS]
     try:
+        replica.start()
+    except BaseException:
+        replica.stop()
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    try:
+        name = connections["default"].settings_dict["NAME"]
+        connections.settings[REPLICA_ALIAS] = connections.configure_settings({
+            "default": connections.settings["default"],
+            REPLICA_ALIAS: {
+                "ENGINE": "django.db.backends.postgresql", "NAME": name, "USER": "postgres",
+                "HOST": str(root), "PORT": str(replica.port), "OPTIONS": {"connect_timeout": 2},
+                "CONN_MAX_AGE": 60, "CONN_HEALTH_CHECKS": True, "TEST": {"MIRROR": "default"},
+            }
+        })[REPLICA_ALIAS]
         yield replica
     finally:
-        connections[REPLICA_ALIAS].close()
-        del connections.settings[REPLICA_ALIAS]
+        if REPLICA_ALIAS in connections.settings:
+            connections[REPLICA_ALIAS].close()
+            del connections.settings[REPLICA_ALIAS]
         replica.stop()
         shutil.rmtree(root, ignore_errors=True)
