@@ -41,7 +41,7 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     # Load balancers probe health over plain HTTP inside the network.
-    SECURE_REDIRECT_EXEMPT = [r"^api/health$"]
+    SECURE_REDIRECT_EXEMPT = [r"^api/health$", r"^metrics$"]
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
@@ -78,6 +78,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside everything that can answer an API request, errors included: no-store, Vary.
     "cms.api_headers.ApiNoStoreMiddleware",
+    # Outside everything that can refuse an API request: counts API and MCP error answers by
+    # code, and times the API's searches (search/metrics.py).
+    "search.metrics.ApiMetricsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before anything reads a request body: refuses API bodies over API_MAX_BODY_BYTES.
@@ -428,6 +431,15 @@ EMBED_RETRY_MAX_SECONDS = env.float("EMBED_RETRY_MAX_SECONDS", default=3600.0)
 HEALTH_TOKEN = env("HEALTH_TOKEN", default="")
 # A broker check's result is reused this long, so polling opens no connection per call.
 HEALTH_BROKER_CACHE_SECONDS = env.float("HEALTH_BROKER_CACHE_SECONDS", default=5.0)
+
+# --- Metrics (/metrics; search/metrics.py, search/metrics_view.py) --------------------------
+# Protected like health details (a superuser session or HEALTH_TOKEN). With several gunicorn
+# workers, set PROMETHEUS_MULTIPROC_DIR to an empty directory only they write to (prometheus-
+# client reads it itself, at import): each worker counts there and a scrape sums them all.
+PROMETHEUS_MULTIPROC_DIR = env("PROMETHEUS_MULTIPROC_DIR", default="")
+# Per-workspace chunk gauges name this many workspaces (the most chunks waiting or failed);
+# the rest are summed as "other", so the number of series stays bounded.
+METRICS_TOP_WORKSPACES = env.int("METRICS_TOP_WORKSPACES", default=20)
 
 # --- Reranking ---------------------------------------------------------------------------
 # RERANK_PROVIDER: "voyage" (rerank-2.5; the default with VOYAGE_API_KEY) or "none" (the

@@ -217,3 +217,16 @@ def test_a_replica_killed_during_a_burst_of_searches_costs_no_error(settings, ac
         assert replicas.replica_state(REPLICA_ALIAS).usable is False
     finally:
         replica_configured.start()
+
+
+def test_metrics_report_each_replicas_lag(client, settings, acme, replica_configured):
+    from prometheus_client.parser import text_string_to_metric_families
+
+    settings.HEALTH_TOKEN = "metrics-token"
+    replica_configured.caught_up()
+    response = client.get("/metrics", HTTP_AUTHORIZATION="Bearer metrics-token")
+    assert response.status_code == 200
+    samples = {(s.name, tuple(s.labels.items())): s.value
+               for family in text_string_to_metric_families(response.content.decode()) for s in family.samples}
+    assert 0 <= samples[("cms_replica_lag_seconds", (("replica", REPLICA_ALIAS),))] <= MAX_LAG
+    assert samples[("cms_replica_in_use", (("replica", REPLICA_ALIAS),))] == 1
