@@ -346,6 +346,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="cms")
+# Ingestion work runs on named queues, <default>.content, .backfill and .maintenance
+# (ingestion/queues.py): a worker started without -Q consumes them all (cms/celery.py), and
+# production runs a worker per queue (docs/operators.md "Queues and workers").
+CELERY_TASK_ROUTES = ("ingestion.queues.route_task",)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -14,6 +14,7 @@ from django.test import Client
 
 from search import replicas
 from search.health import health_report
+from tests.figures import figure_record
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory, api_key_make, \
     bearer, entry_make
 from tests.search.replica_server import REPLICA_ALIAS, streaming_replica  # noqa: F401 - fixture
@@ -213,6 +214,8 @@ def test_a_replica_killed_during_a_burst_of_searches_costs_no_error(settings, ac
             for future in futures:
                 future.result()
         assert before > 10 and len(results) > before + 10
+        figure_record(f"replicas: {len(results)} searches, {len(results) - before} after the replica was killed, "
+                      f"{sum(r[0] != 200 for r in results)} errors")
         assert all(result == (200, [entry.pk]) for result in results), [r for r in results if r[0] != 200][:5]
         assert replicas.replica_state(REPLICA_ALIAS).usable is False
     finally:
