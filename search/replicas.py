@@ -75,12 +75,21 @@ def replica_state(alias: str, *, fresh: bool = False) -> ReplicaState:
     """The replica's last check, or a new one when that is older than REPLICA_CHECK_SECONDS."""
     with _lock:
         state = _states.get(alias)
-    if not fresh and state is not None and time.monotonic() - state.checked_at < settings.REPLICA_CHECK_SECONDS:
+    if not fresh and state is not None and time.monotonic() - state.checked_at < _recheck_after(state):
         return state
     state = _replica_check(alias)
     with _lock:
         _states[alias] = state
     return state
+
+
+# A replica that did not answer is tried again less often: on a host that is gone, a
+# connection attempt can take its whole connect_timeout, and one search per check pays it.
+DOWN_RECHECK_FACTOR = 5
+
+
+def _recheck_after(state: ReplicaState) -> float:
+    return settings.REPLICA_CHECK_SECONDS * (DOWN_RECHECK_FACTOR if state.error == "unreachable" else 1)
 
 
 def replica_failed(alias: str, error: str = "unreachable") -> None:
