@@ -92,7 +92,7 @@ class ApiMetricsMiddleware:
 
     def __call__(self, request):
         path = request.path_info
-        if not (path.startswith("/api/") or path.startswith("/mcp")):
+        if not path.startswith(("/api/", "/mcp")):
             return self.get_response(request)
         token = _observed.set(False)
         started = time.perf_counter()

@@ -50,7 +50,7 @@ def caller_mark_wrote() -> None:
         caches[CACHE_ALIAS].set(_PREFIX + caller, 1, timeout=settings.READ_YOUR_WRITES_SECONDS)
 
 
-class caller_context:  # noqa: N801 - used like contextlib's context managers
+class caller_context:  # lower case: used like contextlib's context managers
     """Run a block as `caller` (the middleware's, or a test's, or a command's)."""
 
     def __init__(self, caller: str | None):

@@ -22,13 +22,19 @@ several statements in one execute.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
 import logging
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    InterfaceError,
+    OperationalError,
+    connections,
+    transaction,
+)
 from psycopg import errors as pg_errors
 
 from search.errors import SearchTimeout
@@ -137,8 +143,8 @@ class SearchCursor:
             return
         try:
             stack.__exit__(type(exc), exc, exc.__traceback__)
-        except Exception:  # noqa: BLE001 - the rollback of a transaction on a dead replica
-            pass
+        except Exception:
+            logger.debug("Rolling back after %r failed too.", exc, exc_info=True)
 
     def fetchone(self) -> tuple | None:
         return self._cursor.fetchone()

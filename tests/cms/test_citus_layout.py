@@ -10,7 +10,12 @@ from django.apps import apps
 from django.core.management import call_command
 from django.db import connection
 
-from cms.citus_layout import DISTRIBUTION_COLUMN, citus_violations, reference_tables, tenant_tables
+from cms.citus_layout import (
+    DISTRIBUTION_COLUMN,
+    citus_violations,
+    reference_tables,
+    tenant_tables,
+)
 
 pytestmark = pytest.mark.django_db
 

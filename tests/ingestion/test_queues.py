@@ -13,8 +13,8 @@ from ingestion import queues, tasks
 from ingestion.embeddings.fake import FakeEmbeddingBackend
 from ingestion.models import Chunk, ChunkStatus, ChunkVector, SourceKind
 from ingestion.services import switch
-from tests.figures import figure_record
 from tests.factories import ContentTypeFactory, entry_make
+from tests.figures import figure_record
 from tests.ingestion.test_switch_workers import EXTRA, OTHER, other_model  # noqa: F401 - fixture
 from tests.ingestion.worker_support import wait_until
 
@@ -62,10 +62,11 @@ def _backlog(workspace) -> None:
 
 
 @pytest.mark.worker
+@pytest.mark.usefixtures("other_model")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("broker", ["redis"], indirect=True)
 def test_a_backfill_of_ten_thousand_chunks_delays_a_new_entry_by_at_most_one_batch(
-        workspace, workers, settings, other_model, tmp_path):
+        workspace, workers, settings):
     settings.SEARCH_EMBEDDING_BACKENDS = {"default": {"BACKEND": "ingestion.embeddings.fake.FakeEmbeddingBackend",
                                                       "OPTIONS": {}, "PRICE_PER_MILLION_TOKENS": 0.06}}
     _backlog(workspace)

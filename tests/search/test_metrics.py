@@ -19,8 +19,20 @@ from prometheus_client.parser import text_string_to_metric_families
 from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage, SourceKind
 from search.errors import SearchInputError
 from search.metrics import search_observed
-from tests.factories import ContentTypeFactory, WorkspaceFactory, api_key_make, bearer, entry_make
-from tests.servers import REPO, _wait_until_listening, database_env, deployed_gunicorn_options, free_port
+from tests.factories import (
+    ContentTypeFactory,
+    WorkspaceFactory,
+    api_key_make,
+    bearer,
+    entry_make,
+)
+from tests.servers import (
+    REPO,
+    _wait_until_listening,
+    database_env,
+    deployed_gunicorn_options,
+    free_port,
+)
 
 TOKEN = "metrics-test-token"
 ENTRIES = "/api/v1/workspaces/{slug}/search/entries"

@@ -14,11 +14,18 @@ from django.test import Client
 
 from search import replicas
 from search.health import health_report
+from tests.factories import (
+    ContentTypeFactory,
+    MembershipFactory,
+    UserFactory,
+    WorkspaceFactory,
+    api_key_make,
+    bearer,
+    entry_make,
+)
 from tests.figures import figure_record
-from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory, api_key_make, \
-    bearer, entry_make
-from tests.search.replica_server import REPLICA_ALIAS, streaming_replica  # noqa: F401 - fixture
-from tests.search.semantic_helpers import LOCAL_BACKEND, REFUND_EN, chunk_make, local_model  # noqa: F401
+from tests.search.replica_server import REPLICA_ALIAS
+from tests.search.semantic_helpers import LOCAL_BACKEND, REFUND_EN, chunk_make
 
 pytestmark = pytest.mark.django_db(transaction=True, databases=["default", REPLICA_ALIAS])
 
