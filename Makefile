@@ -102,8 +102,10 @@ clean-db: install
 	-$(PY) manage.py embedded_db stop
 	rm -rf var/pgdata
 
-# Validates docker/compose.yaml (needs `docker compose` or Debian's docker-compose; no engine).
-COMPOSE_CHECK_ENV := SECRET_KEY=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check
+# Validates docker/compose.yaml and docker/citus/compose.yaml (needs `docker compose` or Debian's docker-compose; no engine).
+COMPOSE_CHECK_ENV := SECRET_KEY=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check REPLICATION_PASSWORD=check
 compose-check:
-	@if docker compose version >/dev/null 2>&1; then $(COMPOSE_CHECK_ENV) docker compose -f docker/compose.yaml config --quiet; \
-	else $(COMPOSE_CHECK_ENV) docker-compose -f docker/compose.yaml config --quiet; fi && echo "docker/compose.yaml is valid"
+	@for file in docker/compose.yaml docker/citus/compose.yaml; do \
+	  if docker compose version >/dev/null 2>&1; then $(COMPOSE_CHECK_ENV) docker compose -f $$file config --quiet; \
+	  else $(COMPOSE_CHECK_ENV) docker-compose -f $$file config --quiet; fi && echo "$$file is valid" || exit 1; \
+	done

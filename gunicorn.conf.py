@@ -33,3 +33,27 @@ keepalive = 5
 # sees it. 8190 (its largest finite value) fits the longest valid search URL: a query of 500
 # characters percent-encoded (up to 12 bytes each) with every other parameter.
 limit_request_line = 8190
+
+
+# Metrics (search/metrics.py): with PROMETHEUS_MULTIPROC_DIR set, every worker writes its counts
+# to files there and /metrics sums them. prometheus-client reads the variable itself, so the
+# hooks do too. The directory starts empty (counts of an earlier run would be summed in), and a
+# worker that exits has its live gauges dropped (its counters stay in the totals).
+def on_starting(server):
+    import os
+    from pathlib import Path
+
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        for stale in Path(directory).glob("*.db"):
+            stale.unlink()
+
+
+def child_exit(server, worker):
+    import os
+
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -12,6 +12,18 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+@app.on_after_configure.connect
+def task_queues_configure(sender: Celery, **kwargs) -> None:
+    """A worker without -Q consumes the default queue and every named ingestion queue."""
+    from kombu import Exchange, Queue
+
+    from ingestion.queues import queue_names
+
+    # Each on its own exchange and routing key, as Celery declares a queue a route names.
+    sender.conf.task_queues = [Queue(name, Exchange(name), routing_key=name)
+                               for name in queue_names(sender.conf.task_default_queue)]
+
+
 def filesystem_broker_folders_ensure() -> None:
     """The filesystem transport (the local default broker) needs its folders to exist."""
     from django.conf import settings

@@ -41,7 +41,7 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     # Load balancers probe health over plain HTTP inside the network.
-    SECURE_REDIRECT_EXEMPT = [r"^api/health$"]
+    SECURE_REDIRECT_EXEMPT = [r"^api/health$", r"^metrics$"]
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
@@ -78,12 +78,17 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside everything that can answer an API request, errors included: no-store, Vary.
     "cms.api_headers.ApiNoStoreMiddleware",
+    # Outside everything that can refuse an API request: counts API and MCP error answers by
+    # code, and times the API's searches (search/metrics.py).
+    "search.metrics.ApiMetricsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before anything reads a request body: refuses API bodies over API_MAX_BODY_BYTES.
     "search.api.limits.ApiBodyLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Names the caller, so a caller who just saved content searches the primary (search/read_your_writes.py).
+    "search.read_your_writes.CallerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
@@ -157,6 +162,31 @@ DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHEC
 # The test database is created from template0 with a UTF-8 ctype, whatever the server's
 # default: pg_trgm extracts no trigrams from Japanese text under LC_CTYPE=C.
 DATABASES["default"]["TEST"] = {"TEMPLATE": "template0", "CHARSET": "UTF8"}
+
+# --- Read replicas (search/replicas.py) -----------------------------------------------------
+# Zero or more streaming replicas of the primary, as database URLs separated by commas. Search
+# statements (search/statements.py) run on a healthy one; writes, and the reads of a caller who
+# wrote in the last READ_YOUR_WRITES_SECONDS, run on the primary. A replica whose replay lags
+# more than REPLICA_MAX_LAG_SECONDS, or that does not answer, is skipped until a check, at most
+# every REPLICA_CHECK_SECONDS per process, finds it well again. docs/operators.md "Read replicas".
+REPLICA_MAX_LAG_SECONDS = env.float("REPLICA_MAX_LAG_SECONDS", default=5.0)
+REPLICA_CHECK_SECONDS = env.float("REPLICA_CHECK_SECONDS", default=1.0)
+READ_YOUR_WRITES_SECONDS = env.float("READ_YOUR_WRITES_SECONDS", default=10.0)
+DATABASE_REPLICAS: list[str] = []
+for _number, _url in enumerate(env.list("DATABASE_REPLICA_URLS", default=[]), start=1):
+    _alias = f"replica_{_number}"
+    DATABASES[_alias] = {
+        **env.db_url_config(_url),
+        "CONN_MAX_AGE": DATABASES["default"]["CONN_MAX_AGE"],
+        "CONN_HEALTH_CHECKS": DATABASES["default"]["CONN_HEALTH_CHECKS"],
+        # A replica that is down must cost a search little before the primary serves it.
+        "OPTIONS": {"connect_timeout": 2, **env.db_url_config(_url).get("OPTIONS", {})},
+        # Tests use the primary's test database, which the replica streams.
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_REPLICAS.append(_alias)
+# Migrations and every ORM read and write go to the primary; only search statements are routed.
+DATABASE_ROUTERS = ["search.replicas.PrimaryOnlyRouter"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -316,6 +346,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="cms")
+# Ingestion work runs on named queues, <default>.content, .backfill and .maintenance
+# (ingestion/queues.py): a worker started without -Q consumes them all (cms/celery.py), and
+# production runs a worker per queue (docs/operators.md "Queues and workers").
+CELERY_TASK_ROUTES = ("ingestion.queues.route_task",)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -401,6 +435,15 @@ EMBED_RETRY_MAX_SECONDS = env.float("EMBED_RETRY_MAX_SECONDS", default=3600.0)
 HEALTH_TOKEN = env("HEALTH_TOKEN", default="")
 # A broker check's result is reused this long, so polling opens no connection per call.
 HEALTH_BROKER_CACHE_SECONDS = env.float("HEALTH_BROKER_CACHE_SECONDS", default=5.0)
+
+# --- Metrics (/metrics; search/metrics.py, search/metrics_view.py) --------------------------
+# Protected like health details (a superuser session or HEALTH_TOKEN). With several gunicorn
+# workers, set PROMETHEUS_MULTIPROC_DIR to an empty directory only they write to (prometheus-
+# client reads it itself, at import): each worker counts there and a scrape sums them all.
+PROMETHEUS_MULTIPROC_DIR = env("PROMETHEUS_MULTIPROC_DIR", default="")
+# Per-workspace chunk gauges name this many workspaces (the most chunks waiting or failed);
+# the rest are summed as "other", so the number of series stays bounded.
+METRICS_TOP_WORKSPACES = env.int("METRICS_TOP_WORKSPACES", default=20)
 
 # --- Reranking ---------------------------------------------------------------------------
 # RERANK_PROVIDER: "voyage" (rerank-2.5; the default with VOYAGE_API_KEY) or "none" (the

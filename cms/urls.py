@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from search.mcp_http import McpView
+from search.metrics_view import metrics_view
 
 urlpatterns = [
     # Before the admin's own catch-all: these pages live under /admin/ and use its login.
@@ -12,6 +13,8 @@ urlpatterns = [
     path("admin/search/", include("search.admin_urls")),
     path("admin/", admin.site.urls),
     path("api/", include("search.api.urls")),
+    # Prometheus scrapes it (superuser session or HEALTH_TOKEN, like the health details).
+    path("metrics", metrics_view, name="metrics"),
     # Both spellings: agent configs name either, and a POST cannot follow APPEND_SLASH's redirect.
     path("mcp/", McpView.as_view(), name="mcp"),
     path("mcp", McpView.as_view()),

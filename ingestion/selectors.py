@@ -27,8 +27,9 @@ from ingestion.models import (
 )
 
 
-def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:
-    """Workspaces with a pending chunk that no worker holds, that is due, and that has waited too long.
+def chunk_stalled_workspace_ids(*, older_than_seconds: float, status: str | None = None) -> list[int]:
+    """Workspaces with a queued chunk (of `status`, or either) that no worker holds, that is due,
+    and that has waited too long.
 
     A workspace where some chunk has a live lease is left out: a worker is working through
     it and claims until nothing is left, so another task would only queue up behind it.
@@ -36,9 +37,11 @@ def chunk_stalled_workspace_ids(*, older_than_seconds: float) -> list[int]:
     """
     now = timezone.now()
     cutoff = now - datetime.timedelta(seconds=older_than_seconds)
-    busy = Chunk.objects.queued().filter(leased_until__gte=now).values("workspace_id")
+    # A worker holding backfill chunks does not hide pending ones: they run on another queue.
+    queued = Chunk.objects.queued() if status is None else Chunk.objects.filter(status=status)
+    busy = queued.filter(leased_until__gte=now).values("workspace_id")
     return list(
-        Chunk.objects.queued()
+        queued
         .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now), updated_at__lte=cutoff)
         .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
         .exclude(workspace_id__in=busy)

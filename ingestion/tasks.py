@@ -14,6 +14,7 @@ from django.conf import settings
 from cms.models import ContentType
 from ingestion import selectors, services
 from ingestion.embeddings import EmbeddingProviderError
+from ingestion.models import ChunkStatus
 
 logger = logging.getLogger(__name__)
 
@@ -30,19 +31,34 @@ def _retry_countdown(retries: int) -> int:
     return min(RETRY_BACKOFF_MAX_SECONDS, 5 * 2**retries)
 
 
-@shared_task(name="ingestion.chunks_embed_pending", bind=True, max_retries=TASK_MAX_RETRIES, ignore_result=True)
-def chunks_embed_pending_task(self, workspace_id: int | None = None) -> dict:
-    """Embed pending chunks (of one workspace, or all) until none are left or TASK_MAX_CHUNKS."""
+def _embed(task, *, workspace_id: int | None, backfill: bool) -> dict:
     try:
-        report = services.chunks_embed_pending(workspace=workspace_id, limit=TASK_MAX_CHUNKS)
+        report = services.chunks_embed_pending(workspace=workspace_id, limit=TASK_MAX_CHUNKS,
+                                               include_backfill=backfill)
     except EmbeddingProviderError as exc:
         if exc.transient:
-            raise self.retry(exc=exc, countdown=_retry_countdown(self.request.retries)) from exc
+            raise task.retry(exc=exc, countdown=_retry_countdown(task.request.retries)) from exc
         logger.error("Embedding failed permanently (workspace %s): %s", workspace_id, exc)
         return {"error": str(exc)}
     if report.claimed >= TASK_MAX_CHUNKS:
-        chunks_embed_enqueue(workspace_id=workspace_id)
+        chunks_embed_enqueue(workspace_id=workspace_id, backfill=backfill)
     return {"claimed": report.claimed, "embedded": report.embedded, "not_configured": report.not_configured}
+
+
+# Queues: ingestion/queues.py routes each task by its name.
+@shared_task(name="ingestion.chunks_embed_pending", bind=True, max_retries=TASK_MAX_RETRIES, ignore_result=True)
+def chunks_embed_pending_task(self, workspace_id: int | None = None) -> dict:
+    """New and edited content (the content queue): embed pending chunks (of one workspace, or
+    all) until none are left or TASK_MAX_CHUNKS. A switch's backfill chunks are left to the
+    backfill queue, so a backfill never holds up a save."""
+    return _embed(self, workspace_id=workspace_id, backfill=False)
+
+
+@shared_task(name="ingestion.chunks_embed_backfill", bind=True, max_retries=TASK_MAX_RETRIES, ignore_result=True)
+def chunks_embed_backfill_task(self, workspace_id: int | None = None) -> dict:
+    """A model switch's backfill (the backfill queue): pending chunks first when there are any,
+    then backfill ones, until none are left or TASK_MAX_CHUNKS."""
+    return _embed(self, workspace_id=workspace_id, backfill=True)
 
 
 @shared_task(name="ingestion.chunks_sweep", ignore_result=True)
@@ -59,9 +75,15 @@ def chunks_sweep_task(older_than_seconds: float | None = None) -> dict:
     # Keyword statistics deltas left over when a save's on-commit compaction lost a race or failed.
     services.keyword_stats_compact_all()
     released = services.chunks_reclaim_expired_leases()
-    workspace_ids = selectors.chunk_stalled_workspace_ids(older_than_seconds=older_than_seconds)
+    workspace_ids = selectors.chunk_stalled_workspace_ids(older_than_seconds=older_than_seconds,
+                                                          status=ChunkStatus.PENDING)
     for workspace_id in workspace_ids:
         chunks_embed_enqueue(workspace_id=workspace_id)
+    backfill_ids = selectors.chunk_stalled_workspace_ids(older_than_seconds=older_than_seconds,
+                                                         status=ChunkStatus.BACKFILL)
+    for workspace_id in backfill_ids:
+        chunks_embed_enqueue(workspace_id=workspace_id, backfill=True)
+    workspace_ids = sorted({*workspace_ids, *backfill_ids})
     if workspace_ids or released:
         logger.info("Sweep: %d expired leases released; embedding enqueued for workspaces %s", released, workspace_ids)
     return {"released": released, "workspaces": workspace_ids}
@@ -79,11 +101,12 @@ def chunks_sync_content_type_task(content_type_id: int) -> dict:
     return {"created": result.created, "changed": result.changed, "deleted": result.deleted}
 
 
-def chunks_embed_enqueue(*, workspace_id: int | None) -> bool:
-    """Enqueue an embedding task; never raise. A broker that is down must not fail a save:
-    the chunks are pending in the database and the sweep enqueues them later."""
+def chunks_embed_enqueue(*, workspace_id: int | None, backfill: bool = False) -> bool:
+    """Enqueue an embedding task (on the content queue, or with `backfill` on the backfill
+    queue); never raise. A broker that is down must not fail a save: the chunks are pending
+    in the database and the sweep enqueues them later."""
     try:
-        chunks_embed_pending_task.delay(workspace_id=workspace_id)
+        (chunks_embed_backfill_task if backfill else chunks_embed_pending_task).delay(workspace_id=workspace_id)
     except Exception:  # noqa: BLE001 - any broker failure; logged, recovered by the sweep
         logger.warning("Could not enqueue embedding for workspace %s; the sweep will retry.", workspace_id,
                        exc_info=True)
@@ -91,11 +114,11 @@ def chunks_embed_enqueue(*, workspace_id: int | None) -> bool:
     return True
 
 
-def chunks_embed_enqueue_on_commit(*, workspace_id: int | None) -> None:
+def chunks_embed_enqueue_on_commit(*, workspace_id: int | None, backfill: bool = False) -> None:
     """Enqueue embedding once the current transaction commits (at once outside one)."""
     from django.db import transaction
 
-    transaction.on_commit(lambda: chunks_embed_enqueue(workspace_id=workspace_id))
+    transaction.on_commit(lambda: chunks_embed_enqueue(workspace_id=workspace_id, backfill=backfill))
 
 
 def chunks_sync_content_type_enqueue_on_commit(*, content_type_id: int) -> None:

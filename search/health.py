@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection
 
 from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
+from search.replicas import replica_aliases, replicas_report
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +29,9 @@ def health_report(*, detailed: bool) -> dict[str, Any]:
     report: dict[str, Any] = {"ok": ok, "status": "ok" if ok else "degraded"}
     if detailed:
         report.update(database=database, broker=broker, embeddings=_embeddings_report())
+        if replica_aliases():
+            # Each replica and its lag; one lagging or down is skipped, and the primary serves.
+            report["replicas"] = replicas_report()
     return report
 
 

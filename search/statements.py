@@ -22,15 +22,25 @@ several statements in one execute.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from django.conf import settings
-from django.db import OperationalError, connection, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    InterfaceError,
+    OperationalError,
+    connections,
+    transaction,
+)
 from psycopg import errors as pg_errors
 
 from search.errors import SearchTimeout
+from search.replicas import replica_failed, search_database
+
+logger = logging.getLogger(__name__)
 
 # Custom settings (two-part names) that hold the values a message found, to restore them.
 _SAVED_PREFIX = "search.saved_"
@@ -44,27 +54,97 @@ def search_statement_timeout_ms() -> int:
 
 class SearchCursor:
     """A database cursor whose `execute` runs one search statement under the time limit,
-    with `local_settings` (trusted names, values bound as parameters) in force for it alone."""
+    with `local_settings` (trusted names, values bound as parameters) in force for it alone.
 
-    def __init__(self, cursor: Any):
-        self._cursor = cursor
+    It reads from the database search/replicas.py chooses. When a replica fails under a
+    statement (it went away, or cancelled the statement for a conflict with its replay), the
+    replica is skipped from then on and the search's statements so far are repeated on the
+    primary, in a transaction of their own when the search asked for one: the caller sees
+    no error.
+    """
+
+    def __init__(self, *, atomic: bool):
+        self._atomic = atomic
+        self._alias: str | None = None
+        self._stack: ExitStack | None = None
+        self._cursor: Any = None
+        self._history: list[tuple[str, Sequence[Any], bool]] = []
+
+    @property
+    def alias(self) -> str | None:
+        """The database the search's statements ran on (None before the first)."""
+        return self._alias
 
     def execute(self, sql: str, params: Sequence[Any] = (), *, local_settings: Mapping[str, str] | None = None) -> None:
         """Run `sql` and leave the cursor on its result (fetchone/fetchall/description)."""
         timeout_ms = search_statement_timeout_ms()
         wanted = {**({"statement_timeout": str(timeout_ms)} if timeout_ms else {}), **(local_settings or {})}
-        if not wanted:
+        if wanted:
+            save = ", ".join(
+                f"set_config('{_SAVED_PREFIX}{name}', current_setting('{name}'), true), set_config('{name}', %s, true)"
+                for name in wanted
+            )
+            restore = ", ".join(
+                f"set_config('{name}', current_setting('{_SAVED_PREFIX}{name}'), true)" for name in wanted
+            )
+            sql, params = f"SELECT {save}; {sql}; SELECT {restore}", [*wanted.values(), *params]
+        self._run(sql, params, skip_first_result=bool(wanted))
+
+    def _run(self, sql: str, params: Sequence[Any], *, skip_first_result: bool) -> None:
+        if self._cursor is None:
+            self._open(search_database())
+        try:
             self._cursor.execute(sql, params)
+        except (OperationalError, InterfaceError) as exc:
+            if self._alias == DEFAULT_DB_ALIAS or isinstance(exc.__cause__, pg_errors.QueryCanceled):
+                raise
+            self._fail_over(exc)
+            self._cursor.execute(sql, params)
+        if skip_first_result:
+            self._cursor.nextset()
+        if self._atomic:
+            self._history.append((sql, params, skip_first_result))
+
+    def _open(self, alias: str) -> None:
+        stack = ExitStack()
+        try:
+            connection = connections[alias]
+            if self._atomic or connection.in_atomic_block:
+                stack.enter_context(transaction.atomic(using=alias))
+            self._cursor = stack.enter_context(connection.cursor())
+        except (OperationalError, InterfaceError) as exc:
+            stack.close()
+            if alias == DEFAULT_DB_ALIAS:
+                raise
+            replica_failed(alias)
+            logger.warning("Replica %s refused a search; the primary serves it.", alias, exc_info=exc)
+            self._open(DEFAULT_DB_ALIAS)
             return
-        save = ", ".join(
-            f"set_config('{_SAVED_PREFIX}{name}', current_setting('{name}'), true), set_config('{name}', %s, true)"
-            for name in wanted
-        )
-        restore = ", ".join(
-            f"set_config('{name}', current_setting('{_SAVED_PREFIX}{name}'), true)" for name in wanted
-        )
-        self._cursor.execute(f"SELECT {save}; {sql}; SELECT {restore}", [*wanted.values(), *params])
-        self._cursor.nextset()
+        self._alias, self._stack = alias, stack
+
+    def _fail_over(self, exc: BaseException) -> None:
+        failed = self._alias
+        logger.warning("Replica %s failed under a search; the primary repeats it.", failed, exc_info=exc)
+        self._close(exc)
+        replica_failed(failed)
+        self._open(DEFAULT_DB_ALIAS)
+        for sql, params, skip_first_result in self._history:
+            self._cursor.execute(sql, params)
+            if skip_first_result:
+                self._cursor.nextset()
+        # Repeated statements are part of the new transaction's history already.
+
+    def _close(self, exc: BaseException | None = None) -> None:
+        stack, self._stack, self._cursor = self._stack, None, None
+        if stack is None:
+            return
+        if exc is None:
+            stack.close()
+            return
+        try:
+            stack.__exit__(type(exc), exc, exc.__traceback__)
+        except Exception:
+            logger.debug("Rolling back after %r failed too.", exc, exc_info=True)
 
     def fetchone(self) -> tuple | None:
         return self._cursor.fetchone()
@@ -84,12 +164,18 @@ def search_cursor(*, atomic: bool = False) -> Iterator[SearchCursor]:
     `atomic=True` runs the statements in one transaction, for searches whose statements
     share transaction-local settings. Otherwise each statement is its own transaction in
     autocommit; inside a caller's transaction a savepoint is taken either way, so that a
-    cancelled statement leaves the caller's transaction usable.
+    cancelled statement leaves the caller's transaction usable (and the search reads the
+    primary, which holds that transaction).
     """
-    block = transaction.atomic() if atomic or connection.in_atomic_block else nullcontext()
+    cursor = SearchCursor(atomic=atomic)
     try:
-        with block, connection.cursor() as cursor:
-            yield SearchCursor(cursor)
+        try:
+            yield cursor
+        except BaseException as exc:
+            cursor._close(exc)
+            raise
+        else:
+            cursor._close()
     except OperationalError as exc:
         if isinstance(exc.__cause__, pg_errors.QueryCanceled):
             raise SearchTimeout(timeout_ms=search_statement_timeout_ms() or None) from exc

@@ -74,18 +74,19 @@ def _claim(*, where_sql: str, params: list[Any], limit: int | None, lease_second
 
 
 def chunks_claim_pending(
-    *, limit: int, workspace: Workspace | int | None = None, lease_seconds: float | None = None
+    *, limit: int, workspace: Workspace | int | None = None, lease_seconds: float | None = None,
+    include_backfill: bool = True,
 ) -> list[ClaimedChunk]:
     """Lease up to `limit` queued chunks (of one workspace or any) to this worker: pending ones
-    first, oldest first, then a switch's backfill, so new and edited content never waits
-    behind a backfill."""
+    first, oldest first, then (unless `include_backfill` is off, as on the content queue) a
+    switch's backfill, so new and edited content never waits behind a backfill."""
     if limit <= 0:
         return []
     workspace_id = workspace.pk if isinstance(workspace, Workspace) else workspace
     where, params = ("TRUE", []) if workspace_id is None else ("workspace_id = %s", [workspace_id])
     claimed = _claim(where_sql=where, params=params, limit=limit, lease_seconds=lease_seconds,
                      statuses=[ChunkStatus.PENDING])
-    if len(claimed) < limit:
+    if include_backfill and len(claimed) < limit:
         claimed += _claim(where_sql=where, params=params, limit=limit - len(claimed), lease_seconds=lease_seconds,
                           statuses=[ChunkStatus.BACKFILL])
     return claimed

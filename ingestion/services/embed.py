@@ -277,8 +277,10 @@ def chunks_embed_pending(
     backend: BaseEmbeddingBackend | None = None,
     lease_seconds: float | None = None,
     backends: dict[str, BaseEmbeddingBackend] | None = None,
+    include_backfill: bool = True,
 ) -> EmbedReport:
-    """Claim and embed pending chunks until none are left (or `limit` chunks were claimed).
+    """Claim and embed pending chunks until none are left (or `limit` chunks were claimed);
+    with `include_backfill` (the default) a switch's backfill chunks after them.
 
     Chunks are claimed EMBED_BATCH_MAX_CHUNKS at a time; for each model their workspace
     wants and they lack, their distinct texts are packed into provider requests by that
@@ -306,7 +308,8 @@ def chunks_embed_pending(
             if not exhausted and (remaining is None or remaining > 0):
                 want = claim_size if remaining is None else min(claim_size, remaining)
                 pace.rest(store)
-                claimed = chunks_claim_pending(limit=want, workspace=workspace, lease_seconds=lease_seconds)
+                claimed = chunks_claim_pending(limit=want, workspace=workspace, lease_seconds=lease_seconds,
+                                               include_backfill=include_backfill)
                 pace.claimed(claimed)
                 report.claimed += len(claimed)
                 exhausted = len(claimed) < want or (remaining is not None and remaining - len(claimed) <= 0)

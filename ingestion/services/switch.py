@@ -89,6 +89,9 @@ def _settle(state: WorkspaceEmbedding) -> tuple[int, int]:
 def _enqueue(workspace: Workspace) -> None:
     from ingestion.tasks import chunks_embed_enqueue_on_commit
 
+    # Chunks lacking the target model's vector go to the backfill queue; any the step made
+    # pending (lacking the active model's), to the content queue.
+    chunks_embed_enqueue_on_commit(workspace_id=workspace.pk, backfill=True)
     chunks_embed_enqueue_on_commit(workspace_id=workspace.pk)
 
 

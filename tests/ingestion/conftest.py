@@ -88,19 +88,23 @@ def provider_calls() -> int:
 
 
 def queued_tasks(queue: str) -> list[tuple[str, dict]]:
-    """Take every task message waiting in `queue` on the current broker: (task name, kwargs)."""
+    """Take every task message waiting in `queue` and its named ingestion queues
+    (ingestion/queues.py) on the current broker: (task name, kwargs), queue by queue."""
+    from ingestion.queues import queue_names
+
     taken: list[tuple[str, dict]] = []
     with celery_app.connection_for_read() as connection:
-        simple = connection.SimpleQueue(queue, no_ack=True)
-        try:
-            while True:
-                try:
-                    message = simple.get(block=False)
-                except simple.Empty:
-                    break
-                taken.append((message.headers["task"], message.decode()[1]))
-        finally:
-            simple.close()
+        for name in queue_names(queue):
+            simple = connection.SimpleQueue(name, no_ack=True)
+            try:
+                while True:
+                    try:
+                        message = simple.get(block=False)
+                    except simple.Empty:
+                        break
+                    taken.append((message.headers["task"], message.decode()[1]))
+            finally:
+                simple.close()
     return taken
 
 

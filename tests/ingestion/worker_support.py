@@ -99,7 +99,10 @@ class Workers:
         self.tmp_path = tmp_path
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, *, provider: str, beat: bool = False, **extra_env: str) -> subprocess.Popen:
+    def start(self, *, provider: str, beat: bool = False, queues: list[str] | None = None,
+              **extra_env: str) -> subprocess.Popen:
+        """A worker on every queue (the default one and the named ingestion queues), or on
+        `queues` (kinds of ingestion/queues.py, e.g. ["backfill"]) only."""
         params = connection.get_connection_params()
         database_url = f"postgres://{params.get('user', 'postgres')}@/{connection.settings_dict['NAME']}?host={params['host']}"
         env = {
@@ -120,6 +123,10 @@ class Workers:
             "--pool=solo", "--without-mingle", "--without-gossip", "--without-heartbeat",
             "-n", f"{self.broker.queue}-{n}@%h", "--loglevel=WARNING",
         ]
+        if queues:
+            from ingestion.queues import queue_name
+
+            command += ["-Q", ",".join(queue_name(kind, self.broker.queue) for kind in queues)]
         if beat:
             command += ["-B", "-s", str(self.tmp_path / f"beat-{n}")]
         log = open(self.tmp_path / f"worker-{n}.log", "w")  # noqa: SIM115 - closed with the process

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 
 from cms.models import Entry, EntryStatus
+from tests.search.replica_server import streaming_replica  # noqa: F401 - fixture (tests/search/test_replicas.py)
 from tests.search.semantic_helpers import local_embeddings, local_model, no_embeddings  # noqa: F401 - fixtures
 
 # More rows than the recent scan reads (search.fulltext.RECENT_SCAN_MIN_ROWS), so a term

@@ -1,0 +1,159 @@
+"""Which database a search statement reads from: a healthy streaming replica, or the primary.
+
+DATABASE_REPLICA_URLS (cms/settings.py) names zero or more replicas, as the aliases in
+settings.DATABASE_REPLICAS. The statement runner (search/statements.py) asks
+`search_database()` for each search; the answer is the primary when
+
+- no replica is configured, or none is healthy: each replica's replay lag is measured with
+  `pg_last_xact_replay_timestamp()` at most every REPLICA_CHECK_SECONDS per process, and one
+  lagging past REPLICA_MAX_LAG_SECONDS, or not answering, is skipped until a later check;
+- the caller wrote in the last READ_YOUR_WRITES_SECONDS (search/read_your_writes.py): an
+  editor who saves and then searches sees the save;
+- the search runs inside a transaction on the primary: it must see that transaction's rows.
+
+A replica that fails during a statement is marked down at once (`replica_failed`) and the
+statement runner repeats the search on the primary, so a replica going away costs no search.
+Everything else, ORM reads included, uses the primary (`PrimaryOnlyRouter`).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+
+from search.read_your_writes import caller_wrote_recently
+
+logger = logging.getLogger(__name__)
+
+# Replay lag in seconds. When the replica has replayed all it received it is as fresh as the
+# primary's WAL it knows of, however long ago its last replayed commit was (an idle primary).
+LAG_SQL = """
+SELECT pg_is_in_recovery(),
+       CASE WHEN NOT pg_is_in_recovery() THEN 0
+            WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0
+            ELSE extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())
+       END
+"""
+
+
+@dataclass(frozen=True)
+class ReplicaState:
+    alias: str
+    checked_at: float  # time.monotonic()
+    lag_seconds: float | None  # None: did not answer, or its lag is unknown
+    error: str | None = None
+
+    @property
+    def usable(self) -> bool:
+        return self.error is None and self.lag_seconds is not None and self.lag_seconds <= settings.REPLICA_MAX_LAG_SECONDS
+
+
+_lock = threading.Lock()
+_states: dict[str, ReplicaState] = {}
+
+
+def replica_aliases() -> list[str]:
+    return list(settings.DATABASE_REPLICAS)
+
+
+def search_database() -> str:
+    """The alias a search statement should read from now (see the module's docstring)."""
+    replicas = replica_aliases()
+    if not replicas or connections[DEFAULT_DB_ALIAS].in_atomic_block or caller_wrote_recently():
+        return DEFAULT_DB_ALIAS
+    usable = [alias for alias in replicas if replica_state(alias).usable]
+    return random.choice(usable) if usable else DEFAULT_DB_ALIAS
+
+
+def replica_state(alias: str, *, fresh: bool = False) -> ReplicaState:
+    """The replica's last check, or a new one when that is older than REPLICA_CHECK_SECONDS."""
+    with _lock:
+        state = _states.get(alias)
+    if not fresh and state is not None and time.monotonic() - state.checked_at < _recheck_after(state):
+        return state
+    state = _replica_check(alias)
+    with _lock:
+        _states[alias] = state
+    return state
+
+
+# A replica that did not answer is tried again less often: on a host that is gone, a
+# connection attempt can take its whole connect_timeout, and one search per check pays it.
+DOWN_RECHECK_FACTOR = 5
+
+
+def _recheck_after(state: ReplicaState) -> float:
+    return settings.REPLICA_CHECK_SECONDS * (DOWN_RECHECK_FACTOR if state.error == "unreachable" else 1)
+
+
+def replica_failed(alias: str, error: str = "unreachable") -> None:
+    """A statement on `alias` failed: skip it until the next check, and drop its connection."""
+    with _lock:
+        _states[alias] = ReplicaState(alias, time.monotonic(), None, error)
+    try:
+        connections[alias].close()
+    except DatabaseError:
+        pass
+
+
+def replica_states_forget() -> None:
+    """Forget every check (tests, and after reconfiguring the replicas)."""
+    with _lock:
+        _states.clear()
+
+
+def replicas_report() -> list[dict]:
+    """Each replica's alias, whether searches use it, and its lag (health details, /metrics)."""
+    report = []
+    for alias in replica_aliases():
+        state = replica_state(alias)
+        entry: dict = {"alias": alias, "in_use": state.usable,
+                       "lag_seconds": None if state.lag_seconds is None else round(state.lag_seconds, 3)}
+        if state.error:
+            entry["error"] = state.error
+        elif not state.usable:
+            entry["error"] = "lagging"
+        report.append(entry)
+    return report
+
+
+def _replica_check(alias: str) -> ReplicaState:
+    connection = connections[alias]
+    try:
+        if connection.connection is not None and not connection.is_usable():
+            connection.close()
+        with connection.cursor() as cursor:
+            cursor.execute(LAG_SQL)
+            _in_recovery, lag = cursor.fetchone()
+    except DatabaseError:
+        # The exception names hosts and users: the log keeps it, the report a short code.
+        logger.warning("Replica %s does not answer; searches use the primary.", alias, exc_info=True)
+        try:
+            connection.close()
+        except DatabaseError:
+            pass
+        return ReplicaState(alias, time.monotonic(), None, "unreachable")
+    return ReplicaState(alias, time.monotonic(), None if lag is None else max(0.0, float(lag)))
+
+
+class PrimaryOnlyRouter:
+    """Every ORM read and write, and every migration, goes to the primary. Replicas serve only
+    the statements search/statements.py routes to them."""
+
+    def db_for_read(self, model, **hints):
+        return DEFAULT_DB_ALIAS
+
+    def db_for_write(self, model, **hints):
+        return DEFAULT_DB_ALIAS
+
+    def allow_relation(self, obj1, obj2, **hints):
+        return True
+
+    def allow_migrate(self, db, app_label, model_name=None, **hints):
+        return db == DEFAULT_DB_ALIAS
