@@ -2,7 +2,8 @@
 
 Prefork (the default pool, `make run`): each pool process loads its own in
 `worker_process_init`, after the fork; the parent, which embeds nothing, loads none. The solo
-and threads pools embed in the worker's own process: it loads in `worker_init`. Off with
+pool sends `worker_process_init` too, in the worker's own process. The threads pool sends
+neither to its process: it loads in `worker_init`. Off with
 EMBEDDING_WORKER_PRELOAD=false (the lazy load, for bench/first_embedding.py's "before").
 """
 
@@ -18,8 +19,8 @@ from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
 
 logger = logging.getLogger(__name__)
 
-# Pools whose tasks run in forked child processes (each child loads on worker_process_init).
-PROCESS_POOLS = ("prefork", "processes")
+# Pools that send worker_process_init (prefork in each child, solo in the worker itself).
+PROCESS_INIT_POOLS = ("prefork", "processes", "solo")
 
 
 def embedding_backend_preload() -> None:
@@ -38,14 +39,14 @@ def embedding_backend_preload() -> None:
     logger.info("Embedding model %s loaded at worker start in %.2f s.", backend.model_name, time.monotonic() - started)
 
 
-def _pool_forks(pool_cls) -> bool:
+def _pool_sends_process_init(pool_cls) -> bool:
     name = pool_cls if isinstance(pool_cls, str) else f"{pool_cls.__module__}.{pool_cls.__name__}"
-    return any(kind in name.lower() for kind in PROCESS_POOLS)
+    return any(kind in name.lower() for kind in PROCESS_INIT_POOLS)
 
 
 @worker_init.connect(dispatch_uid="ingestion.worker_init_preload")
 def on_worker_init(sender=None, **kwargs) -> None:
-    if sender is not None and not _pool_forks(getattr(sender, "pool_cls", "prefork")):
+    if sender is not None and not _pool_sends_process_init(getattr(sender, "pool_cls", "prefork")):
         embedding_backend_preload()
 
 
