@@ -21,7 +21,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
@@ -374,12 +374,15 @@ class EntryAdmin(WorkspaceScopedAdmin):
 
     def change_view(self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None):
         entry = self.get_object(request, object_id)
+        if entry is None:
+            # Another workspace's entry (or none): 404, as the search and status pages answer,
+            # rather than the admin's redirect; the same for both, so nothing is given away.
+            raise Http404("No entry with this id in your workspaces.")
         extra_context = dict(extra_context or {})
-        if entry is not None:
-            extra_context["entry_panels"] = [
-                {"template": panel.template, "context": panel.context(request, entry)} for panel in ENTRY_PANELS
-            ]
-            extra_context["entry_search_text"] = entry.title
+        extra_context["entry_panels"] = [
+            {"template": panel.template, "context": panel.context(request, entry)} for panel in ENTRY_PANELS
+        ]
+        extra_context["entry_search_text"] = entry.title
         return super().change_view(request, object_id, form_url, extra_context)
 
     # --- writes ----------------------------------------------------------------------------
