@@ -390,14 +390,14 @@ class EntryAdmin(WorkspaceScopedAdmin):
     def service_save(self, request: HttpRequest, obj: Entry, form, change: bool) -> None:
         data = getattr(form, "entry_data", None)
         if change:
-            services.entry_update(entry=obj, data=data, status=obj.status)
+            saved = services.entry_update(entry=obj, data=data, status=obj.status)
         else:
-            created = services.entry_create(
+            saved = services.entry_create(
                 content_type=obj.content_type, data=data or {}, status=obj.status, created_by=request.user
             )
-            obj.pk = created.pk
+            obj.pk, obj.workspace_id = saved.pk, saved.workspace_id
         for panel in ENTRY_PANELS:
-            message = panel.saved_message(request, obj) if panel.saved_message else None
+            message = panel.saved_message(request, saved) if panel.saved_message else None
             if message:
                 self.message_user(request, message, messages.INFO)
 

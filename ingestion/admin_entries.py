@@ -18,14 +18,21 @@ from ingestion import selectors
 
 def entry_chunks_context(request: HttpRequest, entry: Entry) -> dict[str, Any]:
     workspace = entry.workspace
+    eta = selectors.entry_embedding_eta(workspace=workspace, entry_id=entry.pk)
     return {
         "chunks": selectors.entry_chunk_list(workspace=workspace, entry_id=entry.pk),
         "semantic_enabled": entry.content_type.semantic_search_enabled,
         "models": selectors.embedding_models(workspace=workspace),
         "provider": selectors.embedding_provider_status(),
-        "eta": selectors.entry_embedding_eta(workspace=workspace, entry_id=entry.pk),
+        "eta": eta,
+        "eta_seconds": _seconds_shown(eta.seconds),
         "workspace": workspace,
     }
+
+
+def _seconds_shown(seconds: float | None) -> int | None:
+    # A worker needs at least a moment: never "about 0 s".
+    return None if seconds is None else max(1, math.ceil(seconds))
 
 
 def entry_saved_message(request: HttpRequest, entry: Entry) -> str:
@@ -40,11 +47,12 @@ def entry_saved_message(request: HttpRequest, entry: Entry) -> str:
     if eta.waiting == 0:
         return f"{said}; its chunks are unchanged and already searchable semantically."
     chunks = f"{eta.waiting} chunk{'s' if eta.waiting != 1 else ''}"
+    queued = f"{eta.ahead} chunk{'s' if eta.ahead != 1 else ''} queued in this workspace"
     if eta.seconds is None:
-        return (f"{said}; semantic search once a worker embeds its {chunks} ({eta.ahead} queued in this "
-                "workspace; nothing embedded here in the last 10 minutes to estimate the pace from).")
-    return (f"{said}; semantic search in about {max(1, math.ceil(eta.seconds))} s "
-            f"({eta.ahead} chunks queued in this workspace at {eta.per_second:g} per second).")
+        return (f"{said}; semantic search once a worker embeds its {chunks} ({queued}; nothing embedded "
+                "here in the last 10 minutes to estimate the pace from).")
+    return (f"{said}; semantic search in about {_seconds_shown(eta.seconds)} s "
+            f"({queued}, embedded at {eta.per_second:g} per second lately).")
 
 
 entry_panel_register(EntryPanel(
