@@ -157,8 +157,9 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     results: dict[str, list[dict[str, float]]] = {"before (lazy load)": [], "after (preload)": []}
-    for _ in range(args.runs):  # interleaved, so a busy spell on the machine hits both alike
-        for label, preload in (("before (lazy load)", False), ("after (preload)", True)):
+    variants = [("before (lazy load)", False), ("after (preload)", True)]
+    for n in range(args.runs):  # interleaved, first one then the other, so a busy spell (or the
+        for label, preload in variants[:: 1 if n % 2 == 0 else -1]:  # cold first run) hits both alike
             figures = one_run(preload=preload)
             results[label].append(figures)
             print(f"  {label}: demo chunks {int(figures['chunks'])} seeded at {figures['seeded']:.1f} s, "
