@@ -31,7 +31,8 @@ class LocalEmbeddingBackend(BaseEmbeddingBackend):
             return self._model
 
     def load(self) -> None:
-        # USE() itself reads nothing: its tokenizer and weights load on the first encode.
+        # USE() itself reads nothing: its tokenizer and weights load on the first encode
+        # (all of the first call's second; a later one takes milliseconds).
         self._get_model().encode(["warm up"])
 
     def _embed(self, texts: list[str], *, input_type: str) -> list[list[float]]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from ingestion.embeddings import get_embedding_backend, reset_embedding_backends
+from ingestion import worker_start
 from ingestion.worker_start import on_worker_init, on_worker_process_init
 from tests.search.semantic_helpers import LOCAL_BACKEND
 
@@ -51,7 +52,8 @@ def test_worker_loads_the_model_once_at_start(tmp_path, pool):
     proc, log = _worker(tmp_path, pool, "true")
     try:
         out = _wait_for(log, proc, LOADED, " ready.")
-        time.sleep(1.0)  # a second load would follow at once
+        # Prefork's pool process starts before "ready": a load of its own would be logged by now.
+        time.sleep(1.0)
         assert log.read_text(errors="replace").count(LOADED) == 1, out
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -68,20 +70,24 @@ def test_preload_off_leaves_the_load_to_the_first_task(tmp_path):
         proc.wait(timeout=30)
 
 
-def test_signal_handlers_load_the_configured_backend(settings):
+def test_signal_handlers_load_the_configured_backend_once(settings, monkeypatch):
     settings.SEARCH_EMBEDDING_BACKENDS = {"default": LOCAL_BACKEND}
     reset_embedding_backends()
+    monkeypatch.setattr(worker_start, "_loaded", False)
     try:
         backend = get_embedding_backend()
-        on_worker_init(sender=type("Prefork", (), {"pool_cls": "prefork"})())
-        assert backend._model is None  # prefork's parent embeds nothing: its children load
-        on_worker_process_init()
+        assert backend._model is None
+        on_worker_init(sender=None)  # the worker's main process, before any pool process forks
         assert backend._model is not None and backend._model._backend is not None
+        model = backend._model
+        on_worker_process_init()  # a forked pool process: inherited, nothing loads again
+        assert get_embedding_backend()._model is model
     finally:
         reset_embedding_backends()
 
 
-def test_a_worker_without_a_provider_starts(settings):
+def test_a_worker_without_a_provider_starts(settings, monkeypatch):
+    monkeypatch.setattr(worker_start, "_loaded", False)
     settings.SEARCH_EMBEDDING_BACKENDS = {"default": None}
     reset_embedding_backends()
     on_worker_process_init()  # no EmbeddingNotConfigured escapes
