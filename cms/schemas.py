@@ -75,18 +75,25 @@ def _value_error(field: dict, value: Any) -> str | None:
     return None
 
 
-def entry_data_validate(fields: list[dict], data: Any) -> dict:
+def entry_data_validate(fields: list[dict], data: Any, *, stored: dict | None = None) -> dict:
     """Check entry `data` against a content type's `fields`; return it without null values.
 
     Every problem is reported at once, keyed by field id, so a form or API client can show
-    each one beside its field.
+    each one beside its field. A key the schema does not know (left by an older schema) is
+    kept only when `stored` (the entry's saved data) holds it with the same value: it may
+    stay, never be added or changed.
     """
     if not isinstance(data, dict):
         raise ValidationError({"data": "Entry data must be an object of field id to value."})
     by_id = {f["id"]: f for f in fields}
     errors: dict[str, str] = {}
+    kept: dict[str, Any] = {}
     for key in data:
-        if key not in by_id:
+        if key in by_id:
+            continue
+        if stored is not None and key in stored and stored[key] == data[key]:
+            kept[key] = data[key]
+        else:
             errors[key] = f"Unknown field {key!r}; this content type has: {', '.join(by_id) or 'no fields'}."
     cleaned: dict[str, Any] = {}
     for field_id, field in by_id.items():
@@ -102,4 +109,4 @@ def entry_data_validate(fields: list[dict], data: Any) -> dict:
             cleaned[field_id] = value
     if errors:
         raise ValidationError(errors)
-    return cleaned
+    return {**cleaned, **kept}

@@ -187,9 +187,10 @@ def entry_create(
 @transaction.atomic
 def entry_update(*, entry: Entry, data: dict[str, Any] | None = None, status: str | None = None) -> Entry:
     """Replace an entry's data and/or status. Saving identical content is a harmless no-op
-    for ingestion: unchanged chunks keep their vectors."""
+    for ingestion: unchanged chunks keep their vectors. Keys an older schema left in the
+    data may be sent back unchanged, and are kept (see entry_data_validate)."""
     if data is not None:
-        entry.data = entry_data_validate(entry.content_type.fields, data)
+        entry.data = entry_data_validate(entry.content_type.fields, data, stored=entry.data)
     if status is not None:
         entry.status = _status_validate(status)
     entry.save()

@@ -394,6 +394,8 @@ _EMBEDDING_OPTIONS = {
     "retry_base_delay": env.float("VOYAGE_RETRY_BASE_DELAY", default=1.0),
     "threads": env.int("LOCAL_EMBEDDING_THREADS", default=1),
 }
+# Load the embedding model when a worker process starts (ingestion/worker_start.py), not in its first task.
+EMBEDDING_WORKER_PRELOAD = env.bool("EMBEDDING_WORKER_PRELOAD", default=True)
 SEARCH_EMBEDDING_BACKENDS = {
     "default": {
         "BACKEND": _EMBEDDING_BACKEND_CLASSES.get(EMBEDDING_PROVIDER, EMBEDDING_PROVIDER),

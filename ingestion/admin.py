@@ -65,3 +65,6 @@ class ContentTypeIngestionAdmin(ContentTypeAdmin):
 
 admin.site.unregister(ContentType)
 admin.site.register(ContentType, ContentTypeIngestionAdmin)
+
+# The entry page's chunk panel and its after-save message.
+from ingestion import admin_entries  # noqa: E402, F401 - registers the panel

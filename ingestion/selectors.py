@@ -297,3 +297,54 @@ def embedding_backend_active(*, workspace: Workspace | int, model: str | None = 
     if not name:
         return get_embedding_backend()  # raises EmbeddingNotConfigured with the setup help
     return get_embedding_backend_for_model(name)
+
+
+def entry_chunk_list(*, workspace: Workspace, entry_id: int) -> list[Chunk]:
+    """The entry's chunks in reading order (field, then position), with their state and last error."""
+    return list(
+        Chunk.objects.for_workspace(workspace).filter(entry_id=entry_id)
+        .only("id", "field", "ordinal", "text", "status", "attempts", "last_error", "retry_at", "leased_until",
+              "created_at")
+        .order_by("field", "ordinal", "id")
+    )
+
+
+@dataclass(frozen=True)
+class EmbeddingEta:
+    """When an entry's queued chunks should be embedded, from the workspace's own recent pace.
+
+    `ahead` counts the workspace's pending chunks a worker claims before the entry's last one
+    (oldest first, see ingestion.services.claims), the entry's own included. `per_second` is
+    the workspace's vectors made in the last `window_seconds`, over the time they took; None
+    when fewer than two were made then (no pace to go by), and so is `seconds`.
+    """
+
+    waiting: int
+    ahead: int
+    per_second: float | None
+    seconds: float | None
+
+
+# How far back the pace is measured, and the shortest span it is divided by (one batch's
+# vectors share a timestamp).
+ETA_WINDOW_SECONDS = 600.0
+ETA_MIN_SPAN_SECONDS = 1.0
+
+
+def entry_embedding_eta(*, workspace: Workspace, entry_id: int) -> EmbeddingEta:
+    """See EmbeddingEta. Only this workspace's chunks and vectors are read."""
+    queued = Chunk.objects.for_workspace(workspace).filter(status=ChunkStatus.PENDING)
+    mine = queued.filter(entry_id=entry_id).aggregate(n=Count("id"), last=Max("created_at"))
+    if not mine["n"]:
+        return EmbeddingEta(waiting=0, ahead=0, per_second=None, seconds=0.0)
+    ahead = queued.filter(created_at__lte=mine["last"]).count()
+    since = timezone.now() - datetime.timedelta(seconds=ETA_WINDOW_SECONDS)
+    recent = ChunkVector.objects.filter(workspace=workspace, created_at__gte=since).aggregate(
+        n=Count("id"), first=Min("created_at"), last=Max("created_at")
+    )
+    if recent["n"] < 2:
+        return EmbeddingEta(waiting=mine["n"], ahead=ahead, per_second=None, seconds=None)
+    span = max((recent["last"] - recent["first"]).total_seconds(), ETA_MIN_SPAN_SECONDS)
+    per_second = recent["n"] / span
+    return EmbeddingEta(waiting=mine["n"], ahead=ahead, per_second=round(per_second, 2),
+                        seconds=round(ahead / per_second, 1))

@@ -12,7 +12,11 @@ from celery import shared_task
 from django.conf import settings
 
 from cms.models import ContentType
-from ingestion import selectors, services
+from ingestion import (
+    selectors,
+    services,
+    worker_start,  # noqa: F401 - connects the worker-start model load
+)
 from ingestion.embeddings import EmbeddingProviderError
 from ingestion.models import ChunkStatus
 

@@ -110,6 +110,10 @@ class BaseEmbeddingBackend(BaseProviderBackend):
     def _embed(self, texts: list[str], *, input_type: str) -> list[list[float]]:
         raise NotImplementedError
 
+    def load(self) -> None:
+        """Make the backend ready to embed (a local model's weights in memory), so the first
+        batch waits for no load. Safe to call twice. Default: nothing to load (an HTTP API)."""
+
     # --- the contract --------------------------------------------------------------------
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         """Vectors for chunks being stored, in the order given."""

@@ -30,6 +30,11 @@ class LocalEmbeddingBackend(BaseEmbeddingBackend):
                 self._model = USE(threads=self.threads)
             return self._model
 
+    def load(self) -> None:
+        # USE() itself reads nothing: its tokenizer and weights load on the first encode
+        # (all of the first call's second; a later one takes milliseconds).
+        self._get_model().encode(["warm up"])
+
     def _embed(self, texts: list[str], *, input_type: str) -> list[list[float]]:
         # USE has one tower for queries and documents; its output is already L2-normalised.
         return self._get_model().encode(texts).tolist()

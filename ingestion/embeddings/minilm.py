@@ -145,6 +145,9 @@ class MiniLMEmbeddingBackend(BaseEmbeddingBackend):
                 self._encoder = MiniLMEncoder(_model_dir())
             return self._encoder
 
+    def load(self) -> None:
+        self._get_encoder()
+
     def _embed(self, texts: list[str], *, input_type: str) -> list[list[float]]:
         # One tower for queries and documents (sentence-transformers applies no prefix).
         from threadpoolctl import threadpool_limits

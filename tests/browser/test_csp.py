@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from cms.models import ApiKey
+from cms.models import ApiKey, Entry
 from tests.factories import ContentTypeFactory, UserFactory, WorkspaceFactory, entry_make
 
 pytestmark = pytest.mark.browser
@@ -67,6 +67,9 @@ def test_admin_and_search_pages_run_under_the_csp(browser, live_server, login_pa
         ("/admin/ingestion/status/helpdesk/", "#content-main", "csp-ingestion-status"),
         ("/admin/cms/entry/", "#changelist", "csp-entry-changelist"),
         ("/admin/cms/contenttype/add/", "form", "csp-contenttype-add"),
+        ("/admin/cms/entry/add/", "#entry_content_type_form", "csp-entry-add-choose-type"),
+        (f"/admin/cms/entry/add/?content_type={helpdesk.content_types.get().pk}", "#id_data__title", "csp-entry-add"),
+        (f"/admin/cms/entry/{Entry.objects.get().pk}/change/", "#entry-chunks", "csp-entry-change"),
     ]:
         watch.goto(path)
         page.wait_for_selector(ready)
@@ -87,6 +90,10 @@ def test_admin_and_search_pages_run_under_the_csp(browser, live_server, login_pa
 
     assert watch_login.violations() == []
     assert watch.violations() == []
+    entry_page = page.context.new_page()
+    entry_page.goto(f"/admin/cms/entry/{Entry.objects.get().pk}/change/")
+    assert entry_page.evaluate(  # the entry page's style comes from cms/static/cms/entry_form.css
+        "getComputedStyle(document.getElementById('entry-search-links')).marginTop") == "8px"
     search_form = page.context.new_page()
     search_form.goto("/admin/search/helpdesk/")
     assert search_form.evaluate(

@@ -88,6 +88,13 @@ class EmbeddingBackendContract:
         assert sorted(i for batch in batches for i in batch) == list(range(len(texts)))
         assert all(len(batch) <= backend.max_batch_texts for batch in batches)
 
+    def test_load_twice_then_embed_is_the_same_as_embedding(self, backend):
+        # The worker-start hook (ingestion/worker_start.py): ready to embed, no request, no change.
+        before = backend.embed_documents(["warm"])
+        backend.load()
+        backend.load()
+        assert backend.embed_documents(["warm"]) == before
+
     def test_model_name_and_dimensions_are_set(self, backend):
         assert backend.model_name and backend.dimensions > 0
 
