@@ -172,7 +172,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 options.update(status=status, limit=PAGE_SIZE,
                                offset=option_from_text(kind.options, "offset", params.get("offset") or "0"))
-            result = kind.run(access, options)
+            result = kind.search(access, options, interface="admin")
         if isinstance(result, EntrySearchResult):
             entry_rows = _entry_rows(access, result, content_types)
         elif isinstance(result, SearchResult):

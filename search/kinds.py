@@ -16,6 +16,7 @@ from search.agentic import agentic_run
 from search.filters import filter_help
 from search.fulltext import search_entries_run
 from search.hybrid import hybrid_run
+from search.metrics import search_observed
 from search.options import (
     AgenticSearchOptions,
     EntrySearchOptions,
@@ -52,6 +53,14 @@ class SearchKind:
     description: str
     guidance: str
     bad_request_codes: tuple[str, ...]
+
+    def search(self, access: Any, options: Mapping[str, Any], *, interface: str) -> Any:
+        """Run the search for `interface` ("api", "mcp", "command", "admin"): timed, its results
+        and failures counted for /metrics (search/metrics.py)."""
+        with search_observed(self.mode, interface) as observed:
+            result = self.run(access, options)
+            observed.results = len(result.hits)
+        return result
 
     @property
     def chunks(self) -> bool:

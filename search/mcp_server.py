@@ -263,7 +263,7 @@ def _search_tool_function(kind: SearchKind) -> Callable[..., dict[str, Any]]:
     """The tool of one search kind: its options in, the search's JSON out."""
 
     def search(access: WorkspaceAccess, **options: Any) -> dict[str, Any]:
-        return kind.run(access, options).as_dict()
+        return kind.search(access, options, interface="mcp").as_dict()
 
     search.__name__ = kind.name
     search.__doc__ = kind.guidance

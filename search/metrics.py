@@ -84,8 +84,8 @@ _RESULT_LISTS = ("results", "sources")
 
 
 class ApiMetricsMiddleware:
-    """Counts API and MCP error answers by code, and observes the API's searches that no
-    search_observed block inside the view observed (until every interface calls it)."""
+    """Counts API and MCP error answers by code, and observes an API search refused before it
+    reached SearchKind.search (a body that is no JSON, a throttled or unauthenticated call)."""
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -134,7 +134,7 @@ class EntrySearchView(SearchView):
         params = {by_api_name[key]: option_from_text(self.kind.options, by_api_name[key], value)
                   for key, value in query_string_parse(request).items() if key in by_api_name}
         params.setdefault("query", "")
-        return Response(self.kind.run(access, params).as_dict())
+        return Response(self.kind.search(access, params, interface="api").as_dict())
 
 
 # --- chunk searches: POST with a JSON body --------------------------------------------------
@@ -162,7 +162,7 @@ def chunk_search_view(kind: SearchKind, response: type[serializers.Serializer]) 
     )
     def post(self: SearchView, request: Request, slug: str) -> Response:
         access = self.get_access()
-        return Response(self.kind.run(access, _json_object(request)).as_dict())
+        return Response(self.kind.search(access, _json_object(request), interface="api").as_dict())
 
     name = "".join(part.title() for part in kind.name.split("_")) + "View"
     return type(name, (SearchView,), {

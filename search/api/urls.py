@@ -4,7 +4,7 @@ from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from search.api import views
+from search.api.health import health as health_view
 from search.api.schema import HealthResponseDoc
 from search.api.searches import AgenticSearchView, EntrySearchView, HybridSearchView, SemanticSearchView
 
@@ -15,7 +15,7 @@ health = extend_schema(
     description="Whether the database, broker and embedding provider are usable. No credential needed.",
     auth=[],
     responses={200: HealthResponseDoc, 503: OpenApiResponse(HealthResponseDoc, description="Something is down.")},
-)(views.health)
+)(health_view)
 
 urlpatterns = [
     path("health", health, name="health"),

@@ -97,7 +97,7 @@ class SearchCommand(BaseCommand):
 
     def search(self, access: Any, options: dict[str, Any], arguments: dict[str, Any]) -> Any:
         """Run the search (a subclass may print something else and return None)."""
-        return self.kind.run(access, options)
+        return self.kind.search(access, options, interface="command")
 
     def write_table(self, access: Any, result: Any) -> None:
         raise NotImplementedError
