@@ -35,6 +35,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
+
+import bench_django  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
 import eval as evalbench  # noqa: E402
@@ -44,9 +46,7 @@ from evalsets import load_set  # noqa: E402
 TOP_K = 50
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered))) - 1))]
+pct = bench_django.pct
 
 
 def setup() -> object:

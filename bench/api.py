@@ -42,6 +42,9 @@ from urllib.parse import quote
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
+
+import served_app  # noqa: E402
+from served_app import WORKSPACE, ensure_dataset, percentiles  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 # As production: no DEBUG (which records every query), a non-development secret key.
 os.environ["DEBUG"] = "false"
@@ -50,8 +53,6 @@ os.environ.setdefault("SECURE_SSL_REDIRECT", "false")  # loopback HTTP, no TLS p
 os.environ.setdefault("EMBEDDING_PROVIDER", "local")
 
 BENCH_DB = os.environ.get("BENCH_API_DB", "cms_bench_api")
-WORKSPACE = "demo"
-DOC_TYPE = "doc"
 FULLTEXT_QUERIES = ["refund", "返品", "policy", "kettle", "配送", "password", "TEA-CUP", "protein", "cell",
                     "東京", "install", "error"]
 SEMANTIC_QUERIES = ["how do I get my money back?", "返品できますか", "how long does shipping take?",
@@ -61,70 +62,15 @@ SEMANTIC_QUERIES = ["how do I get my money back?", "返品できますか", "how
 PORT = int(os.environ.get("BENCH_API_PORT", "8765"))
 
 
-def django_setup() -> None:
-    from django.conf import settings
-
-    settings.DATABASES["default"]["NAME"] = BENCH_DB  # the embedded backend creates it
-    # WhiteNoise (DEBUG off) warns in every worker when STATIC_ROOT does not exist yet.
-    Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
-    import django
-
-    django.setup()
-
-
 # --- data -----------------------------------------------------------------------------------
 
-def ensure_dataset(docs: int) -> None:
-    from django.core.management import call_command
-    from django.db import connection
-
-    from cms import services
-    from cms.models import ContentType, Entry, EntryStatus, Workspace
-    from evalsets import SETS, load_set
-    from ingestion.services import chunks_embed_pending
-
-    call_command("migrate", verbosity=0)
-    call_command("seed_demo", verbosity=0)
-    workspace = Workspace.objects.get(slug=WORKSPACE)
-    doc_type = ContentType.objects.filter(workspace=workspace, api_id=DOC_TYPE).first()
-    if doc_type is None:
-        doc_type = services.content_type_create(
-            workspace=workspace, api_id=DOC_TYPE, name="Document", semantic_search_enabled=True,
-            fields=[{"id": "title", "label": "Title", "type": "text", "required": True},
-                    {"id": "body", "label": "Body", "type": "text"}],
-        )
-    have = Entry.objects.filter(content_type=doc_type).count()
-    if have < docs:
-        print(f"Loading {docs - have} documents ...", flush=True)
-        per_set = -(-docs // len(SETS))
-        corpus = [doc for name in SETS for doc in load_set(name).corpus[:per_set]][have:docs]
-        for doc in corpus:
-            services.entry_create(content_type=doc_type, status=EntryStatus.PUBLISHED,
-                                  data={"title": (doc.get("title") or doc["text"][:60])[:200], "body": doc["text"]})
-    started = time.monotonic()
-    report = chunks_embed_pending()
-    if report.embedded:
-        print(f"Embedded {report.embedded} chunks in {time.monotonic() - started:.0f} s", flush=True)
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-
-
 def bench_key() -> tuple[object, str]:
-    """A fresh key for this run (drafts included, as an editor's agent would have)."""
-    from cms.models import Workspace
-    from cms.services import api_key_create
-
-    return api_key_create(workspace=Workspace.objects.get(slug=WORKSPACE), name="bench/api.py", include_drafts=True)
+    return served_app.bench_api_key("bench/api.py")
 
 
 # --- measuring ------------------------------------------------------------------------------
 
-def percentiles(samples: list[float]) -> tuple[float, float, float]:
-    if len(samples) < 2:
-        value = samples[0] if samples else float("nan")
-        return value, value, value
-    cuts = statistics.quantiles(samples, n=100, method="inclusive")
-    return statistics.median(samples), cuts[94], cuts[98]
+
 
 
 def in_process(kind: str, access, iterations: int) -> list[float]:
@@ -218,33 +164,7 @@ def drive(kind: str, clients: int, seconds: float, key: str) -> Level:
 # --- gunicorn -------------------------------------------------------------------------------
 
 def start_gunicorn(workers: int) -> subprocess.Popen:
-    from django.db import connection
-
-    params = connection.get_connection_params()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{params.get('user', 'postgres')}@/{BENCH_DB}?host={params['host']}",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "API_RATE_LIMIT_KEY": "10000000/min",
-        "LOG_LEVEL": "WARNING",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "cms.wsgi", "--bind", f"127.0.0.1:{PORT}", "--workers", str(workers),
-         "--backlog", "2048", "--timeout", "120", "--log-level", "warning"],
-        cwd=REPO_ROOT, env=env,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=2)
-            conn.request("GET", "/api/health", headers={"Host": "127.0.0.1"})
-            conn.getresponse().read()
-            conn.close()
-            return process
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("gunicorn did not start")
+    return served_app.start_gunicorn(database=BENCH_DB, port=PORT, workers=workers)
 
 
 def warm_up(kind: str, key: str, workers: int) -> None:
@@ -263,7 +183,7 @@ def main() -> None:
     args = parser.parse_args()
     levels = [int(c) for c in args.clients.split(",")]
 
-    django_setup()
+    served_app.django_setup(BENCH_DB)
     ensure_dataset(args.docs)
     from django.db import connection
 

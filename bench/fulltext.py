@@ -25,6 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import bench_django  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
 GENERATOR_VERSION = 1
@@ -85,21 +88,20 @@ def zipf_sampler(rng: random.Random, words: list[str], exponent: float = 1.07):
 
 
 def vocabularies(rng: random.Random) -> tuple[list[str], list[str]]:
-    english = list(EN_WORDS)
-    seen = set(english)
-    while len(english) < 4000:
-        word = "".join(rng.choice(EN_SYLLABLES) for _ in range(rng.randint(2, 4)))
-        if word not in seen:
-            seen.add(word)
-            english.append(word)
-    japanese = list(JA_WORDS)
-    seen = set(japanese)
-    while len(japanese) < 3000:
-        word = "".join(rng.choice(KANJI) for _ in range(rng.randint(2, 3)))
-        if word not in seen:
-            seen.add(word)
-            japanese.append(word)
+    english = _grown(EN_WORDS, 4000, lambda: "".join(rng.choice(EN_SYLLABLES) for _ in range(rng.randint(2, 4))))
+    japanese = _grown(JA_WORDS, 3000, lambda: "".join(rng.choice(KANJI) for _ in range(rng.randint(2, 3))))
     return english, japanese
+
+
+def _grown(words, size: int, invent) -> list[str]:
+    """`words`, then new words from `invent()` until there are `size` distinct ones."""
+    grown, seen = list(words), set(words)
+    while len(grown) < size:
+        word = invent()
+        if word not in seen:
+            seen.add(word)
+            grown.append(word)
+    return grown
 
 
 def corpus_generate(*, entries: int, workspaces: int, seed: int) -> list[dict]:
@@ -236,11 +238,7 @@ def corpus_load(connection, corpus: list[dict], workspace_count: int, fingerprin
     from cms.models import ContentType, Workspace
     from tests.factories import ARTICLE_FIELDS
 
-    with connection.cursor() as cursor:
-        cursor.execute("CREATE TABLE IF NOT EXISTS bench_fulltext_corpus (fingerprint text NOT NULL)")
-        cursor.execute("SELECT fingerprint FROM bench_fulltext_corpus")
-        row = cursor.fetchone()
-    if row and row[0] == fingerprint:
+    if bench_django.corpus_is_loaded(connection, "bench_fulltext_corpus", fingerprint):
         return list(Workspace.objects.order_by("pk"))
 
     print("loading the corpus (COPY; the search columns are generated on the way in)...", flush=True)

@@ -38,6 +38,8 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
+
+import bench_django  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
 import vectorload  # noqa: E402
@@ -57,21 +59,11 @@ COMMON_QUERIES = ["generated variant", "variant", "the results of the study", "c
 
 
 def django_setup() -> None:
-    from django.conf import settings
-
-    settings.DATABASES["default"]["NAME"] = BENCH_DB
-    settings.CELERY_BROKER_URL = "memory://"
-    settings.SEARCH_EMBEDDING_BACKENDS = {
-        "default": {"BACKEND": "ingestion.embeddings.local.LocalEmbeddingBackend", "OPTIONS": {"threads": 1}}
-    }
-    import django
-
-    django.setup()
+    bench_django.django_setup(BENCH_DB, CELERY_BROKER_URL="memory://", SEARCH_EMBEDDING_BACKENDS={
+        "default": {"BACKEND": "ingestion.embeddings.local.LocalEmbeddingBackend", "OPTIONS": {"threads": 1}}})
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered))) - 1))]
+pct = bench_django.pct
 
 
 # --- data -------------------------------------------------------------------------------------

@@ -46,6 +46,8 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
+
+import bench_django  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
 from evalsets import SETS, load_set, split_text  # noqa: E402
@@ -62,13 +64,8 @@ CATEGORIES = 100
 
 
 def django_setup() -> None:
-    from django.conf import settings
-
     # A dedicated database: the bench truncates and bulk-loads the chunk table.
-    settings.DATABASES["default"]["NAME"] = BENCH_DB
-    import django
-
-    django.setup()
+    bench_django.django_setup(BENCH_DB)
 
 
 # --- vectors ------------------------------------------------------------------------------

@@ -38,6 +38,8 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
+
+import bench_django  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
 import vectorload  # noqa: E402
@@ -51,12 +53,8 @@ GAP_SECONDS = 0.05
 
 
 def django_setup() -> None:
-    from django.conf import settings
-
-    settings.DATABASES["default"]["NAME"] = BENCH_DB
-    import django
-
-    django.setup()
+    # A dedicated database: the bench truncates and bulk-loads the chunk table.
+    bench_django.django_setup(BENCH_DB)
 
 
 def create_database() -> None:

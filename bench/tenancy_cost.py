@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+
+import bench_django  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
 from fulltext import (  # noqa: E402
@@ -117,11 +119,7 @@ def corpus_load(connection, rows: list[dict], *, workspaces: int, fingerprint: s
     from cms.models import ContentType, Workspace
     from tests.factories import ARTICLE_FIELDS
 
-    with connection.cursor() as cursor:
-        cursor.execute("CREATE TABLE IF NOT EXISTS bench_tenancy_corpus (fingerprint text NOT NULL)")
-        cursor.execute("SELECT fingerprint FROM bench_tenancy_corpus")
-        row = cursor.fetchone()
-    if row and row[0] == fingerprint:
+    if bench_django.corpus_is_loaded(connection, "bench_tenancy_corpus", fingerprint):
         return list(Workspace.objects.order_by("pk"))
     print(f"loading {len(rows):,} entries into {connection.settings_dict['NAME']}...", flush=True)
     with connection.cursor() as cursor:

@@ -16,11 +16,7 @@ from ingestion.tasks import chunks_embed_enqueue_on_commit
 
 @receiver(signals.entry_saved, dispatch_uid="ingestion.entry_saved")
 def on_entry_saved(sender, entry, created=False, **kwargs) -> None:
-    result = services.chunks_sync_for_entry(entry=entry, created=created)
-    if result.needs_embedding:
-        chunks_embed_enqueue_on_commit(workspace_id=entry.workspace_id)
-    if result.keyword_changed:
-        services.keyword_stats_compact_on_commit(workspace_id=entry.workspace_id)
+    _after_sync(services.chunks_sync_for_entry(entry=entry, created=created), workspace_id=entry.workspace_id)
 
 
 @receiver(signals.entry_deleted, dispatch_uid="ingestion.entry_deleted")
@@ -31,11 +27,15 @@ def on_entry_deleted(sender, entry, **kwargs) -> None:
 
 @receiver(signals.asset_saved, dispatch_uid="ingestion.asset_saved")
 def on_asset_saved(sender, asset, **kwargs) -> None:
-    result = services.chunks_sync_for_asset(asset=asset)
+    _after_sync(services.chunks_sync_for_asset(asset=asset), workspace_id=asset.workspace_id)
+
+
+def _after_sync(result, *, workspace_id: int) -> None:
+    """Once a source's chunks are synced: embed what is new, compact the keyword statistics."""
     if result.needs_embedding:
-        chunks_embed_enqueue_on_commit(workspace_id=asset.workspace_id)
+        chunks_embed_enqueue_on_commit(workspace_id=workspace_id)
     if result.keyword_changed:
-        services.keyword_stats_compact_on_commit(workspace_id=asset.workspace_id)
+        services.keyword_stats_compact_on_commit(workspace_id=workspace_id)
 
 
 @receiver(signals.asset_deleted, dispatch_uid="ingestion.asset_deleted")

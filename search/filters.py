@@ -418,23 +418,19 @@ class _Compiler:
                     f"{path} takes a number or an ISO date such as \"2024-05-01\", not the string {operand[:40]!r}.",
                     path=path,
                 )
-            ref = self.key_ref(key, path)
-            # CASE, not AND: PostgreSQL may evaluate AND's operands in any order.
-            sql = (
-                f"(CASE WHEN jsonb_typeof({self.expr(ref)}) = 'string' "
-                f"THEN ({self.expr(ref)} #>> '{{}}') COLLATE \"C\" {sign} %s ELSE FALSE END)"
-            )
-            self.params.append(operand)
-            return sql
-        if isinstance(operand, float) and not math.isfinite(operand):
+            json_type = "string"
+        elif isinstance(operand, float) and not math.isfinite(operand):
             raise FilterError("filter_type_mismatch", f"{path} takes a finite number.", path=path)
+        else:
+            json_type = "number"
         ref = self.key_ref(key, path)
-        sql = (
-            f"(CASE WHEN jsonb_typeof({self.expr(ref)}) = 'number' "
-            f"THEN ({self.expr(ref)})::numeric {sign} %s ELSE FALSE END)"
-        )
+        typed = self.expr(ref)  # each expr() binds the key's parameters, in placeholder order
+        expr = self.expr(ref)
+        # ISO dates compare as text in byte order; numbers as numeric.
+        value = f"({expr} #>> '{{}}') COLLATE \"C\"" if json_type == "string" else f"({expr})::numeric"
         self.params.append(operand)
-        return sql
+        # CASE, not AND: PostgreSQL may evaluate AND's operands in any order.
+        return f"(CASE WHEN jsonb_typeof({typed}) = '{json_type}' THEN {value} {sign} %s ELSE FALSE END)"
 
     def _check_scalar(self, value: Any, path: str) -> None:
         if value is None or isinstance(value, bool):

@@ -1,4 +1,8 @@
-"""The app served by a real server process (runserver or gunicorn) on the test database."""
+"""The app served by a real server process (runserver or gunicorn) on the test database.
+
+Every test that needs a server comes here: `free_port` for any port, `gunicorn_started` for
+gunicorn (the one place it is started), `serving` for runserver or gunicorn by name.
+"""
 
 from __future__ import annotations
 
@@ -53,39 +57,68 @@ def database_env(**extra: str) -> dict[str, str]:
 
 
 @contextmanager
+def gunicorn_started(env: dict[str, str], *args: str, workers: int = 1, log_path: Path | None = None,
+                     new_session: bool = False) -> Iterator[tuple[str, subprocess.Popen]]:
+    """gunicorn serving the app with `workers` workers (and any more `args`, such as
+    deployed_gunicorn_options()) on a free loopback port, once it listens; yields (base URL,
+    process). Its output goes to `log_path` (or is dropped but for stderr, read on failure)."""
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "cms.wsgi:application", *args,
+               "--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
+    log = log_path.open("w") if log_path else None
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log or subprocess.DEVNULL,
+                               stderr=subprocess.STDOUT if log else subprocess.PIPE, start_new_session=new_session)
+    try:
+        _wait_until_listening(port, process, log_path=log_path)
+        yield f"http://127.0.0.1:{port}", process
+    finally:
+        _stop(process)
+        if log:
+            log.close()
+        if process.stderr:
+            process.stderr.close()
+
+
+@contextmanager
 def serving(kind: str, *, env: dict[str, str] | None = None) -> Iterator[int]:
     """Serve the app with `kind` on a free loopback port; yield the port.
 
     "runserver", "gunicorn" (its defaults), or "gunicorn-deployed" (with docker/Dockerfile's options).
     """
+    env = env or database_env()
+    if kind != "runserver":
+        options = deployed_gunicorn_options() if kind == "gunicorn-deployed" else []
+        with gunicorn_started(env, *options) as (base, _):
+            yield int(base.rsplit(":", 1)[1])
+        return
     port = free_port()
-    if kind == "runserver":
-        command = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
-    else:
-        command = [sys.executable, "-m", "gunicorn", "cms.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"]
-        if kind == "gunicorn-deployed":
-            command += deployed_gunicorn_options()
-    process = subprocess.Popen(command, cwd=REPO, env=env or database_env(),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+                               cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _wait_until_listening(port, process)
         yield port
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        _stop(process)
         if process.stderr:
             process.stderr.close()
 
 
-def _wait_until_listening(port: int, process: subprocess.Popen, timeout: float = 60.0) -> None:
+def _stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def _wait_until_listening(port: int, process: subprocess.Popen, timeout: float = 60.0, *,
+                          log_path: Path | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"server exited: {process.stderr.read().decode(errors='replace')[-2000:]}")
+            output = log_path.read_text() if log_path else process.stderr.read().decode(errors="replace")
+            raise RuntimeError(f"server exited: {output[-2000:]}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return

@@ -7,6 +7,23 @@ import threading
 from collections.abc import Sequence
 
 
+
+def greedy_batches(tokens: Sequence[int], *, max_items: int, max_tokens: int) -> list[list[int]]:
+    """Indices of items, in order, packed into batches of at most `max_items` items and
+    `max_tokens` tokens (an item over the token limit on its own gets a batch alone)."""
+    batches: list[list[int]] = []
+    current: list[int] = []
+    current_tokens = 0
+    for index, item_tokens in enumerate(tokens):
+        if current and (len(current) >= max_items or current_tokens + item_tokens > max_tokens):
+            batches.append(current)
+            current, current_tokens = [], 0
+        current.append(index)
+        current_tokens += item_tokens
+    if current:
+        batches.append(current)
+    return batches
+
 class EmbeddingNotConfigured(Exception):
     """No provider is configured (or it lacks its key). Chunks wait as pending."""
 
@@ -143,16 +160,5 @@ class BaseEmbeddingBackend(BaseProviderBackend):
 
     def batches(self, texts: Sequence[str]) -> list[list[int]]:
         """Split `texts` into lists of indices, each within both batch limits (greedy packing)."""
-        batches: list[list[int]] = []
-        current: list[int] = []
-        current_tokens = 0
-        for index, text in enumerate(texts):
-            tokens = self.estimate_tokens(text)
-            if current and (len(current) >= self.max_batch_texts or current_tokens + tokens > self.max_batch_tokens):
-                batches.append(current)
-                current, current_tokens = [], 0
-            current.append(index)
-            current_tokens += tokens
-        if current:
-            batches.append(current)
-        return batches
+        return greedy_batches([self.estimate_tokens(text) for text in texts], max_items=self.max_batch_texts,
+                              max_tokens=self.max_batch_tokens)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-from ingestion.embeddings.base import BaseProviderBackend, EmbeddingProviderError
+from ingestion.embeddings.base import BaseProviderBackend, EmbeddingProviderError, greedy_batches
 
 NOT_CONFIGURED_HELP = (
     "No reranker is configured. Set VOYAGE_API_KEY (RERANK_PROVIDER defaults to voyage with a "
@@ -87,20 +87,8 @@ class BaseRerankBackend(BaseProviderBackend):
         """Split `documents` into lists of indices, each one request within the limits (greedy
         packing in order); a document over the token limit on its own gets a request alone."""
         query_tokens = self.estimate_tokens(query)
-        batches: list[list[int]] = []
-        current: list[int] = []
-        current_tokens = 0
-        for index, document in enumerate(documents):
-            tokens = query_tokens + self.estimate_tokens(document)
-            if current and (len(current) >= self.max_documents_per_request
-                            or current_tokens + tokens > self.max_request_tokens):
-                batches.append(current)
-                current, current_tokens = [], 0
-            current.append(index)
-            current_tokens += tokens
-        if current:
-            batches.append(current)
-        return batches
+        return greedy_batches([query_tokens + self.estimate_tokens(d) for d in documents],
+                              max_items=self.max_documents_per_request, max_tokens=self.max_request_tokens)
 
 
 def get_rerank_backend(alias: str = "default") -> BaseRerankBackend:

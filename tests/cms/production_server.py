@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from tests.servers import free_port
+from tests.servers import gunicorn_started
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -70,16 +70,10 @@ def production_server(django_db_setup, tmp_path_factory) -> Iterator[Server]:
     collected = subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput"], cwd=REPO, env=env,
                                capture_output=True, text=True, timeout=300)
     assert collected.returncode == 0, collected.stderr
-    port = free_port()
-    log = (tmp / "gunicorn.log").open("w")
-    process = subprocess.Popen(
-        [str(BIN / "gunicorn"), "cms.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    server = Server(f"http://127.0.0.1:{port}")
-    try:
+    with gunicorn_started(env, log_path=tmp / "gunicorn.log") as (base, process):
+        server = Server(base)
         deadline = time.monotonic() + 60
-        while True:
+        while True:  # listening is not serving: wait for the worker to answer
             try:
                 if server.get("/api/health").status in (200, 503):
                     break
@@ -89,7 +83,3 @@ def production_server(django_db_setup, tmp_path_factory) -> Iterator[Server]:
             assert time.monotonic() < deadline, "gunicorn did not answer within 60 s"
             time.sleep(0.2)
         yield server
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        log.close()

@@ -25,6 +25,8 @@ from django.conf import settings
 from django.db import connection
 from psycopg import sql
 
+from tests.servers import free_port
+
 REPO = Path(__file__).resolve().parents[2]
 START_SECONDS = 60
 STOP_SECONDS = 20
@@ -36,12 +38,6 @@ pytestmark = [
         reason="creates a throwaway database as the embedded server's superuser",
     ),
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture
@@ -149,7 +145,7 @@ def make_run_env(throwaway_database, tmp_path) -> dict[str, str]:
 
 
 def test_ctrl_c_stops_everything_and_a_second_run_starts_on_the_same_data(make_run_env, tmp_path):
-    port = _free_port()
+    port = free_port()
     first = MakeRun(make_run_env, port, tmp_path / "first.log")
     try:
         first.wait_ready()

@@ -12,7 +12,13 @@ from cms.models import Role
 from ingestion.models import Chunk, ChunkStatus, ChunkVector
 from ingestion.selectors import entry_embedding_eta
 from ingestion.services import chunks_embed_pending
-from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory, entry_make
+from tests.factories import (
+    ContentTypeFactory,
+    MembershipFactory,
+    UserFactory,
+    WorkspaceFactory,
+    entry_make,
+)
 
 LONG_BODY = "".join(f"<p>Paragraph {i}: " + "refunds reach the card within five business days. " * 30 + "</p>"
                     for i in range(6))

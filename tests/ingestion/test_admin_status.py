@@ -12,7 +12,13 @@ from django.utils import timezone
 from cms.models import ContentType, Role
 from ingestion import services
 from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage
-from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory, entry_make
+from tests.factories import (
+    ContentTypeFactory,
+    MembershipFactory,
+    UserFactory,
+    WorkspaceFactory,
+    entry_make,
+)
 from tests.ingestion.conftest import queued_tasks
 
 EMBED_TASK = "ingestion.chunks_embed_pending"

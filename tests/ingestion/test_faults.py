@@ -22,14 +22,9 @@ from tests.factories import ContentTypeFactory, entry_make
 from tests.ingestion.conftest import celery_broker
 from tests.ingestion.fake_voyage import API_KEY, FakeVoyage
 from tests.ingestion.worker_support import Broker, Workers, all_embedded, wait_until
+from tests.servers import free_port
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class PrivateRedis:

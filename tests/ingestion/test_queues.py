@@ -15,7 +15,7 @@ from ingestion.models import Chunk, ChunkStatus, ChunkVector, SourceKind
 from ingestion.services import switch
 from tests.factories import ContentTypeFactory, entry_make
 from tests.figures import figure_record
-from tests.ingestion.test_switch_workers import EXTRA, OTHER, other_model  # noqa: F401 - fixture
+from tests.ingestion.worker_backends import EXTRA, OTHER, other_model  # noqa: F401 - fixture
 from tests.ingestion.worker_support import wait_until
 
 BACKLOG = 10_000

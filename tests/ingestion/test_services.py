@@ -12,12 +12,12 @@ from django.utils import timezone
 from cms import services as cms_services
 from ingestion import services, sources
 from ingestion.chunking import chunk_text
-from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage
 from ingestion.embeddings import EmbeddingProviderError
 from ingestion.embeddings.fake import FakeEmbeddingBackend
-from tests.ingestion.worker_backends import FailingBackend
+from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage
 from tests.factories import ContentTypeFactory, WorkspaceFactory, entry_make
 from tests.ingestion.conftest import current_vector, provider_calls, use_backend
+from tests.ingestion.worker_backends import FailingBackend
 
 PARAGRAPHS = [
     "Refunds are issued within thirty days of delivery. Items must be unused and in their original "

@@ -19,32 +19,20 @@ from django.db import connection
 from cms import services as cms_services
 from cms.access import workspace_access_for_operator
 from ingestion import selectors, services
-from ingestion.embeddings import reset_embedding_backends
 from ingestion.models import Chunk, ChunkVector, EmbeddingUsage
 from ingestion.services import switch
 from search.hybrid import hybrid_search
 from search.semantic import semantic_search
 from tests.factories import ContentTypeFactory, entry_make
 from tests.ingestion.conftest import current_vector, use_backend
+from tests.ingestion.worker_backends import EXTRA, OTHER, OtherFakeBackend, other_model  # noqa: F401 - fixture
 from tests.ingestion.worker_support import wait_until
-from tests.ingestion.worker_backends import OtherFakeBackend
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True),
               pytest.mark.parametrize("broker", ["filesystem"], indirect=True)]
 
-OTHER = "fake-other-8"
-EXTRA = {"EMBEDDING_BACKENDS_EXTRA": "other=tests.ingestion.worker_backends.OtherFakeBackend"}
 TOPICS = ["refund", "shipping", "password", "gift card", "warranty", "invoice", "delivery", "account",
           "discount", "subscription"]
-
-
-@pytest.fixture
-def other_model(settings):
-    settings.SEARCH_EMBEDDING_MODELS = {
-        **settings.SEARCH_EMBEDDING_MODELS,
-        "other": {"BACKEND": "tests.ingestion.worker_backends.OtherFakeBackend", "OPTIONS": {}},
-    }
-    reset_embedding_backends()
 
 
 def vector_counts(workspace) -> dict[str, int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import time
 
 import pytest
@@ -16,6 +15,7 @@ from ingestion.embeddings import (
 )
 from ingestion.embeddings.voyage import VoyageEmbeddingBackend
 from tests.ingestion.fake_voyage import API_KEY, FakeVoyage, expected_vector
+from tests.servers import free_port
 
 
 @pytest.fixture(scope="module")
@@ -221,9 +221,7 @@ def test_timeout_is_retried(fake, make_backend):
 
 
 def test_unreachable_server_is_retried_then_transient(make_backend):
-    with socket.socket() as unused:
-        unused.bind(("127.0.0.1", 0))
-        port = unused.getsockname()[1]  # closed when the block ends: nothing listens there
+    port = free_port()  # nothing listens there
 
     with pytest.raises(EmbeddingProviderError) as raised:
         make_backend(base_url=f"http://127.0.0.1:{port}/v1", max_retries=1).embed_documents(["a"])

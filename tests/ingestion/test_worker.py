@@ -8,12 +8,11 @@ removed afterwards.
 
 from __future__ import annotations
 
-
 import pytest
 from django.db import connection
 
-from ingestion.models import Chunk, ChunkStatus
 from ingestion.embeddings.fake import FakeEmbeddingBackend
+from ingestion.models import Chunk, ChunkStatus
 from tests.factories import ContentTypeFactory, entry_make
 from tests.ingestion.conftest import celery_broker, current_vector
 from tests.ingestion.worker_support import all_embedded, wait_until

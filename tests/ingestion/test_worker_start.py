@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ingestion.embeddings import get_embedding_backend, reset_embedding_backends
 from ingestion import worker_start
+from ingestion.embeddings import get_embedding_backend, reset_embedding_backends
 from ingestion.worker_start import on_worker_init, on_worker_process_init
 from tests.search.semantic_helpers import LOCAL_BACKEND
 

@@ -13,6 +13,9 @@ import json
 import os
 import time
 
+import pytest
+
+from ingestion.embeddings import reset_embedding_backends
 from ingestion.embeddings.base import EmbeddingProviderError
 from ingestion.embeddings.fake import FakeEmbeddingBackend
 
@@ -54,3 +57,18 @@ class FailingBackend(FakeEmbeddingBackend):
 
     def _embed(self, texts, *, input_type):
         raise EmbeddingProviderError("provider said 503", transient=FailingBackend.transient)
+
+
+# The second model the switch tests move to, and the worker environment that registers it.
+OTHER = "fake-other-8"
+EXTRA = {"EMBEDDING_BACKENDS_EXTRA": "other=tests.ingestion.worker_backends.OtherFakeBackend"}
+
+
+@pytest.fixture
+def other_model(settings):
+    """OtherFakeBackend as the `other` model in this process too (the workers get EXTRA)."""
+    settings.SEARCH_EMBEDDING_MODELS = {
+        **settings.SEARCH_EMBEDDING_MODELS,
+        "other": {"BACKEND": "tests.ingestion.worker_backends.OtherFakeBackend", "OPTIONS": {}},
+    }
+    reset_embedding_backends()

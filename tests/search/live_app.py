@@ -32,7 +32,7 @@ from ingestion.embeddings import reset_embedding_backends
 from ingestion.services import chunks_embed_pending
 from tests.factories import ARTICLE_FIELDS, api_key_make
 from tests.search.pipeline_helpers import FAKE_BACKEND
-from tests.servers import REPO, deployed_gunicorn_options, free_port
+from tests.servers import REPO, deployed_gunicorn_options, gunicorn_started
 
 GLOBEX_MARKER = "zanzibar"
 DRAFT_MARKER = "unannounced"
@@ -145,37 +145,20 @@ def gunicorn_serving(env: dict[str, str], log_path: Path, *, workers: int = 2,
 
     With `access_log`, every request is logged there as "<request line> <status>".
     """
-    port = free_port()
-    log = log_path.open("w")
     logging = ["--access-logfile", str(access_log), "--access-logformat", "%(r)s %(s)s"] if access_log else []
-    process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "cms.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), *deployed_gunicorn_options(), "--graceful-timeout", "5", *logging],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with gunicorn_started(env, *deployed_gunicorn_options(), "--graceful-timeout", "5", *logging, workers=workers,
+                          log_path=log_path, new_session=True) as (base, process):
         deadline = time.monotonic() + 60
-        while True:
+        while True:  # listening is not serving: wait for a worker to answer
             try:
                 if requests.get(f"{base}/api/health", headers=BEHIND_PROXY, timeout=5).status_code in (200, 503):
                     break
             except requests.RequestException:
                 pass
-            if process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited: {log_path.read_text()[-3000:]}")
             if time.monotonic() > deadline:
-                raise RuntimeError("gunicorn did not answer within 60 s")
+                raise RuntimeError(f"gunicorn did not answer within 60 s: {log_path.read_text()[-3000:]}")
             time.sleep(0.2)
         yield base, process.pid
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
 
 
 def collectstatic(env: dict[str, str]) -> None:

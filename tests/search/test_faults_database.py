@@ -9,9 +9,6 @@ without restarting the web process.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -24,7 +21,13 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
 from cms.embedded_postgres import _restart
-from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, entry_make
+from tests.factories import (
+    ContentTypeFactory,
+    MembershipFactory,
+    UserFactory,
+    entry_make,
+)
+from tests.servers import gunicorn_started
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,19 +36,12 @@ CLIENTS = 4
 BURST_SECONDS = 8.0
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def app_server(tmp_path):
     """gunicorn serving the app (2 sync workers) on the test database; yields its base URL."""
     if settings.DATABASES["default"]["ENGINE"] != "cms.embedded_postgres":
         pytest.skip("restarts the embedded PostgreSQL; DATABASE_URL points elsewhere")
     params = connection.get_connection_params()
-    port = free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "cms.settings",
@@ -58,26 +54,16 @@ def app_server(tmp_path):
         "API_RATE_LIMIT_USER": "",
         "PYTHONPATH": str(REPO),
     }
-    log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "cms.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", "2", "--timeout", "30", "--graceful-timeout", "2"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            requests.get(f"{base}/admin/login/", timeout=5)
-            break
-        except requests.RequestException:
-            time.sleep(0.2)
-    try:
+    with gunicorn_started(env, "--timeout", "30", "--graceful-timeout", "2", workers=2,
+                          log_path=tmp_path / "gunicorn.log", new_session=True) as (base, _):
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                requests.get(f"{base}/admin/login/", timeout=5)
+                break
+            except requests.RequestException:
+                time.sleep(0.2)
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
-        log.close()
 
 
 def session_cookie(user) -> dict[str, str]:

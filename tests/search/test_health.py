@@ -14,6 +14,7 @@ from django.db import connection
 from search.health import broker_checks_forget
 from tests.factories import UserFactory
 from tests.ingestion.conftest import celery_broker
+from tests.servers import free_port
 
 REDIS = ("127.0.0.1", 6379)
 # A Redis DB no other test uses (0 and 11 are taken); nothing is written to it.
@@ -31,9 +32,7 @@ def _fresh_broker_checks(settings):
 
 
 def _closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    return free_port()  # free now, and nothing will listen on it
 
 
 class ConnectionCountingRelay:

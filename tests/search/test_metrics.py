@@ -5,8 +5,6 @@ scrapes gunicorn with several workers and finds every worker's searches in the t
 from __future__ import annotations
 
 import datetime
-import subprocess
-import sys
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -27,11 +25,9 @@ from tests.factories import (
     entry_make,
 )
 from tests.servers import (
-    REPO,
-    _wait_until_listening,
     database_env,
     deployed_gunicorn_options,
-    free_port,
+    gunicorn_started,
 )
 
 TOKEN = "metrics-test-token"
@@ -174,18 +170,10 @@ def test_counts_from_every_gunicorn_worker_add_up(tmp_path):
     entry_make(ContentTypeFactory(workspace=workspace, api_id="article"), title="Refund policy")
     _, secret = api_key_make(workspace)
     multiproc = tmp_path / "prometheus"
-    port = free_port()
     env = database_env(PROMETHEUS_MULTIPROC_DIR=str(multiproc), HEALTH_TOKEN=TOKEN, API_RATE_LIMIT_KEY="")
-    # One thread per worker: concurrent requests must spread over the workers.
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", *deployed_gunicorn_options(), "--bind", f"127.0.0.1:{port}",
-         "--workers", "3", "--threads", "1"],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
     found, empty = 60, 12
-    try:
-        _wait_until_listening(port, process)
+    # One thread per worker: concurrent requests must spread over the workers.
+    with gunicorn_started(env, *deployed_gunicorn_options(), "--threads", "1", workers=3) as (base, _):
 
         def get(query: str) -> int:
             with requests.Session() as session:  # a connection of its own each time
@@ -207,7 +195,3 @@ def test_counts_from_every_gunicorn_worker_add_up(tmp_path):
         assert scraped[("cms_search_failures_total", (("code", "query_empty"), *api_fulltext))] == empty
         assert scraped[("cms_api_errors_total", (("code", "query_empty"), ("status", "400")))] == empty
         assert requests.get(f"{base}/metrics", timeout=30).status_code == 403
-    finally:
-        process.terminate()
-        process.wait(30)
-        process.stderr.close()

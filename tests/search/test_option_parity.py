@@ -27,7 +27,7 @@ from search.errors import SearchInputError
 from search.kinds import SEARCH_KINDS, SearchKind
 from search.management.search_command import argument_name
 from search.mcp_server import build_mcp_server
-from tests.factories import ContentTypeFactory, UserFactory, api_key_make, entry_make
+from tests.factories import ContentTypeFactory, api_key_make, entry_make
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import REPO, database_env, deployed_gunicorn_options, free_port
+from tests.servers import REPO, database_env, deployed_gunicorn_options, gunicorn_started
 
 BEHIND_PROXY = {"X-Forwarded-Proto": "https"}
 COMMAND = "manage.py collectstatic"
@@ -38,18 +38,12 @@ def production_env(django_db_setup, django_db_blocker, tmp_path):
 def gunicorn_outcome(env: dict[str, str], log_path: Path, timeout: float = 60.0) -> tuple[int | None, str]:
     """Start gunicorn as docker/Dockerfile does; (the status of GET /admin/login/, None if
     gunicorn exited first) and everything it printed."""
-    port = free_port()
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "cms.wsgi:application", "--bind", f"127.0.0.1:{port}",
-             "--workers", "1", *deployed_gunicorn_options()],
-            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-        try:
+    try:
+        with gunicorn_started(env, *deployed_gunicorn_options(), log_path=log_path) as (base, process):
             deadline = time.monotonic() + timeout
             while process.poll() is None:
                 assert time.monotonic() < deadline, "gunicorn neither answered nor exited within 60 s"
-                request = urllib.request.Request(f"http://127.0.0.1:{port}/admin/login/", headers=BEHIND_PROXY)
+                request = urllib.request.Request(f"{base}/admin/login/", headers=BEHIND_PROXY)
                 try:
                     with urllib.request.urlopen(request, timeout=5) as response:
                         return response.status, log_path.read_text()
@@ -57,14 +51,9 @@ def gunicorn_outcome(env: dict[str, str], log_path: Path, timeout: float = 60.0)
                     return error.code, log_path.read_text()
                 except OSError:
                     time.sleep(0.2)
-            return None, log_path.read_text()
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    except RuntimeError:  # it exited before it listened
+        pass
+    return None, log_path.read_text()
 
 
 def test_gunicorn_refuses_to_start_on_an_empty_static_root_and_names_collectstatic(production_env, tmp_path):
