@@ -45,12 +45,7 @@ sys.path.insert(0, str(REPO_ROOT / "bench"))
 
 import served_app  # noqa: E402
 from served_app import WORKSPACE, ensure_dataset, percentiles  # noqa: E402
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
-# As production: no DEBUG (which records every query), a non-development secret key.
-os.environ["DEBUG"] = "false"
-os.environ.setdefault("SECRET_KEY", "bench-api-not-a-secret-" + "x" * 32)
-os.environ.setdefault("SECURE_SSL_REDIRECT", "false")  # loopback HTTP, no TLS proxy in front
-os.environ.setdefault("EMBEDDING_PROVIDER", "local")
+served_app.production_like_environment("bench-api")
 
 BENCH_DB = os.environ.get("BENCH_API_DB", "cms_bench_api")
 FULLTEXT_QUERIES = ["refund", "返品", "policy", "kettle", "配送", "password", "TEA-CUP", "protein", "cell",

@@ -102,3 +102,13 @@ def start_gunicorn(*, database: str, port: int, workers: int) -> subprocess.Pope
             time.sleep(0.2)
     process.kill()
     raise SystemExit("gunicorn did not start")
+
+
+def production_like_environment(bench: str) -> None:
+    """The environment the served app reads, as production's: no DEBUG (which records every
+    query), a non-development secret key; loopback HTTP with no TLS proxy; the local model."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+    os.environ["DEBUG"] = "false"
+    os.environ.setdefault("SECRET_KEY", f"{bench}-not-a-secret-" + "x" * 32)
+    os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+    os.environ.setdefault("EMBEDDING_PROVIDER", "local")
