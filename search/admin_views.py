@@ -77,6 +77,11 @@ class OptionInput:
     maximum: Any = None
     step: str = "1"
 
+    @property
+    def filled(self) -> bool:
+        """Whether the request gave this option (the "More options" box then stays open)."""
+        return self.checked if self.kind == "checkbox" else self.value != ""
+
 
 def page_options(kind: SearchKind, given: Any) -> list[OptionInput]:
     """The chosen search's options the page offers beyond its own, with the values `given` (GET)."""
@@ -205,7 +210,8 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
                               if a.workspace.pk != workspace.pk][:20],
             modes=MODES,
             mode=mode,
-            more_options=page_options(kind, params),
+            more_options=(more_options := page_options(kind, params)),
+            more_options_open=any(option.filled for option in more_options),
             query=query or "",
             searched=query is not None,
             content_type=content_type or "",

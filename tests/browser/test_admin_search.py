@@ -258,3 +258,41 @@ def test_not_configured_banner(login_page, screenshot, transactional_db, no_back
     assert "keywords alone" in page.locator('[data-banner="not-configured"]').inner_text()
     assert "Refund policy" in titles(page)
     screenshot(page, "admin-search-not-configured-hybrid")
+
+
+@pytest.mark.parametrize(("language", "query", "wanted"), [
+    ("english", "refund", "Refund policy"),
+    ("japanese", "返品", "返品・返金について"),
+])
+def test_more_options_come_from_the_declaration_and_apply(login_page, screenshot, helpdesk, language, query, wanted):
+    workspace, _ = helpdesk
+    page = login_page(member("editor", workspace, Role.EDITOR))
+    page.goto(page.url.split("/admin/")[0] + f"/admin/search/{workspace.slug}/")
+    search(page, query, "hybrid")
+    before = titles(page)
+    assert len(before) > 1 and wanted in before
+    assert page.get_attribute("#search-more-options", "open") is None  # closed until used
+    page.click("#search-more-options summary")
+    assert page.get_attribute("#search-more-options", "open") is not None
+    # Hybrid's options beyond the page's own: numbers with their bounds, choices, flags.
+    assert page.get_attribute("#search-option-top_k", "max") == "100"
+    assert page.locator("#search-option-fusion option").all_text_contents() == ["Default", "weighted", "rrf"]
+    assert page.locator("#search-option-rerank").count() == 1
+    page.fill("#search-option-top_k", "1")
+    page.select_option("#search-option-fusion", "rrf")
+    with page.expect_navigation():
+        page.click("#search-submit")
+
+    (best,) = titles(page)  # top_k 1: one chunk, ranked by RRF
+    assert best in before
+    assert page.get_attribute("#search-more-options", "open") is not None  # kept open, values kept
+    assert page.input_value("#search-option-top_k") == "1"
+    screenshot(page, f"admin-search-more-options-{language}")
+
+    page.fill("#search-option-top_k", "500")
+    page.evaluate("document.querySelector('#search-option-top_k').removeAttribute('max')")
+    with page.expect_navigation():
+        page.click("#search-submit")
+    # The admin capitalises a message (capfirst); otherwise it is the API's.
+    assert "top_k must be between 1 and 100, not 500. (top_k_out_of_range)" in page.locator(
+        "ul.messagelist:not(#search-banners)").text_content().lower()
