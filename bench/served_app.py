@@ -85,6 +85,9 @@ def start_gunicorn(*, database: str, port: int, workers: int) -> subprocess.Pope
         "API_RATE_LIMIT_KEY": "10000000/min",
         "LOG_LEVEL": "WARNING",
     }
+    # DEBUG off: the app refuses to start on static files nobody collected (cms/static_files.py).
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"], cwd=REPO_ROOT,
+                   env=env, check=True)
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "cms.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
          "--backlog", "2048", "--timeout", "120", "--log-level", "warning"],
