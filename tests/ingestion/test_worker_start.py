@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -79,10 +80,12 @@ def test_signal_handlers_load_the_configured_backend_once(settings, monkeypatch)
         assert backend._model is None
         on_worker_init(sender=None)  # the worker's main process, before any pool process forks
         assert backend._model is not None and backend._model._backend is not None
+        assert gc.get_freeze_count() > 0  # what it holds is frozen before the pool forks
         model = backend._model
         on_worker_process_init()  # a forked pool process: inherited, nothing loads again
         assert get_embedding_backend()._model is model
     finally:
+        gc.unfreeze()
         reset_embedding_backends()
 
 
