@@ -57,3 +57,14 @@ def child_exit(server, worker):
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
+
+
+# A search's provider usage is counted in the worker and flushed every SEARCH_USAGE_FLUSH_SECONDS
+# (ingestion/services/usage.py); a worker that exits writes what it still holds. atexit would
+# too, but this hook also runs when gunicorn ends the worker's loop without a normal exit.
+def worker_exit(server, worker):
+    try:
+        from ingestion.services.usage import usage_flush
+    except Exception:  # the app never loaded in this worker: nothing was counted
+        return
+    usage_flush()

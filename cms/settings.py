@@ -371,6 +371,9 @@ CELERY_BEAT_SCHEDULE = {
 # search answers not_configured). "fake" is a deterministic provider for plumbing tests.
 VOYAGE_API_KEY = env("VOYAGE_API_KEY", default="")
 # USD per million tokens, for usage records and reindex estimates (also with no provider).
+# A search's provider usage (query embedding, rerank) is counted in the process and written
+# to EmbeddingUsage at most this many seconds later, and at exit (ingestion/services/usage.py).
+SEARCH_USAGE_FLUSH_SECONDS = env.float("SEARCH_USAGE_FLUSH_SECONDS", default=5.0)
 EMBEDDING_PRICE_PER_MTOK = env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06)
 EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="voyage" if VOYAGE_API_KEY else "local")
 _EMBEDDING_BACKEND_CLASSES = {

@@ -26,6 +26,8 @@ class ChunkHit:
     vector: list[float] | None = None
     # Ranked by the exact fallback rather than the HNSW walk (see vector_candidates_sql).
     exact: bool = False
+    # Ranked exactly because few rows matched (search.vector_leg.EXACT_MAX_ROWS), no HNSW walk.
+    exact_plan: bool = False
     # Hybrid search: each leg's score and rank for this chunk (search.hybrid); None elsewhere.
     legs: dict[str, dict[str, Any]] | None = None
 

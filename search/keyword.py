@@ -18,9 +18,12 @@ The index (postings per chunk and term, statistics per workspace and term) is wr
      its posting of every partly-read term it was not found in, by primary key
      (chunk_id, term). So a candidate's final score is its true BM25 score; only which
      chunks become candidates is bounded;
-   - when a filter leaves fewer chunks than asked, the query is read again with every
-     posting of every term (`fallback` in its plan), so a selective filter never makes the
-     answer short (the vector leg's exact fallback, for keywords).
+   - when a filter leaves fewer chunks than asked, the query is read again, exactly
+     (`fallback` in its plan), so a selective filter never makes the answer short (the
+     vector leg's exact fallback, for keywords): if at most EXACT_MAX_ROWS chunks pass the
+     filter, each of them looks up its posting of each query term by primary key (as the
+     vector leg ranks a small matching set exactly); otherwise every posting of every term
+     is read.
 
    `bench/hybrid.py` measures the candidate counts, latency, and the results' agreement
    with exact BM25 (every posting read); `bench/eval.py` the quality.
@@ -58,6 +61,12 @@ CHAMPIONS = 150
 RESCORE_DEPTH = 100
 # Query terms used at most (the rarest); a pasted paragraph stays a bounded query.
 MAX_QUERY_TERMS = 64
+# A filter that keeps at most this many chunks is ranked by looking up each kept chunk's
+# postings (one primary-key read per chunk and term) instead of reading every posting of
+# every term: at 100k chunks a 1% filter made the exhaustive read cost 86 / 160 ms (p50 /
+# p95); 2,000 chunks x a few terms are a few thousand index probes. The same bound as the
+# vector leg's (search.vector_leg.EXACT_MAX_ROWS), see docs/design/vectors.md.
+EXACT_MAX_ROWS = 2_000
 
 
 @dataclass(frozen=True)
@@ -262,7 +271,11 @@ def keyword_candidates(
         # may sit outside the common terms' best postings. Read every posting instead (the
         # vector leg's exact fallback, for keywords): the answer is never short.
         exhaustive = replace(prepared, limits=[None] * len(prepared.terms))
-        hits, candidates = _ranked(exhaustive, limit=limit, where=where, rescore_depth=rescore_depth)
+        few = _ranked_few(prepared, limit=limit, where=where)
+        if few is not None:
+            hits, candidates = few
+        else:
+            hits, candidates = _ranked(exhaustive, limit=limit, where=where, rescore_depth=rescore_depth)
         return hits, replace(exhaustive.plan(candidates=candidates), fallback=True)
     return hits, prepared.plan(candidates=candidates)
 
@@ -289,6 +302,39 @@ def _ranked(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | None,
         for row in rows
     ]
     return hits, int(rows[0]["candidates"]) if rows else 0
+
+
+def _ranked_few(prepared: KeywordQuery, *, limit: int, where: CompiledFilter) -> tuple[list[ChunkHit], int] | None:
+    """Exact BM25 over the chunks passing `where`, if at most EXACT_MAX_ROWS do (else None):
+    the passing chunks are listed (capped), and each looks up its posting of each query
+    term by primary key (chunk_id, term). One statement; its first column is how many passed."""
+    sql = (
+        "WITH q AS MATERIALIZED (SELECT * FROM unnest(%s::text[], %s::float8[]) AS q(term, weight)),"
+        " f AS MATERIALIZED (SELECT c.id FROM ingestion_chunk c WHERE c.workspace_id = %s AND "
+        + where.sql + " LIMIT %s),"
+        " scored AS MATERIALIZED (SELECT p.chunk_id, sum(" + _weight_sql("p") + ") AS score"
+        f"  FROM f CROSS JOIN q JOIN {POSTING_TABLE} p ON p.chunk_id = f.id AND p.term = q.term"
+        "  WHERE (SELECT count(*) FROM f) <= %s GROUP BY p.chunk_id),"
+        " best AS (SELECT chunk_id, score FROM scored ORDER BY score DESC, chunk_id LIMIT %s)"
+        f" SELECT (SELECT count(*) FROM f) AS passing, (SELECT count(*) FROM scored) AS candidates,"
+        f" {_CHUNK_COLUMNS}, r.score FROM (SELECT 1) one"
+        " LEFT JOIN (best r JOIN ingestion_chunk c ON c.id = r.chunk_id) ON true ORDER BY r.score DESC, c.id"
+    )
+    params = [[t.term for t in prepared.terms], [t.weight for t in prepared.terms], prepared.workspace_id,
+              *where.params, EXACT_MAX_ROWS + 1, prepared.average_length, EXACT_MAX_ROWS, limit]
+    with search_cursor() as cursor:
+        cursor.execute(sql, params, local_settings={"max_parallel_workers_per_gather": "0"})
+        columns = [col.name for col in cursor.description]
+        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+    if rows[0]["passing"] > EXACT_MAX_ROWS:
+        return None
+    hits = [
+        ChunkHit(id=row["id"], score=float(row["score"]), text=row["text"], title=row["title"], field=row["field"],
+                 ordinal=row["ordinal"], source_kind=row["source_kind"], entry_id=row["entry_id"],
+                 asset_id=row["asset_id"], metadata=json_object(row["metadata"]))
+        for row in rows if row["id"] is not None
+    ]
+    return hits, int(rows[0]["candidates"])
 
 
 def keyword_scores(prepared: KeywordQuery, chunk_ids: list[int]) -> dict[int, float]:

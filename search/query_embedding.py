@@ -2,7 +2,8 @@
 while the keyword leg's SQL runs on the request's thread.
 
 Several queries (the parts of a compound question) go to the provider in one `embed_queries`
-call; the call's usage is recorded once, against the workspace.
+call; the call's usage is counted once, against the workspace (written by the process's
+next usage flush: ingestion.services.usage).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class QueryEmbeddings:
                 try:
                     vectors, reported = self.future.result()
                     usage_record_call(backend=self.backend, texts_by_workspace={self.workspace_id: self.queries},
-                                      reported=reported)
+                                      reported=reported, deferred=True)
                     self._outcome = vectors
                 except EmbeddingProviderError as exc:
                     code = "provider_unavailable" if exc.transient else "provider_error"

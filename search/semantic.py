@@ -2,7 +2,11 @@
 
 How a query runs (the SQL is built in search/vector_leg.py):
 
-    SELECT set_config('hnsw.ef_search', ..., true), set_config('hnsw.iterative_scan', 'relaxed_order', true), ...
+    SELECT (SELECT count(*) FROM (SELECT 1 FROM <the matching rows> LIMIT 2001) capped),
+           set_config('hnsw.ef_search', ..., true), set_config('hnsw.iterative_scan', 'relaxed_order', true), ...
+    -- at most EXACT_MAX_ROWS (2,000) matching rows: rank them all exactly, no index:
+    SELECT ..., distance FROM <the matching rows> ORDER BY distance + 0, id LIMIT top_k
+    -- more: walk the HNSW index
     WITH candidates AS MATERIALIZED (
         SELECT c.id, ..., (v.embedding::vector(N)) <=> %s::vector(N) AS distance
         FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id
@@ -29,6 +33,9 @@ How a query runs (the SQL is built in search/vector_leg.py):
 - If the index walk comes back with fewer than top_k rows, the same statement ranks the
   matching rows exactly instead (a gated second CTE; see `vector_candidates_sql`), so a
   graph that lost paths to live rows never shortens an answer.
+- A small matching set (a selective filter, a small workspace) is ranked exactly, every
+  distance computed: the walk would visit ~1/selectivity times the nodes to find top_k
+  passing rows, while 2,000 distances cost a few ms (docs/design/vectors.md).
 - `min_score` is applied on the materialised top_k, so it can only drop rows and never
   changes the inner ORDER BY the index serves.
 

@@ -25,6 +25,14 @@ DEFAULT_EF_SEARCH = 100
 # walk early, at some latency; a walk that still ends short falls back to exact ranking.
 MAX_SCAN_TUPLES = 50_000
 SCAN_MEM_MULTIPLIER = 4
+# At most this many matching rows (the workspace's chunks with a vector of the model that
+# pass the filter and the caller's visibility) are ranked exactly, by computing every
+# distance, instead of walking the HNSW graph. A filter keeping 1% of a workspace makes the
+# walk visit ~100x the nodes before top_k of them pass (hybrid p95 157-287 ms at 100k chunks),
+# while ranking 2,000 rows exactly costs a few ms and is exact. A capped count decides (it
+# reads at most EXACT_MAX_ROWS + 1 matching rows), in the statement that sets the HNSW
+# settings, so the choice costs no extra round trip. docs/design/vectors.md has the figures.
+EXACT_MAX_ROWS = 2_000
 
 
 def vector_literal(vector: list[float]) -> str:
@@ -44,19 +52,8 @@ def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: b
     """
     dims = int(dimensions)
     distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
-    columns = (
-        "c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
-        f" {distance} AS distance" + (", v.embedding::real[] AS vector" if include_vectors else "")
-    )
-    # Joined on the id alone: a second join column (the hash) makes the planner estimate one
-    # matching row, and it then ranks every row instead of walking the index (1.3 s at 100k
-    # chunks). No vector of an older text exists to join: sync deletes a chunk's vectors with
-    # its edit, and a store that races the edit skips it (services/vectors.py).
-    matching = (
-        " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
-        " WHERE v.workspace_id = %s AND v.model = %s"
-        f" AND {where_sql}"
-    )
+    columns = _columns(distance, include_vectors)
+    matching = matching_sql(where_sql=where_sql)
     return (
         f"WITH candidates AS MATERIALIZED (SELECT {columns}{matching} ORDER BY {distance} LIMIT %s),"
         f" exact AS MATERIALIZED (SELECT {columns}{matching}"
@@ -66,6 +63,49 @@ def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: b
         " SELECT * FROM ranked"
         + (" WHERE distance <= %s" if bounded else "")
         + " ORDER BY distance, id"
+    )
+
+
+def matching_sql(*, where_sql: str) -> str:
+    """The rows a vector search ranks: the workspace's chunks with a vector of the model that
+    pass `where_sql` (placeholders: workspace id, model, the filter's parameters)."""
+    # Joined on the id alone: a second join column (the hash) makes the planner estimate one
+    # matching row, and it then ranks every row instead of walking the index (1.3 s at 100k
+    # chunks). No vector of an older text exists to join: sync deletes a chunk's vectors with
+    # its edit, and a store that races the edit skips it (services/vectors.py).
+    return (
+        " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
+        " WHERE v.workspace_id = %s AND v.model = %s"
+        f" AND {where_sql}"
+    )
+
+
+def vector_exact_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool) -> str:
+    """Every matching row's distance, top-N sorted, no index (`+ 0` keeps the HNSW index out):
+    the plan for a small matching set (EXACT_MAX_ROWS). Same columns as vector_candidates_sql."""
+    dims = int(dimensions)
+    distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
+    columns = _columns(distance, include_vectors)
+    return (
+        f"SELECT * FROM (SELECT {columns}, false AS exact, true AS exact_plan{matching_sql(where_sql=where_sql)}"
+        f" ORDER BY ({distance}) + 0, c.id LIMIT %s) ranked"
+        + (" WHERE distance <= %s" if bounded else "")
+        + " ORDER BY distance, id"
+    )
+
+
+def vector_exact_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
+                        limit: int, max_distance: float | None) -> list[Any]:
+    params: list[Any] = [vector_text, workspace_id, model_name, *where.params, vector_text, limit]
+    if max_distance is not None:
+        params.append(max_distance)
+    return params
+
+
+def _columns(distance: str, include_vectors: bool) -> str:
+    return (
+        "c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
+        f" {distance} AS distance" + (", v.embedding::real[] AS vector" if include_vectors else "")
     )
 
 
@@ -83,10 +123,17 @@ def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name:
     return params
 
 
-def search_settings_sql() -> str:
-    """Per-transaction HNSW settings (set_config(..., true) is SET LOCAL that takes parameters)."""
+def matching_capped_sql(*, where_sql: str) -> str:
+    """How many rows match, counted up to a cap (the parameter after the filter's): reads at
+    most cap rows, so a large workspace costs no more than a small one."""
+    return f"(SELECT count(*) FROM (SELECT 1{matching_sql(where_sql=where_sql)} LIMIT %s) capped)"
+
+
+def search_settings_sql(count_sql: str = "") -> str:
+    """Per-transaction HNSW settings (set_config(..., true) is SET LOCAL that takes parameters),
+    and in the same round trip `count_sql` if given (its value is the row's last column)."""
     return (
-        "SELECT set_config('hnsw.ef_search', %s, true),"
+        "SELECT " + (f"{count_sql}, " if count_sql else "") + "set_config('hnsw.ef_search', %s, true),"
         " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
         " set_config('hnsw.max_scan_tuples', %s, true),"
         " set_config('hnsw.scan_mem_multiplier', %s, true),"
@@ -112,14 +159,28 @@ def vector_candidates(
     max_distance: float | None = None,
     include_vectors: bool = False,
 ) -> list[ChunkHit]:
-    """The nearest chunks of one workspace by their current vectors of one model, ranked by cosine distance."""
+    """The nearest chunks of one workspace by their current vectors of one model, ranked by cosine distance.
+
+    At most EXACT_MAX_ROWS matching rows are ranked exactly (every distance computed);
+    more are ranked by the HNSW walk (with its own exact fallback, vector_candidates_sql).
+    """
     vector_text = vector_literal(query_vector)
-    sql = vector_candidates_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
-                                bounded=max_distance is not None)
-    params = vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
-                                      where=where, limit=limit, max_distance=max_distance)
+    bounded = max_distance is not None
     with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
-        cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+        cursor.execute(search_settings_sql(matching_capped_sql(where_sql=where.sql)),
+                       [workspace_id, model_name, *where.params, EXACT_MAX_ROWS + 1,
+                        *search_settings_params(ef_search)])
+        if int(cursor.fetchone()[0]) <= EXACT_MAX_ROWS:
+            sql = vector_exact_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
+                                   bounded=bounded)
+            params = vector_exact_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
+                                         where=where, limit=limit, max_distance=max_distance)
+        else:
+            sql = vector_candidates_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
+                                        bounded=bounded)
+            params = vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id,
+                                              model_name=model_name, where=where, limit=limit,
+                                              max_distance=max_distance)
         cursor.execute(sql, params)
         columns = [col.name for col in cursor.description]
         rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
@@ -137,6 +198,7 @@ def vector_candidates(
             metadata=json_object(row["metadata"]),
             vector=[float(x) for x in row["vector"]] if include_vectors and row.get("vector") is not None else None,
             exact=bool(row["exact"]),
+            exact_plan=bool(row.get("exact_plan")),
         )
         for row in rows
     ]

@@ -24,6 +24,22 @@ def _media_in_tmp(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
 
 
+@pytest.fixture(autouse=True)
+def _search_usage_flushed_by_the_test():
+    """A search's usage is counted in the process and flushed later (ingestion/services/usage.py).
+    In tests the flush thread waits an hour: a test that reads usage calls usage_flush(), and
+    no count of one test's workspaces is written during (or left over for) another."""
+    from django.conf import settings
+
+    from ingestion.services.usage import usage_pending_discard
+
+    kept, settings.SEARCH_USAGE_FLUSH_SECONDS = settings.SEARCH_USAGE_FLUSH_SECONDS, 3600.0
+    usage_pending_discard()
+    yield
+    usage_pending_discard()
+    settings.SEARCH_USAGE_FLUSH_SECONDS = kept
+
+
 @pytest.fixture
 def workspace(db):
     return WorkspaceFactory(slug="acme")

@@ -27,8 +27,8 @@ def documents_rerank(
 ) -> RerankOutcome:
     """Score `documents` against `query` with the configured reranker, best first (at most top_k).
 
-    Usage (requests, documents as texts, tokens, cost) is added to the workspace's
-    EmbeddingUsage row for the rerank model, also when a later request of a split call
+    Usage (requests, documents as texts, tokens, cost) is counted for the workspace's
+    EmbeddingUsage row for the rerank model (written at the process's next usage flush), also when a later request of a split call
     fails: tokens of requests that returned are spent. Raises RerankNotConfigured when no
     reranker is configured and EmbeddingProviderError (with `transient`) when the provider
     fails; the caller turns them into its error codes.
@@ -40,5 +40,6 @@ def documents_rerank(
         stats = backend.last_call_stats
         if stats["requests"]:
             usage_record(workspace_id=workspace_id, model=backend.model_name, requests=stats["requests"],
-                         texts=stats["texts"], tokens=stats["tokens"], cost=backend.cost_usd(stats["tokens"]))
+                         texts=stats["texts"], tokens=stats["tokens"], cost=backend.cost_usd(stats["tokens"]),
+                         deferred=True)
     return RerankOutcome(results=results, model=backend.model_name)

@@ -15,6 +15,7 @@ from ingestion.embeddings import (
 from ingestion.embeddings.fake import FakeRerankBackend
 from ingestion.embeddings.voyage_rerank import VoyageRerankBackend
 from ingestion.models import EmbeddingUsage
+from ingestion.services.usage import usage_flush
 from tests.ingestion.fake_voyage import API_KEY, FakeVoyage, expected_relevance
 
 QUERY = "how long do refunds take"
@@ -300,6 +301,7 @@ def voyage_reranker(server, rerank_settings):
 def test_service_records_the_rerank_usage_for_the_workspace(fake, voyage_reranker, workspace):
     outcome = services.documents_rerank(workspace_id=workspace.pk, query="refund", documents=["abc", "defgh"])
 
+    usage_flush()
     usage = EmbeddingUsage.objects.get(workspace=workspace)
     assert (usage.model, usage.requests, usage.texts, usage.tokens) == ("rerank-2.5", 1, 2, 20)
     assert float(usage.cost_usd) == pytest.approx(20 * 0.05 / 1_000_000)
@@ -316,6 +318,7 @@ def test_service_records_no_usage_when_the_key_is_rejected(fake, server, rerank_
     with pytest.raises(EmbeddingProviderError):
         services.documents_rerank(workspace_id=workspace.pk, query="refund", documents=["abc"])
 
+    usage_flush()
     assert not EmbeddingUsage.objects.filter(workspace=workspace).exists()
 
 

@@ -10,6 +10,7 @@ from cms.access import workspace_access_for_operator
 from ingestion.embeddings import reset_rerank_backends
 from ingestion.embeddings.fake import FakeRerankBackend
 from ingestion.models import EmbeddingUsage
+from ingestion.services.usage import usage_flush
 from ingestion.services import chunks_embed_pending
 from search.agentic import MAX_QUERIES, agentic_search, merge_rankings
 from search.decompose import BaseDecomposer
@@ -93,6 +94,7 @@ def test_the_parts_query_vectors_are_one_provider_call(embedded, workspace):
     before = EmbeddingUsage.objects.filter(workspace=workspace).values_list("requests", "texts").first() or (0, 0)
 
     agentic_search(access=full_access(workspace), query=QUESTION)
+    usage_flush()
 
     after = EmbeddingUsage.objects.filter(workspace=workspace).values_list("requests", "texts").first()
     assert (after[0] - before[0], after[1] - before[1]) == (1, 2)

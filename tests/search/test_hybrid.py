@@ -157,6 +157,30 @@ def test_selective_filter_reads_every_posting_rather_than_answer_short(docs, wor
     assert [hit.entry_id for hit in hits] == [wanted.pk]
 
 
+@pytest.mark.parametrize("exact_max_rows", [2000, 0], ids=["few: primary-key lookups", "many: every posting"])
+def test_selective_filter_fallback_ranks_like_every_posting_read(docs, workspace, no_embeddings, monkeypatch,
+                                                                 exact_max_rows):
+    doc_type, _ = docs
+    for i in range(60):
+        entry_make(doc_type, title=f"Orders {i}", body=f"<p>Orders and refunds, order {i}, delivery {i % 4}.</p>",
+                   version=7 if i % 6 == 0 else 100 + i)
+    where = chunk_filter(access=full_access(workspace), content_type=None, spec={"version": 7}).keyword_where
+    query = "refund delivery orders 3"
+    # Every posting read, no bound, no fallback: the truth.
+    truth, _ = keyword.keyword_candidates(
+        keyword_query_prepare(workspace_id=workspace.pk, query=query, budget=10**9, champions=10**9), limit=10,
+        where=where)
+    monkeypatch.setattr(keyword, "EXACT_MAX_ROWS", exact_max_rows)
+
+    hits, plan = keyword.keyword_candidates(
+        keyword_query_prepare(workspace_id=workspace.pk, query=query, budget=5, champions=5), limit=10, where=where)
+
+    assert plan.fallback
+    assert len(hits) == len(truth) == 10
+    assert [(h.id, h.score) for h in hits] == [(h.id, pytest.approx(h.score)) for h in truth]
+    assert all(h.metadata["fields"]["version"] == 7 for h in hits)
+
+
 # --- fusion ------------------------------------------------------------------------------------
 
 def test_hybrid_uses_both_legs(embedded, workspace):

@@ -9,6 +9,7 @@ from pytest_httpserver import HTTPServer
 from ingestion.embeddings import reset_rerank_backends
 from ingestion.embeddings.fake import FakeRerankBackend
 from ingestion.models import EmbeddingUsage
+from ingestion.services.usage import usage_flush
 from search.errors import SearchError
 from search.hybrid import hybrid_search
 from tests.factories import ContentTypeFactory, entry_make, full_access
@@ -128,6 +129,7 @@ def test_voyage_rerank_reorders_by_its_relevance(docs, workspace, voyage):
     assert result.extra_meta["rerank"]["model"] == "rerank-2.5"
     assert voyage.bodies[0]["query"] == QUERY
     assert sorted(voyage.bodies[0]["documents"]) == sorted(hit.text for hit in fused.hits)
+    usage_flush()
     usage = EmbeddingUsage.objects.get(workspace=workspace, model="rerank-2.5")
     assert (usage.requests, usage.texts) == (1, len(fused.hits))
 

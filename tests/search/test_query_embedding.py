@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from ingestion.embeddings import reset_embedding_backends
 from ingestion.models import EmbeddingUsage
+from ingestion.services.usage import usage_flush
 from tests.factories import api_key_make
 from tests.ingestion.fake_voyage import API_KEY, FakeVoyage
 from tests.search.semantic_helpers import LOCAL_MODEL
@@ -105,6 +106,7 @@ def test_stalled_provider_gets_one_retry_for_a_query(stalled_voyage, agent):
 def test_failed_query_embedding_records_no_usage(stalled_voyage, agent, workspace):
     agent.post(URL, {"query": "refund"}, format="json")
 
+    usage_flush()
     assert not EmbeddingUsage.objects.filter(workspace=workspace).exists()
 
 
@@ -122,6 +124,7 @@ def test_query_embedding_is_recorded_with_the_tokens_voyage_counted(fake_voyage,
     agent.post(URL, {"query": "refund policy"}, format="json")
     agent.post(URL, {"query": "返品"}, format="json")
 
+    usage_flush()
     usage = EmbeddingUsage.objects.get(workspace=workspace, model="voyage-3.5")
     # The fake counts one token per character, as Voyage's usage.total_tokens would report.
     assert (usage.requests, usage.texts, usage.tokens) == (2, 2, len("refund policy") + len("返品"))
@@ -131,5 +134,6 @@ def test_query_embedding_is_recorded_with_the_tokens_voyage_counted(fake_voyage,
 def test_query_embedding_with_the_local_model_is_recorded(local_embeddings, agent, workspace):
     agent.post(URL, {"query": "refund"}, format="json")
 
+    usage_flush()
     usage = EmbeddingUsage.objects.get(workspace=workspace, model=LOCAL_MODEL)
     assert (usage.requests, usage.texts) == (1, 1)

@@ -1,0 +1,85 @@
+"""The vector leg ranks a small matching set exactly and a large one by the HNSW walk.
+
+search/vector_leg.py counts the matching rows up to EXACT_MAX_ROWS + 1 (in the statement that
+sets the HNSW settings); at most EXACT_MAX_ROWS are ranked by computing every distance.
+Real chunks, the local model's vectors, the real database; the expected order is computed
+here with numpy from the same vectors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from search.hybrid import hybrid_search
+from search.semantic import semantic_search
+from tests.factories import full_access
+from tests.search.semantic_helpers import chunk_make, embed, entry_for, plain_type
+
+TOPICS = ["billing", "shipping", "returns", "privacy", "accounts", "security", "pricing", "support"]
+TEXTS = [f"Note {i} on {TOPICS[i % len(TOPICS)]}: refunds, delivery and item {i}." for i in range(200)]
+RARE = [i for i in range(len(TEXTS)) if i % 10 == 0]  # 20 rows carry version 1
+
+
+@pytest.fixture
+def notes(local_embeddings, workspace):
+    entry = entry_for(plain_type(workspace))
+    embed(TEXTS)
+    return [chunk_make(entry, text, fields={"version": 1 if i in RARE else 2}) for i, text in enumerate(TEXTS)]
+
+
+def exact_scores(query: str, indexes: list[int], local_embeddings) -> list[float]:
+    q = np.array(local_embeddings.embed_query(query))
+    return sorted((float(np.dot(q, np.array(embed([TEXTS[i]])[0]))) for i in indexes), reverse=True)
+
+
+def test_a_small_filtered_set_is_ranked_exactly(notes, workspace, local_embeddings):
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=10, filter={"version": 1})
+
+    assert all(hit.exact_plan for hit in result.hits)
+    assert not any(hit.exact for hit in result.hits)  # not the short-walk fallback: the plan
+    assert [hit.score for hit in result.hits] == pytest.approx(exact_scores("refund", RARE, local_embeddings)[:10],
+                                                             abs=1e-5)
+    assert all(hit.metadata["fields"]["version"] == 1 for hit in result.hits)
+
+
+def test_a_large_matching_set_walks_the_index(notes, workspace, monkeypatch):
+    monkeypatch.setattr("search.vector_leg.EXACT_MAX_ROWS", 50)
+
+    unfiltered = semantic_search(access=full_access(workspace), query="refund", top_k=10)
+    filtered = semantic_search(access=full_access(workspace), query="refund", top_k=10, filter={"version": 1})
+
+    assert len(unfiltered.hits) == 10 and not any(hit.exact_plan for hit in unfiltered.hits)  # 200 > 50
+    assert len(filtered.hits) == 10 and all(hit.exact_plan for hit in filtered.hits)  # 20 <= 50
+
+
+def test_the_threshold_is_inclusive(notes, workspace, monkeypatch):
+    monkeypatch.setattr("search.vector_leg.EXACT_MAX_ROWS", len(RARE))
+    assert all(h.exact_plan for h in semantic_search(access=full_access(workspace), query="refund",
+                                                     filter={"version": 1}).hits)
+    monkeypatch.setattr("search.vector_leg.EXACT_MAX_ROWS", len(RARE) - 1)
+    assert not any(h.exact_plan for h in semantic_search(access=full_access(workspace), query="refund",
+                                                         filter={"version": 1}).hits)
+
+
+def test_hybrid_with_a_selective_filter_gets_the_exact_vector_candidates(notes, workspace, local_embeddings):
+    result = hybrid_search(access=full_access(workspace), query="refund", top_k=20, filter={"version": 1})
+
+    assert {hit.text for hit in result.hits} <= {TEXTS[i] for i in RARE}
+    semantic_ranks = {hit.text: hit.legs["semantic"]["score"] for hit in result.hits
+                      if hit.legs and hit.legs.get("semantic")}
+    # Every semantic leg score is the exact cosine of that chunk, and the leg found the 20
+    # rows (all of the filtered set) exactly.
+    assert sorted(semantic_ranks.values(), reverse=True) == pytest.approx(
+        exact_scores("refund", RARE, local_embeddings)[:len(semantic_ranks)], abs=1e-3)
+    assert len(semantic_ranks) == len(RARE)
+
+
+def test_max_distance_applies_on_the_exact_plan(notes, workspace, local_embeddings):
+    best = exact_scores("refund", RARE, local_embeddings)
+    threshold = (best[2] + best[3]) / 2  # between the third and fourth best
+
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=10, filter={"version": 1},
+                             min_score=threshold)
+
+    assert [hit.score for hit in result.hits] == pytest.approx(best[:3], abs=1e-5)
