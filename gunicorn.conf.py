@@ -57,3 +57,14 @@ def child_exit(server, worker):
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
+
+
+# The search log (search/search_log.py) keeps searches in memory and writes them in batches: a
+# worker that exits (a graceful stop, a restart, max_requests) writes what it still holds. Its
+# atexit hook does the same; this runs first, while the worker's logging is still set up.
+def worker_exit(server, worker):
+    from search.search_log import search_log_flush
+
+    written = search_log_flush()
+    if written:
+        server.log.info("search log: %d rows written at exit of worker %s", written, worker.pid)
