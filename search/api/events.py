@@ -30,7 +30,7 @@ EVENT_BAD_REQUEST_CODES = [
 class SearchEventRequest(serializers.Serializer):
     """A click on a search result: which search, which result, at which rank."""
 
-    search_id = serializers.CharField(help_text="The search's `meta.search_id`.", min_length=48, max_length=48)
+    search_id = serializers.RegexField(r"^[0-9a-f]{48}$", help_text="The search's `meta.search_id`.")
     entry_id = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX,
                                         help_text="The entry opened (full-text results, or a chunk's entry).")
     chunk_id = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX,
