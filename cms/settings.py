@@ -320,7 +320,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Every search's 403 carries one of these codes: one named enum instead of a hashed one.
-    "ENUM_NAME_OVERRIDES": {"ForbiddenCodeEnum": ["status_not_visible", "permission_denied"]},
+    "ENUM_NAME_OVERRIDES": {"ForbiddenCodeEnum": ["status_not_visible", "permission_denied"],
+                            "SearchEventNotFoundCodeEnum": ["not_found", "search_not_found"],
+                            "DatabaseUnavailableCodeEnum": ["database_unavailable"]},
 }
 
 # --- Search -----------------------------------------------------------------------------
