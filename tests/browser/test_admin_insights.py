@@ -46,7 +46,7 @@ def history_seed(workspace, queries: list[str]) -> None:
         for i, query in enumerate(queries[: 1 + (day * 7) % len(queries)]):
             found = 0 if i == len(queries) - 1 or (day + i) % 6 == 0 else 3
             rows.append(SearchLog(workspace=workspace, id=uuid.uuid4(), created_at=now - timedelta(days=day, hours=i),
-                                  interface=("api", "mcp", "admin")[i % 3], kind="hybrid", query=query, results=found,
+                                  interface=("api", "mcp", "command")[i % 3], kind="hybrid", query=query, results=found,
                                   latency_ms=20.0 + 15 * i + day, caller=f"c{i}"))
     SearchLog.objects.bulk_create(rows)
 
