@@ -252,6 +252,34 @@ def search_log_compare(args, secret: str, levels: list[int]) -> None:
         Workspace.objects.filter(slug=WORKSPACE).update(search_log_enabled=enabled)
         connection.close()
 
+    # In-process: what logging adds to one search (the append), and what one batch write costs
+    # the background thread, timed apart from any request.
+    from cms.access import workspace_access_for_operator
+    from search.search_log import BUFFER, search_log_flush, search_log_record
+
+    switch(True)
+    access = workspace_access_for_operator(workspace=Workspace.objects.get(slug=WORKSPACE))
+    calls = 20_000
+    BUFFER.discard()
+    started = time.perf_counter()
+    for i in range(calls):
+        search_log_record(access=access, kind="fulltext", interface="api", query=f"Refund policy {i % 50}",
+                          results=3, latency_ms=1.5)
+    per_call_us = (time.perf_counter() - started) / calls * 1e6
+    BUFFER.discard()
+    batch_ms = []
+    for _ in range(5):
+        for i in range(200):
+            search_log_record(access=access, kind="fulltext", interface="api", query=f"bench {i}", results=1,
+                              latency_ms=1.0)
+        started = time.perf_counter()
+        search_log_flush()
+        batch_ms.append((time.perf_counter() - started) * 1000)
+    SearchLog.objects.filter(query__startswith="bench ").delete()
+    print(f"In-process: search_log_record {per_call_us:.1f} us a search (normalise, redact, hash, id, append; "
+          f"{calls} calls); a batch of 200 rows written in {statistics.median(batch_ms):.1f} ms (median of 5), "
+          f"off the request path")
+
     rows_before = SearchLog.objects.count()
     server = start_gunicorn(args.workers)
     samples: dict[tuple[int, bool], list[float]] = {}

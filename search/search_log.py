@@ -19,6 +19,7 @@ workspace fails the check, which answers like a search that does not exist.
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import hmac
 import logging
@@ -53,21 +54,28 @@ NUMBER_MARK = "[number]"
 _SPACES = re.compile(r"\s+")
 _SEARCH_ID = re.compile(r"[0-9a-f]{48}")
 _MAC_CHARS = 16
+# A row waiting in memory: its model and its field values.
+PendingRow = tuple[type[SearchLog] | type[SearchClick], dict]
 
 
 def query_normalise(text: str) -> str:
     """The query as the log keeps it: NFKC (full-width folded), lower case, single spaces,
     e-mail addresses and long digit runs replaced, at most QUERY_MAX_CHARS characters."""
-    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().lower()
-    text = _EMAIL.sub(EMAIL_MARK, text)
+    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", text[:4 * QUERY_MAX_CHARS])).strip().lower()
+    if "@" in text:
+        text = _EMAIL.sub(EMAIL_MARK, text)
     text = _DIGIT_RUN.sub(NUMBER_MARK, text)
     return text[:QUERY_MAX_CHARS]
 
 
 def caller_hash(actor: str) -> str:
     """The caller ("user:alice", "key:cms_ab12", "operator") as an HMAC: distinct, not reversible."""
-    digest = hmac.new(settings.SECRET_KEY.encode(), f"search-log:{actor}".encode(), hashlib.sha256)
-    return digest.hexdigest()[:16]
+    return _caller_hash(settings.SECRET_KEY, actor)
+
+
+@functools.lru_cache(maxsize=4096)
+def _caller_hash(secret: str, actor: str) -> str:
+    return hmac.new(secret.encode(), f"search-log:{actor}".encode(), hashlib.sha256).hexdigest()[:16]
 
 
 def _mac(workspace_id: int, row_id: uuid.UUID) -> str:
@@ -114,14 +122,15 @@ class SearchLogBuffer:
     def _reset(self) -> None:
         self._pid = os.getpid()
         self._lock = threading.Lock()
-        self._rows: list[SearchLog | SearchClick] = []
+        # (model, field values): instances are made by the writer, not by the request.
+        self._rows: list[PendingRow] = []
         self._oldest: float | None = None
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._flush_lock = threading.Lock()
         self.dropped = 0
 
-    def append(self, row: SearchLog | SearchClick) -> None:
+    def append(self, row: PendingRow) -> None:
         if self._pid != os.getpid():
             self._reset()
         with self._lock:
@@ -163,12 +172,12 @@ class SearchLogBuffer:
                     # A connection per batch (every few seconds at most): none held idle between them.
                     connections[DEFAULT_DB_ALIAS].close()
 
-    def take(self) -> list[SearchLog | SearchClick]:
+    def take(self) -> list[PendingRow]:
         with self._lock:
             rows, self._rows, self._oldest = self._rows, [], None
         return rows
 
-    def put_back(self, rows: list[SearchLog | SearchClick]) -> None:
+    def put_back(self, rows: list[PendingRow]) -> None:
         with self._lock:
             self._rows[:0] = rows
             self._oldest = self._oldest or time.monotonic()
@@ -204,9 +213,9 @@ class SearchLogBuffer:
         self.take()
 
 
-def _rows_write(rows: list[SearchLog | SearchClick]) -> int:
-    logs = [row for row in rows if isinstance(row, SearchLog)]
-    clicks = [row for row in rows if isinstance(row, SearchClick)]
+def _rows_write(rows: list[PendingRow]) -> int:
+    logs = [SearchLog(**values) for model, values in rows if model is SearchLog]
+    clicks = [SearchClick(**values) for model, values in rows if model is SearchClick]
     with transaction.atomic(using=DEFAULT_DB_ALIAS):
         if logs:
             SearchLog.objects.using(DEFAULT_DB_ALIAS).bulk_create(logs, batch_size=500)
@@ -215,10 +224,10 @@ def _rows_write(rows: list[SearchLog | SearchClick]) -> int:
     return len(rows)
 
 
-def _rows_of_live_workspaces(rows: list[SearchLog | SearchClick]) -> list[SearchLog | SearchClick]:
-    ids = {row.workspace_id for row in rows}
+def _rows_of_live_workspaces(rows: list[PendingRow]) -> list[PendingRow]:
+    ids = {values["workspace_id"] for _, values in rows}
     live = set(Workspace.objects.using(DEFAULT_DB_ALIAS).filter(pk__in=ids).values_list("pk", flat=True))
-    return [row for row in rows if row.workspace_id in live]
+    return [row for row in rows if row[1]["workspace_id"] in live]
 
 
 BUFFER = SearchLogBuffer()
@@ -246,11 +255,11 @@ def search_log_record(*, access: WorkspaceAccess, kind: str, interface: str, que
     if not workspace.search_log_enabled:
         return None
     row_id = uuid.uuid4()
-    BUFFER.append(SearchLog(
-        workspace_id=workspace.pk, id=row_id, created_at=timezone.now(), interface=interface[:16], kind=kind[:16],
-        query=query_normalise(query), results=results, latency_ms=round(latency_ms, 3),
-        caller=caller_hash(access.actor or access.role),
-    ))
+    BUFFER.append((SearchLog, {
+        "workspace_id": workspace.pk, "id": row_id, "created_at": timezone.now(), "interface": interface[:16],
+        "kind": kind[:16], "query": query_normalise(query), "results": results, "latency_ms": round(latency_ms, 3),
+        "caller": caller_hash(access.actor or access.role),
+    }))
     return search_id_make(workspace.pk, row_id)
 
 
@@ -285,8 +294,9 @@ def search_event_record(*, access: WorkspaceAccess, search_id: str, entry_id: in
             raise SearchInputError("chunk_id_invalid", "chunk_id names no chunk of this workspace that you may see.")
     if not workspace.search_log_enabled:
         return SearchEvent(search_id=search_id, recorded=False)
-    BUFFER.append(SearchClick(workspace_id=workspace.pk, id=uuid.uuid4(), search_id=row_id, created_at=timezone.now(),
-                              entry_id=entry_id, chunk_id=chunk_id, position=position))
+    BUFFER.append((SearchClick, {"workspace_id": workspace.pk, "id": uuid.uuid4(), "search_id": row_id,
+                                 "created_at": timezone.now(), "entry_id": entry_id, "chunk_id": chunk_id,
+                                 "position": position}))
     return SearchEvent(search_id=search_id, recorded=True)
 
 
