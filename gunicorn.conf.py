@@ -59,12 +59,18 @@ def child_exit(server, worker):
         multiprocess.mark_process_dead(worker.pid)
 
 
-# A search's provider usage is counted in the worker and flushed every SEARCH_USAGE_FLUSH_SECONDS
-# (ingestion/services/usage.py); a worker that exits writes what it still holds. atexit would
-# too, but this hook also runs when gunicorn ends the worker's loop without a normal exit.
+# Searches keep two things in memory and write them in batches: provider usage, flushed every
+# SEARCH_USAGE_FLUSH_SECONDS (ingestion/services/usage.py), and the search log
+# (search/search_log.py). A worker that exits (a graceful stop, a restart, max_requests) writes
+# what it still holds. atexit hooks do the same; this one runs first, while the worker's logging
+# is still set up, and also when gunicorn ends the worker's loop without a normal exit.
 def worker_exit(server, worker):
     try:
         from ingestion.services.usage import usage_flush
+        from search.search_log import search_log_flush
     except Exception:  # the app never loaded in this worker: nothing was counted
         return
     usage_flush()
+    written = search_log_flush()
+    if written:
+        server.log.info("search log: %d rows written at exit of worker %s", written, worker.pid)

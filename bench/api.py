@@ -2,6 +2,7 @@
 """The search API through gunicorn on loopback, against the same searches called in-process.
 
 Run from the repo root:  .venv/bin/python bench/api.py [--seconds S] [--workers W] [--clients 1,8,32]
+                                                      [--search-log compare --rounds R]
 
 What it does:
 
@@ -22,6 +23,12 @@ What it does:
    target <= 3 ms) and the load average (the machine is shared: compare on a quiet one).
 
 The throttles stay on, with a rate no run reaches, so their cost is in the figures.
+
+`--search-log compare` measures what the search log (search/search_log.py) costs a request
+instead: full-text searches through gunicorn at each --clients level with the workspace's
+log switched off and on (the switch is read per request: no restart), alternating --rounds
+times so drift on a shared machine falls on both; prints p50/p95 of each, the p50
+difference (target <= +1 ms) and the ratio, the rows the workers wrote, and the load average.
 """
 
 from __future__ import annotations
@@ -175,6 +182,9 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=300, help="in-process calls per search")
     parser.add_argument("--docs", type=int, default=1500, help="eval-corpus documents beside the demo data")
     parser.add_argument("--searches", default="full-text,semantic,mcp")
+    parser.add_argument("--search-log", choices=["as-is", "compare"], default="as-is",
+                        help="compare: full-text with the workspace's search log off and on")
+    parser.add_argument("--rounds", type=int, default=3, help="off/on alternations with --search-log compare")
     args = parser.parse_args()
     levels = [int(c) for c in args.clients.split(",")]
 
@@ -193,6 +203,10 @@ def main() -> None:
           f"in workspace {WORKSPACE!r}; key cms_{api_key.prefix}; gunicorn {args.workers} sync workers; "
           f"{os.cpu_count()} CPUs")
     print(f"Load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+
+    if args.search_log == "compare":
+        search_log_compare(args, secret, levels)
+        return
 
     floors = {}
     for kind in args.searches.split(","):
@@ -225,6 +239,82 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(30)
+
+
+def search_log_compare(args, secret: str, levels: list[int]) -> None:
+    """Full-text through gunicorn with the search log off, then on, --rounds times; both printed."""
+    from django.db import connection
+
+    from cms.models import Workspace
+    from search.models import SearchLog
+
+    def switch(enabled: bool) -> None:
+        Workspace.objects.filter(slug=WORKSPACE).update(search_log_enabled=enabled)
+        connection.close()
+
+    # In-process: what logging adds to one search (the append), and what one batch write costs
+    # the background thread, timed apart from any request.
+    from cms.access import workspace_access_for_operator
+    from search.search_log import BUFFER, search_log_flush, search_log_record
+
+    switch(True)
+    access = workspace_access_for_operator(workspace=Workspace.objects.get(slug=WORKSPACE))
+    calls = 20_000
+    BUFFER.discard()
+    started = time.perf_counter()
+    for i in range(calls):
+        search_log_record(access=access, kind="fulltext", interface="api", query=f"Refund policy {i % 50}",
+                          results=3, latency_ms=1.5)
+    per_call_us = (time.perf_counter() - started) / calls * 1e6
+    BUFFER.discard()
+    batch_ms = []
+    for _ in range(5):
+        for i in range(200):
+            search_log_record(access=access, kind="fulltext", interface="api", query=f"bench {i}", results=1,
+                              latency_ms=1.0)
+        started = time.perf_counter()
+        search_log_flush()
+        batch_ms.append((time.perf_counter() - started) * 1000)
+    SearchLog.objects.filter(query__startswith="bench ").delete()
+    print(f"In-process: search_log_record {per_call_us:.1f} us a search (normalise, redact, hash, id, append; "
+          f"{calls} calls); a batch of 200 rows written in {statistics.median(batch_ms):.1f} ms (median of 5), "
+          f"off the request path")
+
+    rows_before = SearchLog.objects.count()
+    server = start_gunicorn(args.workers)
+    samples: dict[tuple[int, bool], list[float]] = {}
+    errors = 0
+    try:
+        switch(True)
+        warm_up("full-text", secret, args.workers)
+        for _ in range(args.rounds):
+            for enabled in (False, True):
+                switch(enabled)
+                for clients in levels:
+                    level = drive("full-text", clients, args.seconds, secret)
+                    samples.setdefault((clients, enabled), []).extend(level.samples)
+                    errors += level.errors
+        switch(True)
+    finally:
+        server.terminate()  # a graceful stop: each worker writes what it still holds
+        server.wait(30)
+    written = SearchLog.objects.count() - rows_before
+    logged_requests = sum(len(v) for (c, enabled), v in samples.items() if enabled)
+    print()
+    print(f"Search log cost, full-text through gunicorn ({args.workers} workers), {args.rounds} rounds of "
+          f"{args.seconds:.0f} s per state and level, off and on alternating; errors {errors}")
+    print(f"{'clients':>7} {'off p50':>8} {'on p50':>8} {'diff ms':>8} {'ratio':>6} {'off p95':>8} {'on p95':>8} "
+          f"{'off n':>7} {'on n':>7}")
+    for clients in levels:
+        off, on = samples[(clients, False)], samples[(clients, True)]
+        off50, off95, _ = percentiles(off)
+        on50, on95, _ = percentiles(on)
+        verdict = "meets" if on50 - off50 <= 1.0 else "misses"
+        print(f"{clients:>7} {off50:>8.2f} {on50:>8.2f} {on50 - off50:>+8.2f} {on50 / off50:>6.3f} {off95:>8.2f} "
+              f"{on95:>8.2f} {len(off):>7} {len(on):>7}   (+1 ms target: {verdict})")
+    print(f"Rows the workers wrote: {written} for {logged_requests} logged requests (warm-up included: "
+          f"{written >= logged_requests})")
+    print(f"Load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

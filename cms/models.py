@@ -21,6 +21,10 @@ class Workspace(models.Model):
     slug = models.SlugField(max_length=64, unique=True)
     name = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Whether searches of this workspace are logged for its search insights (search/search_log.py).
+    search_log_enabled = models.BooleanField(
+        default=True, help_text="Log this workspace's searches (normalised query, result count, latency, a hashed "
+        "caller) for its search insights page. Off: nothing is logged and searches carry no search_id.")
 
     class Meta:
         ordering = ["slug"]

@@ -320,7 +320,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Every search's 403 carries one of these codes: one named enum instead of a hashed one.
-    "ENUM_NAME_OVERRIDES": {"ForbiddenCodeEnum": ["status_not_visible", "permission_denied"]},
+    "ENUM_NAME_OVERRIDES": {"ForbiddenCodeEnum": ["status_not_visible", "permission_denied"],
+                            "SearchEventNotFoundCodeEnum": ["not_found", "search_not_found"],
+                            "DatabaseUnavailableCodeEnum": ["database_unavailable"]},
 }
 
 # --- Search -----------------------------------------------------------------------------
@@ -361,8 +363,22 @@ INGESTION_SWEEP_SECONDS = env.float("INGESTION_SWEEP_SECONDS", default=60.0)
 # How long a worker's claim on a batch of chunks lasts. A worker killed mid-batch delays its
 # chunks by at most this long; it must exceed the time one batch takes to embed.
 INGESTION_LEASE_SECONDS = env.float("INGESTION_LEASE_SECONDS", default=300.0)
+# --- Search log (search/search_log.py, docs/operators.md "Search insights") ----------------
+# Days a logged search and its clicks are kept; the beat task below deletes older rows.
+SEARCH_LOG_RETENTION_DAYS = env.int("SEARCH_LOG_RETENTION_DAYS", default=90)
+# How often beat prunes the log (on the maintenance queue).
+SEARCH_LOG_PRUNE_SECONDS = env.float("SEARCH_LOG_PRUNE_SECONDS", default=3600.0)
+# Searches are appended in memory and written by a background thread of each process when
+# this many are waiting, or when the oldest has waited this long; 0 seconds: no thread, only
+# an explicit flush or the process's exit writes them (the test suite's setting).
+SEARCH_LOG_BATCH_SIZE = env.int("SEARCH_LOG_BATCH_SIZE", default=200)
+SEARCH_LOG_FLUSH_SECONDS = env.float("SEARCH_LOG_FLUSH_SECONDS", default=2.0)
+# Rows held in memory at most (the database is down): the oldest are dropped beyond it.
+SEARCH_LOG_MAX_BUFFER = env.int("SEARCH_LOG_MAX_BUFFER", default=50_000)
+
 CELERY_BEAT_SCHEDULE = {
     "ingestion-sweep": {"task": "ingestion.chunks_sweep", "schedule": INGESTION_SWEEP_SECONDS},
+    "search-log-prune": {"task": "search.search_log_prune", "schedule": SEARCH_LOG_PRUNE_SECONDS},
 }
 
 # --- Embeddings -------------------------------------------------------------------------

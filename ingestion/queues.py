@@ -3,7 +3,8 @@
 - `<default>.content`: new and edited content (embedding pending chunks, a content type's re-sync);
 - `<default>.backfill`: a model switch's backfill (chunks searchable already, lacking the
   target model's vector);
-- `<default>.maintenance`: the beat sweep (expired leases, lost tasks, keyword statistics).
+- `<default>.maintenance`: the beat sweep (expired leases, lost tasks, keyword statistics) and the
+  search log's pruning.
 
 `<default>` is CELERY_TASK_DEFAULT_QUEUE ("cms"), which keeps every other task. A worker started
 without `-Q` consumes all four (`make run`); production runs a worker per queue and scales each
@@ -24,6 +25,8 @@ TASK_QUEUE_KINDS = {
     "ingestion.chunks_sync_content_type": CONTENT,
     "ingestion.chunks_embed_backfill": BACKFILL,
     "ingestion.chunks_sweep": MAINTENANCE,
+    # The search app's beat task (search/tasks.py), named here so one router places every task.
+    "search.search_log_prune": MAINTENANCE,
 }
 
 

@@ -3,9 +3,13 @@
 from django.contrib import admin
 from django.urls import path
 
-from search import admin_views
+from search import admin_views, insights_admin
 
 urlpatterns = [
     path("", admin.site.admin_view(admin_views.search_index), name="admin_search_index"),
     path("<slug:slug>/", admin.site.admin_view(admin_views.search_page), name="admin_search"),
+    path("<slug:slug>/insights/", admin.site.admin_view(insights_admin.insights_page), name="admin_search_insights"),
+    path("<slug:slug>/insights.csv", admin.site.admin_view(insights_admin.insights_csv),
+         name="admin_search_insights_csv"),
+    path("<slug:slug>/clicks", admin.site.admin_view(insights_admin.search_click), name="admin_search_click"),
 ]

@@ -18,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
-from cms.access import WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
+from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
 from cms.models import ContentType, Entry
 from cms.selectors import content_type_list, entries_by_id
 from ingestion.selectors import chunk_pending_count, embedding_provider_status
@@ -129,6 +129,7 @@ class EntryRow:
 class ChunkRow:
     """One semantic or hybrid hit as the page shows it; `legs` only for hybrid."""
 
+    chunk_id: int
     title: SafeString
     source: str  # "entry" or "asset"
     content_type: str
@@ -206,6 +207,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             f"Search: {workspace.name}",
             workspace=workspace,
             role=access.role,
+            show_insights=access.role in DRAFT_ROLES,  # who may see search insights (search/insights_admin.py)
             other_workspaces=[a.workspace for a in workspace_accesses_for_user(user=request.user)
                               if a.workspace.pk != workspace.pk][:20],
             modes=MODES,
@@ -279,6 +281,7 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
         url = None
     title = hit.title or ("Entry" if hit.entry_id is not None else "Asset")
     return ChunkRow(
+        chunk_id=hit.id,
         title=highlight_html(title, match_spans(title, query_terms(query))),
         source=hit.source_kind,
         content_type=names.get(api_id, api_id),

@@ -1,4 +1,5 @@
-"""App config for search; connects read-your-writes to the content signals."""
+"""App config for search; connects read-your-writes to the content signals, and writes the
+search log's buffer when a Celery worker process shuts down."""
 
 from django.apps import AppConfig
 
@@ -7,6 +8,16 @@ class SearchConfig(AppConfig):
     name = "search"
 
     def ready(self) -> None:
+        from celery.signals import worker_process_shutdown
+
         from search.read_your_writes import receivers_connect
 
         receivers_connect()
+        # A pool process can leave by os._exit, skipping atexit: write the log first.
+        worker_process_shutdown.connect(_search_log_flush, weak=False, dispatch_uid="search_log_flush")
+
+
+def _search_log_flush(**kwargs) -> None:
+    from search.search_log import search_log_flush
+
+    search_log_flush()

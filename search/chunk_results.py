@@ -71,6 +71,8 @@ class SearchResult:
     # What the request asked to see (its include_sources / include_vectors options).
     include_sources: bool = True
     include_vectors: bool = False
+    # The search log's id for this search (search/search_log.py), for click reports; None when not logged.
+    search_id: str | None = None
 
     @property
     def relevant_context(self) -> str:
@@ -97,6 +99,7 @@ class SearchResult:
             "pending": self.pending,
             "exact_fallback": any(hit.exact for hit in self.hits),
             **self.extra_meta,
+            "search_id": self.search_id,
         }
         return body
 

@@ -110,6 +110,8 @@ class EntrySearchResult:
     offset: int
     has_more: bool
     plan: SearchPlan
+    # The search log's id for this search (search/search_log.py), for click reports; None when not logged.
+    search_id: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The result as the API, MCP and the command print it (the API documents it)."""
@@ -135,6 +137,7 @@ class EntrySearchResult:
                 }
                 for hit in self.hits
             ],
+            "meta": {"search_id": self.search_id},
         }
 
 

@@ -8,6 +8,8 @@ options class, its function and one SearchKind here; the interfaces pick it up.
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +26,7 @@ from search.options import (
     SearchOptions,
     SemanticSearchOptions,
 )
+from search.search_log import search_log_record
 from search.semantic import semantic_run
 
 # The codes a request body or an argument list can be refused with, whatever the search.
@@ -56,16 +59,30 @@ class SearchKind:
 
     def search(self, access: Any, options: Mapping[str, Any], *, interface: str) -> Any:
         """Run the search for `interface` ("api", "mcp", "command", "admin"): timed, its results
-        and failures counted for /metrics (search/metrics.py)."""
+        and failures counted for /metrics (search/metrics.py), and, when it answered, appended
+        to the workspace's search log (search/search_log.py: in memory, written off the request
+        path), whose id the result carries as `meta.search_id`."""
+        started = time.perf_counter()
         with search_observed(self.mode, interface) as observed:
             result = self.run(access, options)
             observed.results = len(result.hits)
-        return result
+        search_id = search_log_record(
+            access=access, kind=self.mode, interface=interface, query=_logged_query(result, options),
+            results=len(result.hits), latency_ms=(time.perf_counter() - started) * 1000)
+        return dataclasses.replace(result, search_id=search_id) if search_id else result
 
     @property
     def chunks(self) -> bool:
         """Whether it ranks chunks (a JSON body, SearchResult) rather than entries."""
         return self.options is not EntrySearchOptions
+
+
+def _logged_query(result: Any, options: Mapping[str, Any]) -> str:
+    """The query the search ran: the full-text result's own (validated) or the options' `query`."""
+    query = getattr(result, "query", None)
+    if not isinstance(query, str):
+        query = options.get("query")
+    return query if isinstance(query, str) else ""
 
 
 _SEMANTIC_CODES = (

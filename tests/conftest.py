@@ -101,3 +101,16 @@ def _fresh_throttle_cache():
     from django.core.cache import caches
 
     caches["throttle"].clear()
+
+
+@pytest.fixture(autouse=True)
+def _search_log_in_memory(settings):
+    """Searches are logged (search/search_log.py) but no background thread writes them: a test
+    that checks the log flushes it itself, in its own transaction. What a test leaves behind is
+    dropped, so the suite's exit writes nothing and no test sees another's rows."""
+    from search.search_log import BUFFER
+
+    settings.SEARCH_LOG_FLUSH_SECONDS = 0
+    BUFFER.discard()
+    yield
+    BUFFER.discard()

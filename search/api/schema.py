@@ -125,6 +125,9 @@ class SemanticMetaSerializer(serializers.Serializer):
     returned = serializers.IntegerField()
     pending = serializers.IntegerField(help_text="Chunks of this workspace not embedded yet.")
     exact_fallback = serializers.BooleanField()
+    search_id = serializers.CharField(
+        allow_null=True, help_text="This search's id in the workspace's search log: send it with "
+        "POST .../search/events when a result is opened. null when the workspace logs no searches.")
 
 
 class SemanticSearchResponseDoc(serializers.Serializer):

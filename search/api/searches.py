@@ -72,6 +72,12 @@ class EntryHitSerializer(serializers.Serializer):
     snippet = SnippetSerializer(allow_null=True)
 
 
+class EntrySearchMetaSerializer(serializers.Serializer):
+    search_id = serializers.CharField(
+        allow_null=True, help_text="This search's id in the workspace's search log: send it with "
+        "POST .../search/events when a result is opened. null when the workspace logs no searches.")
+
+
 class EntrySearchResultSerializer(serializers.Serializer):
     """The response as the OpenAPI document describes it; EntrySearchResult.as_dict() writes it
     (a serializer per hit cost about as much as the search itself)."""
@@ -82,6 +88,7 @@ class EntrySearchResultSerializer(serializers.Serializer):
     has_more = serializers.BooleanField()
     plan = serializers.CharField()
     results = EntryHitSerializer(source="hits", many=True)
+    meta = EntrySearchMetaSerializer()
 
 
 def query_string_parse(request: Request) -> dict[str, str]:
@@ -139,7 +146,7 @@ class EntrySearchView(SearchView):
 
 # --- chunk searches: POST with a JSON body --------------------------------------------------
 
-def _json_object(request: Request) -> dict[str, Any]:
+def request_json_object(request: Request) -> dict[str, Any]:
     try:
         body = request.data
     except ParseError as exc:
@@ -162,7 +169,7 @@ def chunk_search_view(kind: SearchKind, response: type[serializers.Serializer]) 
     )
     def post(self: SearchView, request: Request, slug: str) -> Response:
         access = self.get_access()
-        return Response(self.kind.search(access, _json_object(request), interface="api").as_dict())
+        return Response(self.kind.search(access, request_json_object(request), interface="api").as_dict())
 
     name = "".join(part.title() for part in kind.name.split("_")) + "View"
     return type(name, (SearchView,), {

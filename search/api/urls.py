@@ -4,6 +4,7 @@ from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from search.api.events import SearchEventView
 from search.api.health import health as health_view
 from search.api.schema import HealthResponseDoc
 from search.api.searches import AgenticSearchView, EntrySearchView, HybridSearchView, SemanticSearchView
@@ -23,6 +24,7 @@ urlpatterns = [
     path("v1/workspaces/<slug:slug>/search/semantic", SemanticSearchView.as_view(), name="search-semantic"),
     path("v1/workspaces/<slug:slug>/search/hybrid", HybridSearchView.as_view(), name="search-hybrid"),
     path("v1/workspaces/<slug:slug>/search/agentic", AgenticSearchView.as_view(), name="search-agentic"),
+    path("v1/workspaces/<slug:slug>/search/events", SearchEventView.as_view(), name="search-events"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves the page's script from its own URL: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),

@@ -65,6 +65,7 @@ def test_admin_and_search_pages_run_under_the_csp(browser, live_server, login_pa
         ("/admin/", "#search-ingestion-module", "csp-admin-index"),
         ("/admin/search/helpdesk/?q=refund&mode=fulltext", "#search-results li.search-hit", "csp-admin-search"),
         ("/admin/ingestion/status/helpdesk/", "#content-main", "csp-ingestion-status"),
+        ("/admin/search/helpdesk/insights/", "#insights-chart", "csp-search-insights"),
         ("/admin/cms/entry/", "#changelist", "csp-entry-changelist"),
         ("/admin/cms/contenttype/add/", "form", "csp-contenttype-add"),
         ("/admin/cms/entry/add/", "#entry_content_type_form", "csp-entry-add-choose-type"),

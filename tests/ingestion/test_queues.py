@@ -31,10 +31,11 @@ def test_every_ingestion_task_has_a_named_queue_and_others_keep_the_default(sett
         "ingestion.chunks_sync_content_type": f"{default}.content",
         "ingestion.chunks_embed_backfill": f"{default}.backfill",
         "ingestion.chunks_sweep": f"{default}.maintenance",
+        "search.search_log_prune": f"{default}.maintenance",
         "some.other_task": default,
     }
-    # Every task the ingestion app defines is routed: a new one must be given its queue.
-    ingestion_tasks = {name for name in celery_app.tasks if name.startswith("ingestion.")}
+    # Every task the ingestion and search apps define is routed: a new one must be given its queue.
+    ingestion_tasks = {name for name in celery_app.tasks if name.startswith(("ingestion.", "search."))}
     assert ingestion_tasks == set(queues.TASK_QUEUE_KINDS)
     # A worker without -Q (make run) consumes them all (as configured; the test's broker renamed the default).
     configured = settings.CELERY_TASK_DEFAULT_QUEUE

@@ -7,7 +7,8 @@ schemathesis' own (server errors, status codes, headers and bodies against the d
 - tenant_isolated: a 200 holds nothing of the other tenant (FUZZ_OTHER_MARKER), and no
   draft unless FUZZ_DRAFTS_VISIBLE (FUZZ_DRAFT_MARKER, and each result's status).
 
-The hooks point the generated data at what exists, as a fuzzer is told identifiers: most
+The hooks point the generated data at what exists, as a fuzzer is told identifiers (a click
+event names a real search, FUZZ_SEARCH_ID, and a result, FUZZ_ENTRY_ID or FUZZ_CHUNK_ID): most
 cases name the key's workspace (FUZZ_WORKSPACE), so they reach the search instead of stopping
 at a 404; some the other tenant's, the rest whatever the schema allows. And a valid (positive)
 case names one of the workspace's content types and a filter on its fields: which types and
@@ -44,6 +45,11 @@ VALID_FILTERS = {
     "product": [{"sku": {"$in": ["SKU-001", "SKU-9"]}}, {"price": {"$lte": 20}}, {"name": {"$ne": "Widget"}}],
 }
 CONTENT_TYPES = sorted(VALID_FILTERS)
+# A real search of FUZZ_WORKSPACE and one of its results the key may see (tests/search/test_fuzz.py
+# makes them before the run): a valid click event names them, as a client reports its own search.
+SEARCH_ID = os.environ.get("FUZZ_SEARCH_ID", "")
+ENTRY_ID = int(os.environ.get("FUZZ_ENTRY_ID", "0") or 0)
+CHUNK_ID = int(os.environ.get("FUZZ_CHUNK_ID", "0") or 0)
 
 
 def json_body(content: bytes) -> Any:
@@ -180,6 +186,8 @@ def map_case(context, case):
     if meta is None or meta.generation.mode.value != "positive":
         return case
     pick = zlib.crc32(repr((case.query, case.body)).encode())
+    if case.path.endswith("/search/events") and isinstance(case.body, dict):
+        return _click_event(case, pick)
     if isinstance(case.query, dict) and case.query.get("content_type"):
         case.query["content_type"] = CONTENT_TYPES[pick % len(CONTENT_TYPES)]
     if isinstance(case.body, dict):
@@ -190,4 +198,17 @@ def map_case(context, case):
             choices = ANY_TYPE_FILTERS + (VALID_FILTERS[content_type] if content_type else [
                 f for fs in VALID_FILTERS.values() for f in fs] + [{"$or": [{"version": 2}, {"sku": "SKU-002"}]}])
             case.body["filter"] = choices[pick % len(choices)]
+    return case
+
+
+def _click_event(case, pick: int):
+    """A valid click names a real search and a result the key may see: one of entry_id and chunk_id."""
+    if SEARCH_ID:
+        case.body["search_id"] = SEARCH_ID
+    case.body.pop("entry_id", None)
+    case.body.pop("chunk_id", None)
+    if pick % 2 and CHUNK_ID:
+        case.body["chunk_id"] = CHUNK_ID
+    elif ENTRY_ID:
+        case.body["entry_id"] = ENTRY_ID
     return case

@@ -62,7 +62,7 @@ FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
 FUZZ_SEED = os.environ.get("FUZZ_SEED", "20261201")
 WORKSPACE = "acme"
 OTHER_WORKSPACE = "globex"
-TARGETS = {"entries", "semantic", "hybrid", "agentic", "health", "schema", "/mcp/"}
+TARGETS = {"entries", "semantic", "hybrid", "agentic", "events", "health", "schema", "/mcp/"}
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 
 
@@ -108,9 +108,22 @@ def record_requests(label: str, app: LiveApp, start: int) -> Counter[str]:
 
 # --- schemathesis over the OpenAPI document -----------------------------------------------------
 
+def click_target(app: LiveApp) -> dict[str, str]:
+    """A real search of the fuzzed workspace by the published-only key, and a result of it of
+    each kind (an entry, a chunk): what a valid click event names (fuzz_hooks._click_event)."""
+    headers = {**BEHIND_PROXY, "Authorization": f"Bearer {app.key}"}
+    entries = requests.get(f"{app.base_url}/api/v1/workspaces/{WORKSPACE}/search/entries", params={"q": "refund"},
+                           headers=headers, timeout=60).json()
+    chunks = requests.post(f"{app.base_url}/api/v1/workspaces/{WORKSPACE}/search/hybrid",
+                           json={"query": "refund", "top_k": 3}, headers=headers, timeout=60).json()
+    return {"FUZZ_SEARCH_ID": entries["meta"]["search_id"], "FUZZ_ENTRY_ID": str(entries["results"][0]["id"]),
+            "FUZZ_CHUNK_ID": str(chunks["sources"][0]["id"])}
+
+
 def schemathesis_run(app: LiveApp, *args: str, drafts_visible: bool = False) -> subprocess.CompletedProcess:
     """`schemathesis run` over /api/schema/ with every check, ours included (fuzz_hooks)."""
     env = {
+        **click_target(app),
         **os.environ, "PYTHONPATH": str(REPO), "SCHEMATHESIS_HOOKS": "tests.search.fuzz_hooks",
         "FUZZ_WORKSPACE": WORKSPACE, "FUZZ_OTHER_WORKSPACE": OTHER_WORKSPACE, "FUZZ_OTHER_MARKER": GLOBEX_MARKER,
         "FUZZ_DRAFT_MARKER": DRAFT_MARKER, "FUZZ_DRAFTS_VISIBLE": "true" if drafts_visible else "false",
@@ -135,7 +148,8 @@ def test_api_with_a_key_never_errs_breaks_its_schema_or_leaks(live_app):
 
     counts = record_requests("API with a published-only key", live_app, start)
     assert run.returncode == 0, run.stdout[-12000:] + run.stderr[-3000:]
-    failed = [search for search in ("entries", "semantic", "hybrid", "agentic") if not counts[f"{search} 2xx"]]
+    failed = [search for search in ("entries", "semantic", "hybrid", "agentic", "events")
+              if not counts[f"{search} 2xx"]]
     assert not failed, f"no {' and no '.join(failed)} search succeeded: {counts}"
 
 

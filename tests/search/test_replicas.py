@@ -128,6 +128,21 @@ def test_writes_never_go_to_the_replica(acme, replica_configured):
     assert any("INSERT" in sql for sql in log.sql["default"])
 
 
+def test_the_search_log_is_written_to_the_primary_never_the_replica(client, acme, replica_configured):
+    from search.models import SearchLog
+    from search.search_log import search_log_flush
+
+    _, content_type, secret = acme
+    entry = entry_make(content_type, title="Refund policy")
+    replica_configured.caught_up()
+    with StatementLog() as log:
+        assert search_ids(client, "refund", secret) == [entry.pk]
+        assert search_log_flush() == 1
+    assert not any("search_searchlog" in sql for sql in log.sql[REPLICA_ALIAS])
+    assert any("INSERT" in sql and "search_searchlog" in sql for sql in log.sql["default"])
+    assert SearchLog.objects.using("default").count() == 1
+
+
 def test_replica_lagging_past_the_bound_is_skipped(client, acme, replica_configured):
     _, content_type, secret = acme
     replica_configured.caught_up()

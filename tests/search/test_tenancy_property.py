@@ -24,6 +24,7 @@ import asyncio
 import concurrent.futures
 import json
 import threading
+import uuid
 from collections.abc import Awaitable, Callable
 from contextlib import contextmanager
 from io import StringIO
@@ -504,3 +505,105 @@ def test_search_commands_never_leave_the_workspace_or_the_users_policy():
     tally = run_property("commands", check, command_callers)
     for name in ("search_entries", *RANKED_COMMANDS):
         figure_record(f"tenancy property, {tally.summary(f'command {name}')}")
+
+
+# --- search log: click events and the insights page ------------------------------------------------
+
+def test_api_click_events_take_only_the_callers_own_searches_and_visible_results():
+    """A click names a search of the caller's workspace and a result the caller may see: its own
+    search's first hit is accepted; that search id in any other workspace, another workspace's
+    search id here, and an entry the policy hides are refused (404 / 400), never recorded."""
+    from search.models import SearchClick
+    from search.search_log import search_id_make, search_log_flush
+
+    interface = "API click events"
+
+    def check(world: World, probe: Probe, caller, tally: Tally) -> None:
+        client, expected = api_client(world, caller, probe.slug)
+        response = client.get(ENTRIES.format(slug=probe.slug), {"q": probe.query, "limit": 100})
+        if expected.refusal is not None or response.status_code != 200:
+            tally.record(interface, f"search {response.status_code}")
+            return
+        body = response.json()
+        search_id = body["meta"]["search_id"]
+        assert search_id, body["meta"]
+        events = f"/api/v1/workspaces/{probe.slug}/search/events"
+        visible = {hit["id"] for hit in body["results"]}
+        hidden = [e for e in world.entries if e.workspace_id != expected.workspace.pk
+                  or (e.status != EntryStatus.PUBLISHED and not expected.include_drafts)]
+        clicks_before = SearchClick.objects.count()
+        # Another workspace's search id, made as the server makes them: as unknown here as a made-up one.
+        foreign = [ws for ws in world.workspaces if ws.pk != expected.workspace.pk]
+        if foreign:
+            forged = search_id_make(foreign[0].pk, uuid.uuid4())
+            answer = client.post(events, json.dumps({"search_id": forged, "entry_id": next(iter(visible), 1),
+                                                     "position": 1}), content_type="application/json")
+            assert (answer.status_code, answer.json()["code"]) == (404, "search_not_found"), answer.json()
+        if hidden:
+            answer = client.post(events, json.dumps({"search_id": search_id, "entry_id": hidden[0].pk, "position": 1}),
+                                 content_type="application/json")
+            assert (answer.status_code, answer.json()["code"]) == (400, "entry_id_invalid"), answer.json()
+        for other in foreign:  # this search's id on another workspace's URL
+            answer = client.post(f"/api/v1/workspaces/{other.slug}/search/events",
+                                 json.dumps({"search_id": search_id, "entry_id": 1, "position": 1}),
+                                 content_type="application/json")
+            assert answer.status_code == 404, (answer.status_code, answer.json())
+        search_log_flush()
+        assert SearchClick.objects.count() == clicks_before
+        if not visible:
+            tally.record(interface, "200 empty")
+            return
+        answer = client.post(events, json.dumps({"search_id": search_id, "entry_id": sorted(visible)[0],
+                                                 "position": 1}), content_type="application/json")
+        assert answer.status_code == 202, answer.json()
+        search_log_flush()
+        assert SearchClick.objects.count() == clicks_before + 1
+        tally.record(interface, "200 with results")
+
+    run_property(interface, check, api_callers)
+
+
+def test_admin_insights_count_only_the_workspaces_own_searches_for_its_editors():
+    """The insights page after searches in several workspaces: a non-member gets the 404 of a
+    missing workspace, a viewer a 403, an owner or editor the figures of that workspace's
+    searches alone (its log rows, counted here by hand)."""
+    from search.models import SearchLog
+    from search.search_log import search_log_flush
+
+    interface = "admin insights page"
+
+    def check(world: World, probe: Probe, caller, tally: Tally) -> None:
+        actor, data_index = caller
+        client = Client()
+        client.force_login(actor.user)
+        for workspace in world.workspaces:  # every workspace gets searched, by an operator
+            try:
+                call_command("search_entries", "--", workspace.slug, f"{probe.query} {workspace.slug}"[:100],
+                             stdout=StringIO())
+            except CommandError:  # a query the search refuses: nothing logged
+                pass
+        search_log_flush()
+        response = client.get(f"/admin/search/{probe.slug}/insights/", {"days": 7})
+        if not actor.active:
+            assert response.status_code == 302, response.status_code
+            tally.record(interface, "302 login")
+            return
+        expected = expected_for_user(world, actor, probe.slug)
+        if expected.refusal is not None:
+            assert response.status_code == 404, (response.status_code, expected)
+            tally.record(interface, "404 not a member")
+            return
+        if not expected.include_drafts:
+            assert response.status_code == 403, response.status_code
+            tally.record(interface, "403 viewer")
+            return
+        assert response.status_code == 200, response.status_code
+        insights = response.context["insights"]
+        own = SearchLog.objects.filter(workspace=expected.workspace)
+        assert insights.searches == own.count()
+        own_queries = set(own.values_list("query", flat=True))
+        listed = {q.query for q in insights.top_queries + insights.zero_result_queries + insights.slowest}
+        assert listed <= own_queries, listed - own_queries
+        tally.record(interface, "200 with results" if insights.searches else "200 empty")
+
+    run_property(interface, check, lambda world: st.tuples(st.sampled_from(world.users), st.integers(0, 59)))
