@@ -344,6 +344,9 @@ def main() -> None:
         workspace, entry_to_doc = workspace_load(data, services, args.rebuild)
         queries = data.queries[: args.max_queries]
         qrels = {q["_id"]: data.qrels[q["_id"]] for q in queries}
+        from evalsets import queries_prime
+
+        queries_prime(q["text"][:2000] for q in queries)
         methods = []
         for method in wanted:
             if (options := hybrid_method_options(method)) is not None:

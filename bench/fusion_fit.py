@@ -51,7 +51,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
 from evalsets import SETS, load_set  # noqa: E402
 
-GRID = [round(i * 0.05, 2) for i in range(21)]
+GRID = [round(i * 0.1, 1) for i in range(11)]
 ORACLE_GRID = [round(i * 0.1, 1) for i in range(11)]
 RRF_KS = (1, 5, 10, 20, 40, 60, 100)
 RIDGE = 1.0
@@ -74,9 +74,19 @@ class Q:
     features: object  # search.fusion.QueryFeatures
 
 
+# Cached pickles name the class by this module, whether it runs as a script or is imported.
+Q.__module__ = "fusion_fit"
+sys.modules.setdefault("fusion_fit", sys.modules[__name__])
+
+
+def cache_path(name: str, split: str, max_queries: int | None) -> Path:
+    """Where a split's collected candidates are kept (delete it after changing a leg or the features)."""
+    return REPO_ROOT / "var" / "bench" / f"fusion-loso-{name}-{split}-{max_queries or 'all'}.pickle"
+
+
 def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
     """Both legs of every query of a set's split, through hybrid_collect; cached in var/bench."""
-    cache = REPO_ROOT / "var" / "bench" / f"fusion-loso-{name}-{split}-{max_queries or 'all'}.pickle"
+    cache = cache_path(name, split, max_queries)
     if cache.exists():
         with cache.open("rb") as handle:
             return pickle.load(handle)
@@ -92,6 +102,10 @@ def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
     where = chunk_filter(access=access, content_type=None, spec=None)
     out = []
     started = time.perf_counter()
+    from evalsets import queries_prime
+
+    queries_prime(q["text"][:2000] for q in data.queries[:max_queries])
+    print(f"  {name} {split}: queries embedded in {time.perf_counter() - started:.0f} s", flush=True)
     for query in data.queries[:max_queries]:
         judged = data.qrels[query["_id"]]
         collected = hybrid_collect(workspace_id=workspace.pk, query=query["text"][:2000], where=where,
@@ -279,20 +293,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--max-queries", type=int, default=None, help="queries per split (first N)")
+    parser.add_argument("--collect-only", action="store_true",
+                        help="run the legs for these sets and cache them (sets may live in different databases: "
+                        "collect each with its BENCH_EVAL_DB, then run the comparison over all sets)")
     args = parser.parse_args()
     names = [n for n in args.sets.split(",") if n]
     import eval as evalbench
 
     evalbench.django_setup()
-    from django.core.management import call_command
+    if any(not cache_path(n, split, args.max_queries).exists() for n in names for split in ("fit", "test")):
+        from django.core.management import call_command
 
-    from ingestion import services
+        from ingestion import services
 
-    call_command("migrate", verbosity=0)
-    services.keyword_index_missing()
-    services.keyword_stats_compact_all()
+        call_command("migrate", verbosity=0)
+        services.keyword_index_missing()
+        services.keyword_stats_compact_all()
     fit_qs = {n: collect(n, "fit", args.max_queries) for n in names}
     test_qs = {n: collect(n, "test", args.max_queries) for n in names}
+    if args.collect_only:
+        return
     check_against_ir_measures(names[0], test_qs[names[0]])
 
     print(f"\nLeave-one-set-out, nDCG@10 on each held-out set's TEST split (margin over its better single "
