@@ -151,6 +151,10 @@ def workspace_load(data: EvalSet, services, rebuild: bool) -> tuple[object, dict
     if workspace is not None and not rebuild:
         entry_ids = list(Entry.objects.filter(workspace=workspace).order_by("pk").values_list("pk", flat=True))
         pending = Chunk.objects.filter(workspace=workspace).exclude(status="embedded").count()
+        if len(entry_ids) == len(data.corpus) and pending:  # a load stopped while embedding: resume it
+            print(f"  {slug}: {len(entry_ids)} entries, embedding {pending} pending chunks", flush=True)
+            services.chunks_embed_pending(workspace=workspace)
+            pending = Chunk.objects.filter(workspace=workspace).exclude(status="embedded").count()
         if len(entry_ids) == len(data.corpus) and pending == 0:
             print(f"  {slug}: reusing {len(entry_ids)} entries", flush=True)
             return workspace, {pk: doc["_id"] for pk, doc in zip(entry_ids, data.corpus)}
