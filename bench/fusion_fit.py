@@ -98,7 +98,10 @@ def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
     from search.vector_leg import DEFAULT_EF_SEARCH
 
     data = load_set(name, split=split)
-    workspace, entry_to_doc = evalbench.workspace_load(load_set(name), services, False)
+    if READ_ONLY:
+        workspace, entry_to_doc = workspace_read(load_set(name))
+    else:
+        workspace, entry_to_doc = evalbench.workspace_load(load_set(name), services, False)
     access = workspace_access_for_operator(workspace=workspace)
     where = chunk_filter(access=access, content_type=None, spec=None)
     out = []
@@ -133,6 +136,24 @@ def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
     with cache.open("wb") as handle:
         pickle.dump(out, handle)
     return out
+
+
+READ_ONLY = False
+
+
+def workspace_read(data):
+    """A loaded set's workspace and entry -> document map, reading only (a database another
+    process is still loading, whose schema may lack this branch's columns)."""
+    from cms.models import Entry, Workspace
+    from ingestion.models import Chunk
+
+    workspace = Workspace.objects.defer("search_fusion").get(slug=f"eval-{data.name}")
+    entry_ids = list(Entry.objects.filter(workspace=workspace).order_by("pk").values_list("pk", flat=True))
+    pending = Chunk.objects.filter(workspace=workspace).exclude(status="embedded").count()
+    if len(entry_ids) != len(data.corpus) or pending:
+        raise SystemExit(f"eval-{data.name} is not fully loaded ({len(entry_ids)} entries, {pending} chunks pending).")
+    print(f"  eval-{data.name}: reading {len(entry_ids)} entries", flush=True)
+    return workspace, {pk: doc["_id"] for pk, doc in zip(entry_ids, data.corpus)}
 
 
 def ndcg(q: Q, fused: np.ndarray) -> float:
@@ -324,12 +345,16 @@ def main() -> None:
     parser.add_argument("--collect-only", action="store_true",
                         help="run the legs for these sets and cache them (sets may live in different databases: "
                         "collect each with its BENCH_EVAL_DB, then run the comparison over all sets)")
+    parser.add_argument("--read-only", action="store_true",
+                        help="with --collect-only: read a database another process is loading (no migrate, no writes)")
     args = parser.parse_args()
     names = [n for n in args.sets.split(",") if n]
     import eval as evalbench
 
+    global READ_ONLY
+    READ_ONLY = args.read_only
     evalbench.django_setup()
-    if any(not cache_path(n, split, args.max_queries).exists() for n in names for split in ("fit", "test")):
+    if not READ_ONLY and any(not cache_path(n, split, args.max_queries).exists() for n in names for split in ("fit", "test")):
         from django.core.management import call_command
 
         from ingestion import services
