@@ -10,7 +10,17 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EVAL_DIR = Path(os.environ.get("EVAL_DIR", REPO_ROOT.parent / "shared" / "eval"))
-SETS = ("scifact", "stackfaq-en", "jsquad-ja")
+SETS = ("scifact", "stackfaq-en", "covidfaq-en", "jsquad-ja", "jaquad-ja")
+# The sets that come without a fit/test split are halved by query, once, with this seed; the
+# halves are written down in bench/eval_split.tsv (`python bench/evalsets.py --write-split`).
+SPLIT_SEED = 18
+SPLIT_FILE = REPO_ROOT / "bench" / "eval_split.tsv"
+SELF_SPLIT_SETS = ("stackfaq-en", "covidfaq-en", "jaquad-ja")
+# Corpora loaded only in part (the first N documents of corpus.jsonl), where loading all of it
+# does not fit the time a run has on this machine. JaQuAD's first 1,431 paragraphs are the dev
+# paragraphs, which hold the answer of every judged question; the rest are train paragraphs,
+# distractors. EVAL_JAQUAD_DOCS=11144 loads it whole.
+CORPUS_LIMITS = {"jaquad-ja": int(os.environ.get("EVAL_JAQUAD_DOCS", "3000"))}
 
 
 @dataclass(frozen=True)
@@ -41,31 +51,55 @@ def _qrels(path: Path) -> dict[str, dict[str, int]]:
     return qrels
 
 
+def split_write() -> None:
+    """Halve each set without a split by query (seed SPLIT_SEED) into SPLIT_FILE: set, query id, fit|test."""
+    import random
+
+    rows = []
+    for name in SELF_SPLIT_SETS:
+        folder = eval_dir() / name
+        qrels = _qrels(folder / "qrels.tsv")
+        ids = sorted(q["_id"] for q in _jsonl(folder / "queries.jsonl") if q["_id"] in qrels)
+        random.Random(SPLIT_SEED).shuffle(ids)
+        half = len(ids) // 2
+        rows += [(name, qid, "fit" if i < half else "test") for i, qid in enumerate(ids)]
+    with SPLIT_FILE.open("w", encoding="utf-8") as handle:
+        handle.write("set\tquery-id\tsplit\n")
+        handle.writelines(f"{name}\t{qid}\t{split}\n" for name, qid, split in rows)
+
+
+def _self_split(name: str) -> dict[str, str]:
+    with SPLIT_FILE.open(encoding="utf-8") as handle:
+        return {row["query-id"]: row["split"] for row in csv.DictReader(handle, delimiter="\t") if row["set"] == name}
+
+
 def load_set(name: str, split: str = "all") -> EvalSet:
     """A set's corpus and judged queries. `split`:
 
     - "all": every judged query of queries.jsonl (SciFact: its test split);
-    - "test": what evaluation reports: SciFact test, every StackFAQ query, JSQuAD's `test` queries;
-    - "fit": what fusion weights may be fitted on: SciFact train, JSQuAD's `valid` queries
-      (StackFAQ has no split: none).
+    - "test": what evaluation reports: SciFact test, JSQuAD's `test` queries, and the `test`
+      half of StackFAQ, CovidFAQ and JaQuAD (bench/eval_split.tsv);
+    - "fit": what fusion may be fitted on: SciFact train, JSQuAD's `valid` queries, the
+      `fit` half of the others.
     """
     folder = eval_dir() / name
-    corpus = _jsonl(folder / "corpus.jsonl")
+    corpus = _jsonl(folder / "corpus.jsonl")[: CORPUS_LIMITS.get(name)]
     if split == "fit" and name == "scifact":
         qrels = _qrels(folder / "qrels-train.tsv")
         queries = [q for q in _jsonl(folder / "queries-train.jsonl") if q["_id"] in qrels]
         return EvalSet(name=name, corpus=corpus, queries=queries, qrels=qrels)
     qrels = _qrels(folder / "qrels.tsv")
     queries = [q for q in _jsonl(folder / "queries.jsonl") if q["_id"] in qrels]
+    if split not in ("all", "test", "fit"):
+        raise ValueError(f"unknown split {split!r}")
     if split in ("test", "fit") and (folder / "query-split.tsv").exists():
         wanted = "test" if split == "test" else "valid"
         with (folder / "query-split.tsv").open(encoding="utf-8") as handle:
             keep = {row["query-id"] for row in csv.DictReader(handle, delimiter="\t") if row["jglue-split"] == wanted}
         queries = [q for q in queries if q["_id"] in keep]
-    elif split == "fit":
-        queries = []
-    elif split not in ("all", "test"):
-        raise ValueError(f"unknown split {split!r}")
+    elif split in ("test", "fit") and name in SELF_SPLIT_SETS:
+        halves = _self_split(name)
+        queries = [q for q in queries if halves.get(q["_id"]) == split]
     return EvalSet(name=name, corpus=corpus, queries=queries, qrels={q["_id"]: qrels[q["_id"]] for q in queries})
 
 
@@ -115,4 +149,34 @@ def cached_query_backend_class():
                 self._queries[text] = super().embed_query(text)
             return self._queries[text]
 
+        def embed_queries(self, texts) -> list[list[float]]:
+            texts = list(texts)
+            missing = [t for t in dict.fromkeys(texts) if t not in self._queries]
+            if missing:
+                self._queries.update(zip(missing, super().embed_queries(missing)))
+            return [self._queries[t] for t in texts]
+
+        def prime(self, texts, batch: int = 64) -> None:
+            """Embed these queries ahead, in batches (the model is much faster per text in a batch)."""
+            texts = [t for t in dict.fromkeys(texts) if t not in self._queries]
+            for start in range(0, len(texts), batch):
+                self.embed_queries(texts[start:start + batch])
+
     return CachedQueryLocalBackend
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--write-split"]:
+        split_write()
+        print(f"wrote {SPLIT_FILE}")
+
+
+def queries_prime(texts) -> None:
+    """Embed a bench's queries ahead in batches through the configured (cached) backend."""
+    from ingestion.embeddings import get_embedding_backend
+
+    backend = get_embedding_backend()
+    if hasattr(backend, "prime"):
+        backend.prime(list(texts))

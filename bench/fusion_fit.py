@@ -1,157 +1,444 @@
 #!/usr/bin/env python
-"""Fit hybrid search's fusion weights on the fit splits only: SciFact train and JSQuAD `valid`.
+"""Choose hybrid search's fusion by leave-one-set-out over every judged set in ../shared/eval/.
 
 Run from the repo root, after bench/eval.py has loaded the workspaces:
-    .venv/bin/python bench/fusion_fit.py [--max-queries N]
+    .venv/bin/python bench/fusion_fit.py [--sets ...] [--max-queries N]
 
-For every fit query, both legs run once through the real pipeline
-(`search.hybrid.hybrid_collect`, CANDIDATE_DEPTH_MAX chunks per leg, every candidate scored
-by both legs); then `search.fusion.fuse`, the function the product uses, ranks them for each
-setting on the grid: weighted fusion with keyword weight 0, 0.05, ..., 1 (semantic weight
-its complement) and each normalisation (min-max over the candidates; or over the best, with
-0 as the floor), and RRF, with each leg's list cut to 20, 50 or 100 chunks. Chunks map to
-documents (each keeps its best chunk) and ir-measures computes nDCG@10.
+For every query of every set (fit and test splits, bench/evalsets.py; the halves of the sets
+without a split are in bench/eval_split.tsv), both legs run once through the product's own
+`search.hybrid.hybrid_collect` at the product's depth (CANDIDATE_DEPTH chunks per leg, every
+candidate scored by both legs, the query's features computed as the product does). Every
+candidate fusion then ranks those candidates through `search.fusion.fuse_arrays`, the
+function the product runs; chunks map to documents (each keeps its best chunk) and nDCG@10 is
+computed as trec_eval/ir-measures do (checked against ir-measures on the first set).
 
-The rule it prints: per query script, the keyword weight with the best nDCG@10 on that
-script's fit set at the product's depth (English and other Latin-script queries: SciFact
-train; CJK queries: JSQuAD valid). No test query (SciFact test, StackFAQ, JSQuAD test) is read.
+Leave-one-set-out: for each set H, a candidate's parameters are fitted on the FIT splits of
+the other sets only (each set weighing the same), and it is scored on H's TEST split. Per
+candidate the table shows, per set, nDCG@10 and its margin over the better single leg on the
+same queries; the choice is the candidate with the best WORST margin (then the best mean).
+The chosen candidate is then refitted on the fit splits of all sets: those are the constants
+of search/fusion.py, printed at the end. No test split is ever fitted on.
+
+Candidates:
+- today: weighted fusion, scores over each leg's best, keyword 0.60 (Latin) / 0.75 (CJK), as shipped before;
+- weighted: the same with one keyword weight for every query (fitted);
+- zscore: z-scored legs, one keyword weight (fitted);
+- rrf: reciprocal rank fusion, k and the keyword weight fitted;
+- adaptive: z-scored legs, the keyword weight linear in the query's features, fitted by
+  regressing each fit query's best weight on its features (ridge);
+- learned: logistic regression on candidates (relevant or not) over keyword_z x features and
+  semantic_z x features (the product's adaptive formula, its coefficients fitted by log-loss).
+zscore, adaptive and learned also "+entry": an entry's best chunk fused on its entry's best
+score per leg.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import pickle
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
-import eval as evalbench  # noqa: E402
-from evalsets import load_set  # noqa: E402
+from evalsets import SETS, load_set  # noqa: E402
 
-FIT_SETS = {"scifact": "latin", "jsquad-ja": "cjk"}
-NORMALIZATIONS = ("minmax", "max")
-CANDIDATE_DEPTH_MAX = 100
-DEPTHS = (20, 50, 100)
-GRID = [round(i * 0.05, 2) for i in range(21)]
+GRID = [round(i * 0.1, 1) for i in range(11)]
+ORACLE_GRID = [round(i * 0.1, 1) for i in range(11)]
+RRF_KS = (5, 20, 60)
+RIDGE = 1.0
+TODAY_LATIN, TODAY_CJK = 0.6, 0.75
 
 
-def collect(workspace, queries: list[dict], name: str) -> dict[str, list]:
-    """Per query: its candidates (search.fusion.Candidate) with both legs' scores and ranks, and
-    the entry of each chunk. Cached in var/bench (delete the file after changing a leg)."""
-    import pickle
+@dataclass
+class Q:
+    """One query's candidates at the product's depth, as arrays."""
 
-    cache = REPO_ROOT / "var" / "bench" / f"fusion-fit-{name}-{len(queries)}.pickle"
+    qid: str
+    chunk: np.ndarray
+    entry: np.ndarray
+    keyword: np.ndarray  # BM25 (nan: leg did not run)
+    semantic: np.ndarray  # cosine (nan: no vector)
+    keyword_rank: np.ndarray  # 0 = not in the leg's list
+    semantic_rank: np.ndarray
+    gain: np.ndarray  # relevance of the candidate's document
+    ideal: float  # ideal DCG@10
+    features: object  # search.fusion.QueryFeatures
+
+
+# Cached pickles name the class by this module, whether it runs as a script or is imported.
+Q.__module__ = "fusion_fit"
+sys.modules.setdefault("fusion_fit", sys.modules[__name__])
+
+
+def cache_path(name: str, split: str, max_queries: int | None) -> Path:
+    """Where a split's collected candidates are kept (delete it after changing a leg or the features)."""
+    return REPO_ROOT / "var" / "bench" / f"fusion-loso-{name}-{split}-{max_queries or 'all'}.pickle"
+
+
+def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
+    """Both legs of every query of a set's split, through hybrid_collect; cached in var/bench."""
+    cache = cache_path(name, split, max_queries)
     if cache.exists():
         with cache.open("rb") as handle:
             return pickle.load(handle)
-    from search.hybrid import chunk_filter, hybrid_collect
+    import eval as evalbench
     from cms.access import workspace_access_for_operator
+    from ingestion import services
+    from search.hybrid import CANDIDATE_DEPTH, chunk_filter, hybrid_collect
+    from search.vector_leg import DEFAULT_EF_SEARCH
 
+    data = load_set(name, split=split)
+    if READ_ONLY:
+        workspace, entry_to_doc = workspace_read(load_set(name))
+    else:
+        workspace, entry_to_doc = evalbench.workspace_load(load_set(name), services, False)
     access = workspace_access_for_operator(workspace=workspace)
     where = chunk_filter(access=access, content_type=None, spec=None)
-    out = {}
-    for query in queries:
+    out = []
+    started = time.perf_counter()
+    from evalsets import queries_prime
+
+    queries_prime(q["text"][:2000] for q in data.queries[:max_queries])
+    print(f"  {name} {split}: queries embedded in {time.perf_counter() - started:.0f} s", flush=True)
+    for query in data.queries[:max_queries]:
+        judged = data.qrels[query["_id"]]
         collected = hybrid_collect(workspace_id=workspace.pk, query=query["text"][:2000], where=where,
-                                   depth=CANDIDATE_DEPTH_MAX, keyword_weight=0.5, semantic_weight=0.5,
-                                   ef_search=CANDIDATE_DEPTH_MAX)
-        out[query["_id"]] = [(c, collected.hits[c.chunk_id].entry_id) for c in collected.candidates.values()]
+                                   depth=CANDIDATE_DEPTH, keyword_leg=True, semantic_leg=True,
+                                   ef_search=max(DEFAULT_EF_SEARCH, CANDIDATE_DEPTH))
+        cands = list(collected.candidates.values())
+        nan = float("nan")
+        entries = [collected.hits[c.chunk_id].entry_id for c in cands]
+        ideal = sorted((g for g in judged.values() if g > 0), reverse=True)[:10]
+        out.append(Q(
+            qid=query["_id"],
+            chunk=np.array([c.chunk_id for c in cands], dtype=np.int64),
+            entry=np.array([e if e is not None else -1 for e in entries], dtype=np.int64),
+            keyword=np.array([nan if c.keyword_score is None else c.keyword_score for c in cands]),
+            semantic=np.array([nan if c.semantic_score is None else c.semantic_score for c in cands]),
+            keyword_rank=np.array([c.keyword_rank or 0 for c in cands]),
+            semantic_rank=np.array([c.semantic_rank or 0 for c in cands]),
+            gain=np.array([float(judged.get(entry_to_doc.get(e), 0)) for e in entries]),
+            ideal=sum(g / math.log2(i + 2) for i, g in enumerate(ideal)),
+            features=collected.features,
+        ))
+    print(f"  {name} {split}: {len(out)} queries collected in {time.perf_counter() - started:.0f} s", flush=True)
     cache.parent.mkdir(parents=True, exist_ok=True)
     with cache.open("wb") as handle:
         pickle.dump(out, handle)
     return out
 
 
-def rank_docs(pairs, entry_to_doc: dict[int, str], *, method: str, keyword_weight: float, depth: int,
-              normalization: str = "minmax") -> dict[str, float]:
-    from dataclasses import replace
+READ_ONLY = False
 
-    from search.fusion import fuse
 
-    kept = [
-        (replace(c, keyword_rank=c.keyword_rank if c.keyword_rank and c.keyword_rank <= depth else None,
-                 semantic_rank=c.semantic_rank if c.semantic_rank and c.semantic_rank <= depth else None), entry)
-        for c, entry in pairs
-        if (c.keyword_rank and c.keyword_rank <= depth) or (c.semantic_rank and c.semantic_rank <= depth)
-    ]
-    entry_of = {c.chunk_id: entry for c, entry in kept}
-    ranked = fuse([c for c, _ in kept], method=method, keyword_weight=keyword_weight,
-                  semantic_weight=1.0 - keyword_weight, normalization=normalization)
-    best: dict[str, float] = {}
-    for rank, c in enumerate(ranked):
-        doc = entry_to_doc.get(entry_of[c.chunk_id])
-        if doc is not None and doc not in best:
-            best[doc] = float(len(ranked) - rank)
-        if len(best) == 10:
+def workspace_read(data):
+    """A loaded set's workspace and entry -> document map, reading only (a database another
+    process is still loading, whose schema may lack this branch's columns)."""
+    from cms.models import Entry, Workspace
+    from ingestion.models import Chunk
+
+    workspace = Workspace.objects.defer("search_fusion").get(slug=f"eval-{data.name}")
+    entry_ids = list(Entry.objects.filter(workspace=workspace).order_by("pk").values_list("pk", flat=True))
+    pending = Chunk.objects.filter(workspace=workspace).exclude(status="embedded").count()
+    if len(entry_ids) != len(data.corpus) or pending:
+        raise SystemExit(f"eval-{data.name} is not fully loaded ({len(entry_ids)} entries, {pending} chunks pending).")
+    print(f"  eval-{data.name}: reading {len(entry_ids)} entries", flush=True)
+    return workspace, {pk: doc["_id"] for pk, doc in zip(entry_ids, data.corpus)}
+
+
+def ndcg(q: Q, fused: np.ndarray) -> float:
+    """nDCG@10 of the documents in fused order (the product's order: best fused, then lower chunk id)."""
+    if q.ideal <= 0 or len(fused) == 0:
+        return 0.0
+    order = np.lexsort((q.chunk, -fused))
+    seen: set[int] = set()
+    dcg, rank = 0.0, 0
+    for i in order:
+        entry = int(q.entry[i])
+        if entry in seen:
+            continue
+        seen.add(entry)
+        dcg += q.gain[i] / math.log2(rank + 2)
+        rank += 1
+        if rank == 10:
             break
-    return best
+    return dcg / q.ideal
+
+
+# --- scoring through the product's function -------------------------------------------------
+
+def fused_scores(q: Q, kind: str, params: dict, aggregate: bool) -> np.ndarray:
+    from search.fusion import FUSION_ADAPTIVE, FUSION_RRF, FUSION_WEIGHTED, FusionSetting, fuse_arrays
+
+    if kind == "keyword":
+        return np.nan_to_num(q.keyword, nan=-1.0)
+    if kind == "semantic":
+        return np.nan_to_num(q.semantic, nan=-2.0)
+    common = dict(keyword_rank=q.keyword_rank, semantic_rank=q.semantic_rank, entries=q.entry, aggregate=aggregate)
+    if kind == "today":
+        w = TODAY_CJK if q.features.cjk >= 0.3 else TODAY_LATIN
+        return fuse_arrays(q.keyword, q.semantic, setting=FusionSetting(FUSION_WEIGHTED, w, 1 - w), **common)
+    if kind == "weighted":
+        w = params["w"]
+        return fuse_arrays(q.keyword, q.semantic, setting=FusionSetting(FUSION_WEIGHTED, w, 1 - w), **common)
+    if kind == "zscore":
+        w = params["w"]
+        return fuse_arrays(q.keyword, q.semantic, setting=FusionSetting(FUSION_ADAPTIVE, w, 1 - w), **common)
+    if kind == "rrf":
+        import search.fusion as fusion
+
+        saved, fusion.RRF_K = fusion.RRF_K, params["k"]
+        try:
+            w = params["w"]
+            return fuse_arrays(q.keyword, q.semantic, setting=FusionSetting(FUSION_RRF, w, 1 - w), **common)
+        finally:
+            fusion.RRF_K = saved
+    if kind in ("adaptive", "learned"):
+        return fuse_arrays(q.keyword, q.semantic, setting=FusionSetting(FUSION_ADAPTIVE), features=q.features,
+                           model=params["model"], **common)
+    raise ValueError(kind)
+
+
+_MEMO: dict = {}
+
+
+def set_ndcg(queries: list[Q], kind: str, params: dict, aggregate: bool) -> float:
+    """Mean nDCG@10 of a setting over queries (memoised: the folds share their sets)."""
+    key = (id(queries), kind, tuple(sorted((k, str(v)) for k, v in params.items())), aggregate)
+    if key not in _MEMO:
+        _MEMO[key] = (float(np.mean([ndcg(q, fused_scores(q, kind, params, aggregate)) for q in queries]))
+                      if queries else 0.0)
+    return _MEMO[key]
+
+
+def mean_over_sets(train: dict[str, list[Q]], kind: str, params: dict, aggregate: bool) -> float:
+    return float(np.mean([set_ndcg(qs, kind, params, aggregate) for qs in train.values()]))
+
+
+# --- fitting (on fit splits only) --------------------------------------------------------------
+
+def fit(kind: str, train: dict[str, list[Q]], aggregate: bool) -> dict:
+    if kind in ("today", "keyword", "semantic"):
+        return {}
+    if kind in ("weighted", "zscore"):
+        w = max(GRID, key=lambda w: (round(mean_over_sets(train, kind, {"w": w}, aggregate), 6), -abs(w - 0.5)))
+        return {"w": w}
+    if kind == "rrf":
+        grid = [(k, w) for k in RRF_KS for w in (0.4, 0.5, 0.6)]
+        k, w = max(grid, key=lambda kw: mean_over_sets(train, kind, {"k": kw[0], "w": kw[1]}, aggregate))
+        return {"k": k, "w": w}
+    if kind == "adaptive":
+        return {"model": fit_adaptive(train, aggregate)}
+    if kind == "learned":
+        return {"model": fit_learned(train)}
+    raise ValueError(kind)
+
+
+def fit_adaptive(train: dict[str, list[Q]], aggregate: bool) -> tuple:
+    """Each fit query's best z-score keyword weight (the middle of its best ones), regressed
+    on its features by ridge least squares, every set weighing the same."""
+    rows, targets, weights = [], [], []
+    for queries in train.values():
+        kept = []
+        for q in queries:
+            target = _oracle(q, aggregate)
+            if target is not None:
+                kept.append((q.features.vector(), target))
+        for vector, target in kept:
+            rows.append(vector)
+            targets.append(target)
+            weights.append(1.0 / len(kept))
+    x, y, sw = np.array(rows), np.array(targets), np.array(weights)
+    penalty = RIDGE * np.eye(x.shape[1]) * sw.sum() / len(sw)
+    penalty[0, 0] = 0.0
+    theta = np.linalg.solve(x.T @ (x * sw[:, None]) + penalty, x.T @ (y * sw))
+    unit = np.zeros(len(theta))
+    unit[0] = 1.0
+    return 0.0, tuple(theta), tuple(unit - theta)
+
+
+_ORACLE: dict = {}
+
+
+def _oracle(q: Q, aggregate: bool) -> float | None:
+    """The middle of the z-score keyword weights that give this query its best nDCG@10; None
+    when the weight does not matter for it (memoised: every fold asks the same)."""
+    key = (id(q), aggregate)
+    if key not in _ORACLE:
+        scores = [ndcg(q, fused_scores(q, "zscore", {"w": w}, aggregate)) for w in ORACLE_GRID]
+        best = max(scores)
+        if best <= 0 or min(scores) == best:
+            _ORACLE[key] = None
+        else:
+            _ORACLE[key] = float(np.mean([w for w, s in zip(ORACLE_GRID, scores) if s >= best - 1e-9]))
+    return _ORACLE[key]
+
+
+_DESIGN: dict = {}
+
+
+def _design(q: Q) -> np.ndarray:
+    from search.fusion import _zscores  # the product's own normalisation
+
+    if id(q) not in _DESIGN:
+        f = q.features.vector()
+        kz, sz = _zscores(q.keyword), _zscores(q.semantic)
+        _DESIGN[id(q)] = np.hstack([kz[:, None] * f[None, :], sz[:, None] * f[None, :]])
+    return _DESIGN[id(q)]
+
+
+def fit_learned(train: dict[str, list[Q]]) -> tuple:
+    """Logistic regression of 'the candidate's document is relevant' on keyword_z x features and
+    semantic_z x features plus a bias; each set weighs the same, each query the same within it."""
+    from scipy.optimize import minimize
+
+    blocks, labels, weights = [], [], []
+    for queries in train.values():
+        for q in queries:
+            if len(q.chunk) == 0:
+                continue
+            blocks.append(_design(q))
+            labels.append((q.gain > 0).astype(float))
+            weights.append(np.full(len(q.chunk), 1.0 / (len(queries) * len(q.chunk))))
+    x, y, sw = np.vstack(blocks), np.concatenate(labels), np.concatenate(weights)
+    sw = sw / sw.sum()
+    x = np.hstack([np.ones((len(x), 1)), x])
+    reg = 1e-4
+
+    def loss(beta):
+        z = x @ beta
+        p = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+        value = -np.sum(sw * (y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))) + reg * beta[1:] @ beta[1:]
+        grad = x.T @ (sw * (p - y))
+        grad[1:] += 2 * reg * beta[1:]
+        return value, grad
+
+    beta = minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B").x
+    half = (x.shape[1] - 1) // 2
+    return float(beta[0]), tuple(beta[1:1 + half]), tuple(beta[1 + half:])
+
+
+# --- the run ------------------------------------------------------------------------------------
+
+CANDIDATES = [("today", False), ("weighted", False), ("zscore", False), ("zscore", True), ("rrf", False),
+              ("adaptive", False), ("adaptive", True), ("learned", False), ("learned", True)]
+
+
+def label(kind: str, aggregate: bool) -> str:
+    return kind + ("+entry" if aggregate else "")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-queries", type=int, default=None)
-    parser.add_argument("--sets", default=",".join(FIT_SETS), help="fit sets to use (an English-only model: scifact)")
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--max-queries", type=int, default=None, help="queries per split (first N)")
+    parser.add_argument("--collect-only", action="store_true",
+                        help="run the legs for these sets and cache them (sets may live in different databases: "
+                        "collect each with its BENCH_EVAL_DB, then run the comparison over all sets)")
+    parser.add_argument("--read-only", action="store_true",
+                        help="with --collect-only: read a database another process is loading (no migrate, no writes)")
     args = parser.parse_args()
-    fit_sets = {name: FIT_SETS[name] for name in args.sets.split(",") if name in FIT_SETS}
-    if not fit_sets:
-        raise SystemExit(f"--sets: choose from {', '.join(FIT_SETS)}.")
+    names = [n for n in args.sets.split(",") if n]
+    import eval as evalbench
+
+    global READ_ONLY
+    READ_ONLY = args.read_only
     evalbench.django_setup()
-    from django.core.management import call_command
+    if not READ_ONLY and any(not cache_path(n, split, args.max_queries).exists() for n in names for split in ("fit", "test")):
+        from django.core.management import call_command
 
-    from ingestion import services
-    from search.fusion import FUSION_RRF, FUSION_WEIGHTED
+        from ingestion import services
 
-    call_command("migrate", verbosity=0)
-    services.keyword_index_missing()
-    services.keyword_stats_compact_all()
-    tables: dict[str, dict] = {}
-    for name, script in fit_sets.items():
-        data = load_set(name, split="fit")
-        workspace, entry_to_doc = evalbench.workspace_load(load_set(name), services, False)
-        queries = data.queries[: args.max_queries]
-        qrels = {q["_id"]: data.qrels[q["_id"]] for q in queries}
-        started = time.perf_counter()
-        pairs = collect(workspace, queries, name)
-        print(f"\n{name} fit split: {len(queries)} queries ({script} script), both legs collected in "
-              f"{time.perf_counter() - started:.0f} s", flush=True)
-        settings = [(norm, depth) for norm in NORMALIZATIONS for depth in DEPTHS]
-        header = f"{'keyword weight':>14} " + " ".join(f"{norm[:6] + ' ' + str(d):>10}" for norm, d in settings)
-        print(f"weighted fusion, nDCG@10 (normalisation, depth per leg)\n{header}\n{'-' * len(header)}")
-        table = {}
-        for weight in GRID:
-            row = []
-            for norm, depth in settings:
-                run = {qid: rank_docs(p, entry_to_doc, method=FUSION_WEIGHTED, keyword_weight=weight, depth=depth,
-                                      normalization=norm) for qid, p in pairs.items()}
-                score = evalbench.evaluate(qrels, run)["nDCG@10"]
-                table[(weight, norm, depth)] = score
-                row.append(score)
-            print(f"{weight:>14.2f} " + " ".join(f"{v:>10.3f}" for v in row), flush=True)
-        for weight in (0.5, 0.7):
-            row = []
-            for depth in DEPTHS:
-                run = {qid: rank_docs(p, entry_to_doc, method=FUSION_RRF, keyword_weight=weight, depth=depth)
-                       for qid, p in pairs.items()}
-                row.append(evalbench.evaluate(qrels, run)["nDCG@10"])
-            print(f"{'rrf ' + format(weight, '.2f'):>14} " + " ".join(f"{v:>10.3f}" for v in row)
-                  + "   (rrf: depths 20, 50, 100)", flush=True)
-        tables[name] = table
-    # The product's depth is CANDIDATE_DEPTH (50). One normalisation for both scripts: the one
-    # whose best weights score best on the two fit sets together (mean); then each script's weight.
-    def best_weight(name: str, norm: str) -> float:
-        return max(GRID, key=lambda w: (tables[name][(w, norm, 50)], -abs(w - 0.5)))
+        call_command("migrate", verbosity=0)
+        services.keyword_index_missing()
+        services.keyword_stats_compact_all()
+    fit_qs = {n: collect(n, "fit", args.max_queries) for n in names}
+    test_qs = {n: collect(n, "test", args.max_queries) for n in names}
+    if args.collect_only:
+        return
+    check_against_ir_measures(names[0], test_qs[names[0]])
 
-    norm = max(NORMALIZATIONS, key=lambda n: sum(tables[name][(best_weight(name, n), n, 50)] for name in fit_sets))
-    print(f"\nChosen (depth 50, the product's CANDIDATE_DEPTH): normalisation {norm}")
-    for name, script in fit_sets.items():
-        weight = best_weight(name, norm)
-        print(f"  {script:<6} queries: keyword_weight {weight:.2f}, semantic_weight {1 - weight:.2f} "
-              f"(nDCG@10 {tables[name][(weight, norm, 50)]:.3f} on {name} fit split; keyword alone "
-              f"{tables[name][(1.0, norm, 50)]:.3f}, semantic alone {tables[name][(0.0, norm, 50)]:.3f})")
+    print(f"\nLeave-one-set-out, nDCG@10 on each held-out set's TEST split (margin over its better single "
+          f"leg); load {os.getloadavg()[0]:.1f}")
+    legs = {n: (set_ndcg(test_qs[n], "keyword", {}, False), set_ndcg(test_qs[n], "semantic", {}, False))
+            for n in names}
+    header = f"{'candidate':<16}" + "".join(f"{n[:14]:>22}" for n in names) + f"{'worst margin':>14}{'mean':>8}"
+    print(header)
+    print("-" * len(header))
+    for leg, index in (("keyword leg", 0), ("semantic leg", 1)):
+        print(f"{leg:<16}" + "".join(f"{legs[n][index]:>22.3f}" for n in names))
+    results = {}
+    for kind, aggregate in CANDIDATES:
+        scores, margins, fitted = [], [], []
+        for held in names:
+            train = {n: fit_qs[n] for n in names if n != held}
+            params = fit(kind, train, aggregate)
+            score = set_ndcg(test_qs[held], kind, params, aggregate)
+            scores.append(score)
+            margins.append(score - max(legs[held]))
+            fitted.append(params)
+        results[(kind, aggregate)] = (min(margins), float(np.mean(scores)))
+        print(f"{label(kind, aggregate):<16}" + "".join(f"{s:>13.3f} ({m:+.3f})" for s, m in zip(scores, margins))
+              + f"{min(margins):>+14.3f}{np.mean(scores):>8.3f}", flush=True)
+        for held, params in zip(names, fitted):
+            if "model" not in params and params:
+                print(f"{'':<18}fitted without {held}: {params}")
+    chosen = max((c for c in CANDIDATES if c[0] != "today"), key=lambda c: (round(results[c][0], 4), results[c][1]))
+    print(f"\nChosen by the worst margin: {label(*chosen)} (worst {results[chosen][0]:+.3f}, "
+          f"mean {results[chosen][1]:.3f})")
+    final = fit(chosen[0], fit_qs, chosen[1])
+    print(f"Refitted on the fit splits of all {len(names)} sets: {final if 'model' not in final else ''}")
+    if "model" in final:
+        from search.fusion import FEATURE_NAMES
+
+        bias, coef_k, coef_s = final["model"]
+        print(f"ADAPTIVE_BIAS = {bias:.4f}")
+        print(f"ADAPTIVE_KEYWORD = ({', '.join(f'{v:.4f}' for v in coef_k)})  # {FEATURE_NAMES}")
+        print(f"ADAPTIVE_SEMANTIC = ({', '.join(f'{v:.4f}' for v in coef_s)})")
+        print(f"ADAPTIVE_AGGREGATE = {chosen[1]}")
+    print("\nThat refit on each set's test split (for reference; bench/eval.py measures the product):")
+    for n in names:
+        print(f"  {n:<12} {set_ndcg(test_qs[n], chosen[0], final, chosen[1]):.3f}  "
+              f"(keyword {legs[n][0]:.3f}, semantic {legs[n][1]:.3f}, today {set_ndcg(test_qs[n], 'today', {}, False):.3f})")
+
+
+def check_against_ir_measures(name: str, queries: list[Q]) -> None:
+    """This file's nDCG@10 equals ir-measures' on the keyword leg's ranking of one set."""
+    import eval as evalbench
+
+    data = load_set(name, split="test")
+    run, mine = {}, []
+    for q in queries:
+        scores = fused_scores(q, "keyword", {}, False)
+        mine.append(ndcg(q, scores))
+        order = np.lexsort((q.chunk, -scores))
+        ranked: dict[str, float] = {}
+        for rank, i in enumerate(order):
+            ranked.setdefault(f"e{q.entry[i]}", float(len(order) - rank))
+        run[q.qid] = dict(list(ranked.items())[:10])
+    # ir-measures needs document ids: use entries, and the qrels mapped to entries by gain.
+    qrels = {}
+    for q in queries:
+        rel = {f"e{e}": int(g) for e, g in zip(q.entry, q.gain) if g > 0}
+        missing = round(q.ideal - sum(g / math.log2(i + 2) for i, g in enumerate(sorted(rel.values(), reverse=True)[:10])), 9)
+        if missing > 0:
+            for j in range(len(data.qrels[q.qid])):  # judged documents no candidate holds: placeholders
+                rel.setdefault(f"missing{j}", 1)
+                if len(rel) >= len(data.qrels[q.qid]):
+                    break
+        qrels[q.qid] = rel
+    theirs = evalbench.evaluate(qrels, run)["nDCG@10"]
+    print(f"nDCG@10 check on {name} (keyword leg): this file {np.mean(mine):.4f}, ir-measures {theirs:.4f}")
 
 
 if __name__ == "__main__":

@@ -154,8 +154,21 @@ class WorkspaceScopedAdmin(admin.ModelAdmin):
 class WorkspaceAdmin(WorkspaceScopedAdmin):
     list_display = ["slug", "name", "created_at"]
     search_fields = ["slug", "name"]
+    readonly_fields = ["search_fusion_pin"]
     workspace_lookup = "pk"
     write_roles = MANAGE_ROLES
+
+    @admin.display(description="Hybrid fusion")
+    def search_fusion_pin(self, obj: Workspace) -> str:
+        """The pinned fusion, read-only: it changes only through `manage.py search_fusion`,
+        which checks it on the workspace's judged queries first."""
+        pin = obj.search_fusion if obj.pk else None
+        if not pin:
+            return "Default (adaptive). Pin another with `manage.py search_fusion pin`."
+        weights = ""
+        if pin.get("keyword_weight") is not None:
+            weights = f", keyword {pin['keyword_weight']:g} / semantic {1 - pin['keyword_weight']:g}"
+        return f"Pinned: {pin.get('fusion', 'adaptive')}{weights} ({pin.get('evidence') or 'no evidence recorded'})"
 
     def workspace_id_of(self, obj: Workspace) -> int | None:
         return obj.pk

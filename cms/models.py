@@ -21,6 +21,10 @@ class Workspace(models.Model):
     slug = models.SlugField(max_length=64, unique=True)
     name = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The workspace's pinned hybrid fusion ({"fusion", "keyword_weight", "semantic_weight",
+    # "evidence"}), or null for the default. Written only by `manage.py search_fusion pin/unpin`,
+    # which checks it on the workspace's judged queries first; read with the workspace row.
+    search_fusion = models.JSONField(null=True, blank=True, default=None, editable=False)
     # Whether searches of this workspace are logged for its search insights (search/search_log.py).
     search_log_enabled = models.BooleanField(
         default=True, help_text="Log this workspace's searches (normalised query, result count, latency, a hashed "

@@ -9,7 +9,7 @@ How a request runs:
    is a 400, as for hybrid.
 2. Parts: the caller's `queries`, or the configured decomposer's (`search.decompose`). A
    question that does not split is answered by `hybrid_answer` itself: the same ranking.
-3. Per part, `hybrid_rank` (both legs, fusion; default weights by the part's script), with
+3. Per part, `hybrid_rank` (both legs, fusion; adaptive fusion weighs each part by its own features), with
    all parts' query vectors made in one provider call.
 4. Merge (`merge_rankings`): each part's scores are divided by that part's best, and the
    chunks ranked by that share (a chunk two parts found keeps its higher one), so every
@@ -36,7 +36,7 @@ from typing import Any
 from cms.access import WorkspaceAccess
 from search.decompose import get_decomposer
 from search.errors import SearchError
-from search.fusion import Candidate, default_weights, query_script
+from search.fusion import Candidate
 from search.hybrid import (
     LEG_SEMANTIC,
     MAX_RERANK_CANDIDATES,
@@ -155,19 +155,18 @@ class _Part:
 
 
 def part_options(options: HybridOptions, part: str) -> HybridOptions:
-    """The request's options for one part: the fitted default weights follow the part's own script."""
-    if options.weights_source == "request":
-        return options
-    keyword, semantic_w = default_weights(part)
-    return replace(options, keyword_weight=keyword, semantic_weight=semantic_w,
-                   weights_source=f"default:{query_script(part)}")
+    """The request's options for one part. The fusion is the request's, the workspace's pin or
+    the default, as for the whole question; adaptive fusion then weighs each part's legs by
+    that part's own features (hybrid_rank computes them per part), so a keyword-heavy part
+    and a paraphrased part of one question are each fused the way that suits them."""
+    return options
 
 
 def _by_parts(access: WorkspaceAccess, request: HybridRequest, *, parts: list[str], source: str,
               merge: str) -> SearchResult:
     workspace = access.workspace
     options = [part_options(request.options, part) for part in parts]
-    embedded = [i for i, o in enumerate(options) if o.semantic_weight > 0]
+    embedded = [i for i, o in enumerate(options) if o.semantic_leg]
     embeddings: list[Any] = [None] * len(parts)
     if embedded:
         started = query_embeddings_start(workspace_id=workspace.pk, queries=[parts[i] for i in embedded])

@@ -14,8 +14,9 @@ How a query runs:
    provider fails, or none of the workspace's chunks has a vector of this model yet.
 4. Both legs' scores for every candidate: a chunk only one leg found is scored by the other
    too (BM25 by posting lookups, cosine from its stored vector), so fusion compares like
-   with like. Then `search.fusion`: weighted fusion of min-max normalised scores (weights
-   per request, or the fitted defaults for the query's script) or RRF.
+   with like. Then `search.fusion.fuse`: adaptive fusion by default (z-scored legs weighted by
+   the query's own features, fitted leave-one-set-out; docs/design/fusion.md), or the
+   workspace's pinned setting, or the request's (`fusion`, `keyword_weight`, `semantic_weight`).
 5. Rerank (`rerank: true`): the fused candidates are reranked by the rerank backend and
    combined like Mastra's reranker (see search.fusion).
 
@@ -37,14 +38,16 @@ from search.errors import SearchError
 from search.filters import CompiledFilter
 from search.fusion import (
     DEFAULT_RERANK_WEIGHTS,
-    FUSION_WEIGHTED,
+    FUSION_ADAPTIVE,
     Candidate,
-    default_weights,
+    FusionSetting,
+    QueryFeatures,
+    adaptive_weights,
     fuse,
-    query_script,
+    query_features,
     rerank_combine,
 )
-from search.keyword import KeywordQuery, keyword_candidates, keyword_query_prepare, keyword_scores
+from search.keyword import KeywordQuery, bm25_idf, keyword_candidates, keyword_query_prepare, keyword_scores
 from search.query_embedding import QueryEmbedding, query_embeddings_start
 from search.rerank import RerankUnavailable, rerank_relevance
 from search.options import HybridSearchOptions
@@ -69,12 +72,22 @@ class HybridSearchError(SearchError):
 class HybridOptions:
     """The fusion and rerank settings of one request, validated."""
 
-    fusion: str
-    keyword_weight: float
-    semantic_weight: float
-    weights_source: str  # "request" or "default:<script>"
+    setting: FusionSetting
     rerank: bool
     rerank_weights: dict[str, float]
+
+    @property
+    def fusion(self) -> str:
+        return self.setting.method
+
+    @property
+    def keyword_leg(self) -> bool:
+        """Whether the keyword leg runs (a fixed weight of 0 turns it off)."""
+        return not self.setting.fixed or self.setting.weights()[0] > 0
+
+    @property
+    def semantic_leg(self) -> bool:
+        return not self.setting.fixed or self.setting.weights()[1] > 0
 
 
 @dataclass(frozen=True)
@@ -102,20 +115,29 @@ def chunk_filter(*, access: WorkspaceAccess, content_type: str | None, spec: Any
 
 # --- options -------------------------------------------------------------------------------
 
-def hybrid_options(*, query: str, fusion: str | None, keyword_weight: float | None, semantic_weight: float | None,
-                   rerank: bool, rerank_weights: dict[str, float] | None) -> HybridOptions:
-    """The fusion and rerank settings of a validated request: the fitted weights for the
-    query's script when it gives none, the complement when it gives one."""
-    if keyword_weight is None and semantic_weight is None:
-        keyword_weight, semantic_weight = default_weights(query)
-        source = f"default:{query_script(query)}"
-    else:
-        keyword_weight = 1.0 - semantic_weight if keyword_weight is None else keyword_weight  # type: ignore[operator]
-        semantic_weight = 1.0 - keyword_weight if semantic_weight is None else semantic_weight
-        source = "request"
-    return HybridOptions(fusion=fusion or FUSION_WEIGHTED, keyword_weight=keyword_weight,
-                         semantic_weight=semantic_weight, weights_source=source, rerank=rerank,
-                         rerank_weights=rerank_weights or dict(DEFAULT_RERANK_WEIGHTS))
+def hybrid_options(*, fusion: str | None, keyword_weight: float | None, semantic_weight: float | None,
+                   rerank: bool, rerank_weights: dict[str, float] | None,
+                   pinned: Mapping[str, Any] | None = None) -> HybridOptions:
+    """The fusion and rerank settings of a validated request. Which fusion applies, first found:
+    the request's (a method or weights), the workspace's pin (`search_fusion pin`, stored on
+    Workspace.search_fusion), the default (adaptive fusion, fitted by bench/fusion_fit.py)."""
+    return HybridOptions(setting=fusion_setting(fusion=fusion, keyword_weight=keyword_weight,
+                                                semantic_weight=semantic_weight, pinned=pinned),
+                         rerank=rerank, rerank_weights=rerank_weights or dict(DEFAULT_RERANK_WEIGHTS))
+
+
+def fusion_setting(*, fusion: str | None, keyword_weight: float | None, semantic_weight: float | None,
+                   pinned: Mapping[str, Any] | None = None) -> FusionSetting:
+    """The FusionSetting of a request: request > workspace pin > default (see hybrid_options)."""
+    if fusion is not None or keyword_weight is not None or semantic_weight is not None:
+        return FusionSetting(method=fusion or (FUSION_ADAPTIVE if keyword_weight is None and semantic_weight is None
+                                               else "weighted"),
+                             keyword_weight=keyword_weight, semantic_weight=semantic_weight, source="request")
+    if pinned:
+        return FusionSetting(method=pinned.get("fusion") or FUSION_ADAPTIVE,
+                             keyword_weight=pinned.get("keyword_weight"),
+                             semantic_weight=pinned.get("semantic_weight"), source="workspace")
+    return FusionSetting(source="default")
 
 
 # --- the search -------------------------------------------------------------------------------
@@ -144,9 +166,10 @@ def hybrid_request(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> Hy
 def hybrid_request_from(*, access: WorkspaceAccess, request: dict[str, Any]) -> HybridRequest:
     """The HybridRequest of options already validated by HybridSearchOptions (or a subclass)."""
     query, top_k = request["query"], request["top_k"]
-    options = hybrid_options(query=query, fusion=request["fusion"], keyword_weight=request["keyword_weight"],
+    options = hybrid_options(fusion=request["fusion"], keyword_weight=request["keyword_weight"],
                              semantic_weight=request["semantic_weight"], rerank=request["rerank"],
-                             rerank_weights=request["rerank_weights"])
+                             rerank_weights=request["rerank_weights"],
+                             pinned=access.workspace.search_fusion)
     where = chunk_filter(access=access, content_type=request["content_type"], spec=request["filter"])
     return HybridRequest(query=query, top_k=top_k, ef_search=request["ef_search"] or max(DEFAULT_EF_SEARCH, CANDIDATE_DEPTH),
                          threshold=request["min_score"], options=options, where=where,
@@ -196,14 +219,23 @@ def hybrid_rank(*, workspace_id: int, query: str, request: HybridRequest, option
                 embedding: QueryEmbedding | None = None) -> tuple[Collected, list[Candidate]]:
     """One query's candidates from both legs, fused, best first (`embedding`: one already started)."""
     collected = hybrid_collect(workspace_id=workspace_id, query=query, where=request.where, depth=request.depth,
-                               keyword_weight=options.keyword_weight, semantic_weight=options.semantic_weight,
+                               keyword_leg=options.keyword_leg, semantic_leg=options.semantic_leg,
                                ef_search=request.ef_search, include_vectors=request.include_vectors,
                                embedding=embedding)
-    legs_used = collected.legs_used
-    ranked = fuse(list(collected.candidates.values()), method=options.fusion,
-                  keyword_weight=options.keyword_weight if LEG_KEYWORD in legs_used else 0.0,
-                  semantic_weight=options.semantic_weight if LEG_SEMANTIC in legs_used else 0.0)
+    ranked = fuse(list(collected.candidates.values()), setting=options.setting, features=collected.features)
+    collected.weights = effective_weights(options.setting, collected)
     return collected, ranked
+
+
+def effective_weights(setting: FusionSetting, collected: Collected) -> tuple[float, float]:
+    """The (keyword, semantic) weights this query was fused with (0 for a leg that did not run):
+    the fixed ones, or adaptive fusion's own for this query's features."""
+    if setting.method == FUSION_ADAPTIVE and not setting.fixed:
+        keyword, semantic = adaptive_weights(collected.features)
+    else:
+        keyword, semantic = setting.weights()
+    return (keyword if LEG_KEYWORD in collected.legs_used else 0.0,
+            semantic if LEG_SEMANTIC in collected.legs_used else 0.0)
 
 
 def hybrid_hits(ranked: list[Candidate], scores: list[float], collected: Collected, *, threshold: float | None,
@@ -232,13 +264,14 @@ def candidate_legs(candidate: Candidate, legs_used: list[str]) -> dict[str, dict
 
 
 def hybrid_meta(options: HybridOptions, collected: Collected) -> dict[str, Any]:
-    """meta of a hybrid answer: the legs that ran, the fusion, its weights, the candidates."""
+    """meta of a hybrid answer: the legs that ran, the fusion, its weights (and which setting
+    applied: request, workspace or default), the candidates."""
+    keyword, semantic = collected.weights
     meta: dict[str, Any] = {
         "search": "hybrid",
         "legs_used": collected.legs_used,
         "fusion": options.fusion,
-        "weights": {"keyword": options.keyword_weight, "semantic": options.semantic_weight,
-                    "source": options.weights_source},
+        "weights": {"keyword": round(keyword, 6), "semantic": round(semantic, 6), "source": options.setting.source},
         "candidates": len(collected.candidates),
         "legs": collected.leg_meta,
     }
@@ -258,24 +291,27 @@ class Collected:
     leg_meta: dict[str, Any] = field(default_factory=dict)
     model: str | None = None
     dimensions: int | None = None
+    features: QueryFeatures = field(default_factory=QueryFeatures)
+    weights: tuple[float, float] = (0.0, 0.0)
 
 
-def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: int, keyword_weight: float,
-                   semantic_weight: float, ef_search: int, include_vectors: bool = False,
+def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: int, keyword_leg: bool,
+                   semantic_leg: bool, ef_search: int, include_vectors: bool = False,
                    embedding: QueryEmbedding | None = None) -> Collected:
-    """Run the legs whose weight is above 0 (`depth` chunks each) and score every candidate on
-    every leg that ran. Raises the semantic leg's error when no leg can answer. `embedding` is
-    the query's vector already on its way (query_embeddings_start); otherwise it is started here."""
+    """Run the legs asked for (`depth` chunks each), score every candidate on every leg that
+    ran, and compute the query's features (search.fusion.QueryFeatures). Raises the semantic
+    leg's error when no leg can answer. `embedding` is the query's vector already on its way
+    (query_embeddings_start); otherwise it is started here."""
     collected = Collected(candidates={}, hits={}, legs_used=[])
     candidates, hits = collected.candidates, collected.hits
     # The query's embedding (a model call, or a provider's round trip) runs in a thread while
     # the keyword leg's SQL runs here.
-    if semantic_weight <= 0:
+    if not semantic_leg:
         embedding = None
     elif embedding is None:
         embedding = query_embeddings_start(workspace_id=workspace_id, queries=[query])[0]
     prepared: KeywordQuery | None = None
-    if keyword_weight > 0:
+    if keyword_leg:
         prepared = keyword_query_prepare(workspace_id=workspace_id, query=query)
         keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
         collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}
@@ -285,7 +321,8 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
             collected.legs_used.append(LEG_KEYWORD)
         for rank, hit in enumerate(keyword_hits, start=1):
             hits[hit.id] = hit
-            candidates[hit.id] = Candidate(chunk_id=hit.id, keyword_score=hit.score, keyword_rank=rank)
+            candidates[hit.id] = Candidate(chunk_id=hit.id, keyword_score=hit.score, keyword_rank=rank,
+                                           entry_id=hit.entry_id)
 
     query_vector = embedding.vector() if embedding is not None else None
     if embedding is not None:
@@ -311,7 +348,7 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
             for rank, hit in enumerate(semantic_hits, start=1):
                 if hit.id not in hits or (include_vectors and hit.vector is not None):
                     hits[hit.id] = hit
-                candidate = candidates.setdefault(hit.id, Candidate(chunk_id=hit.id))
+                candidate = candidates.setdefault(hit.id, Candidate(chunk_id=hit.id, entry_id=hit.entry_id))
                 candidate.semantic_score, candidate.semantic_rank = hit.score, rank
     if not collected.legs_used:
         raise HybridSearchError(
@@ -329,6 +366,13 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
         scores = _cosine_scores(missing, model=collected.model, dimensions=collected.dimensions, vector=query_vector)
         for cid, score in scores.items():
             candidates[cid].semantic_score = score
+    collected.features = query_features(
+        query=query, query_terms=prepared.query_terms if prepared is not None else 0,
+        known_idfs=[bm25_idf(chunks=prepared.chunks, df=t.df) for t in prepared.terms] if prepared is not None else [],
+        chunks=prepared.chunks if prepared is not None else 0,
+        keyword_scores=[c.keyword_score for c in candidates.values()] if LEG_KEYWORD in collected.legs_used else [],
+        semantic_scores=[c.semantic_score for c in candidates.values()] if LEG_SEMANTIC in collected.legs_used
+        else [])
     return collected
 
 

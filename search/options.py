@@ -377,14 +377,15 @@ class HybridSearchOptions(SemanticSearchOptions):
     min_score = NumberField(min_value=0, max_value=1, required=False, allow_null=True, default=None,
                             help_text="Drop hits under this final (fused, or reranked) score.")
     fusion = ChoiceOptionField(FUSION_METHODS, required=False, allow_null=True, default=None,
-                               help_text="weighted (default): scores over each leg's best, weighted; "
-                               "rrf: reciprocal rank fusion.")
+                               help_text="adaptive (default): z-scored legs weighted by the query's own "
+                               "features; weighted: scores over each leg's best, weighted; rrf: reciprocal rank "
+                               "fusion. Unset: the workspace's pinned fusion, else adaptive.")
     keyword_weight = NumberField(min_value=0, max_value=1, required=False, allow_null=True, default=None,
-                                 help_text="Unset: the fitted default for the query's script. 0 turns the keyword "
-                                 "leg off.")
+                                 help_text="Unset: the workspace's pin, or per query (adaptive). 0 turns the "
+                                 "keyword leg off.")
     semantic_weight = NumberField(min_value=0, max_value=1, required=False, allow_null=True, default=None,
-                                  help_text="Unset: the complement of keyword_weight, or the fitted default. 0 turns "
-                                  "the vector leg off.")
+                                  help_text="Unset: the complement of keyword_weight, or the workspace's pin, or "
+                                  "per query (adaptive). 0 turns the vector leg off.")
     rerank = FlagField(required=False, default=False,
                        help_text="Rerank the fused candidates (503 not_configured without a reranker).")
     rerank_weights = RerankWeightsField(required=False, allow_null=True, default=None,

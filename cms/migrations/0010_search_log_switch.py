@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("cms", "0006_membership_owner_kept")]
+    dependencies = [("cms", "0007_workspace_search_fusion")]
 
     operations = [
         migrations.AddField(

@@ -276,7 +276,7 @@ def test_more_options_come_from_the_declaration_and_apply(login_page, screenshot
     assert page.get_attribute("#search-more-options", "open") is not None
     # Hybrid's options beyond the page's own: numbers with their bounds, choices, flags.
     assert page.get_attribute("#search-option-top_k", "max") == "100"
-    assert page.locator("#search-option-fusion option").all_text_contents() == ["Default", "weighted", "rrf"]
+    assert page.locator("#search-option-fusion option").all_text_contents() == ["Default", "adaptive", "weighted", "rrf"]
     assert page.locator("#search-option-rerank").count() == 1
     page.fill("#search-option-top_k", "1")
     page.select_option("#search-option-fusion", "rrf")
