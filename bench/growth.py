@@ -305,8 +305,10 @@ def exact_ids(ws_id: int, vector: list[float], where) -> set[int]:
     """The true top 10 of the filtered rows: every distance computed (index scans off)."""
     from django.db import connection, transaction
 
+    from search import vector_leg
     from search.vector_leg import vector_exact_params, vector_exact_sql, vector_literal
 
+    kept, vector_leg.EXACT_MAX_ROWS = vector_leg.EXACT_MAX_ROWS, 10**9  # rank every matching row
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_indexscan = off")
         cursor.execute("SET LOCAL enable_bitmapscan = off")
@@ -314,7 +316,9 @@ def exact_ids(ws_id: int, vector: list[float], where) -> set[int]:
                                         bounded=False),
                        vector_exact_params(vector_text=vector_literal(vector), workspace_id=ws_id, model_name=MODEL,
                                            where=where, limit=TOP_K, max_distance=None))
-        return {row[0] for row in cursor.fetchall()}
+        rows = cursor.fetchall()
+    vector_leg.EXACT_MAX_ROWS = kept
+    return {row[1] for row in rows if row[1] is not None}
 
 
 def selective(total: int, ws_ids: dict[str, int], texts: list[str]) -> None:

@@ -29,9 +29,9 @@ SCAN_MEM_MULTIPLIER = 4
 # pass the filter and the caller's visibility) are ranked exactly, by computing every
 # distance, instead of walking the HNSW graph. A filter keeping 1% of a workspace makes the
 # walk visit ~100x the nodes before top_k of them pass (hybrid p95 157-287 ms at 100k chunks),
-# while ranking 2,000 rows exactly costs a few ms and is exact. A capped count decides (it
-# reads at most EXACT_MAX_ROWS + 1 matching rows), in the statement that sets the HNSW
-# settings, so the choice costs no extra round trip. docs/design/vectors.md has the figures.
+# while ranking 2,000 rows exactly costs a few ms and is exact. One statement lists the
+# passing chunk ids up to EXACT_MAX_ROWS + 1 and, if no more, ranks them (vector_exact_sql);
+# otherwise the walk runs. docs/design/vectors.md has the figures and what this costs.
 EXACT_MAX_ROWS = 2_000
 
 
@@ -81,25 +81,34 @@ def matching_sql(*, where_sql: str) -> str:
 
 
 def vector_exact_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool) -> str:
-    """Every matching row's distance, top-N sorted, no index (`+ 0` keeps the HNSW index out):
-    the plan for a small matching set (EXACT_MAX_ROWS). Same columns as vector_candidates_sql."""
+    """The plan for a small matching set (EXACT_MAX_ROWS), in one scan: the ids of the chunks
+    passing the filter, listed up to EXACT_MAX_ROWS + 1; if no more than EXACT_MAX_ROWS, their
+    vectors' distances, every one computed, top-N sorted, no index (`+ 0` keeps the HNSW index
+    out). The first column, `matching`, is how many were listed; above the bound no row is
+    ranked (one row with `matching` and NULLs), and the caller walks the index instead."""
     dims = int(dimensions)
     distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
     columns = _columns(distance, include_vectors)
     return (
-        f"SELECT * FROM (SELECT {columns}, false AS exact, true AS exact_plan{matching_sql(where_sql=where_sql)}"
-        f" ORDER BY ({distance}) + 0, c.id LIMIT %s) ranked"
-        + (" WHERE distance <= %s" if bounded else "")
-        + " ORDER BY distance, id"
+        "WITH f AS MATERIALIZED (SELECT c.id FROM ingestion_chunk c WHERE c.workspace_id = %s"
+        f" AND {where_sql} LIMIT %s),"
+        f" r AS (SELECT {columns}, false AS exact, true AS exact_plan FROM f"
+        " JOIN ingestion_chunkvector v ON v.chunk_id = f.id AND v.model = %s AND v.workspace_id = %s"
+        " JOIN ingestion_chunk c ON c.id = f.id WHERE (SELECT count(*) FROM f) <= %s"
+        + (f" AND ({distance}) <= %s" if bounded else "")
+        + f" ORDER BY ({distance}) + 0, c.id LIMIT %s)"
+        " SELECT (SELECT count(*) FROM f) AS matching, r.* FROM (SELECT 1) one LEFT JOIN r ON true"
+        " ORDER BY r.distance, r.id"
     )
 
 
 def vector_exact_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
                         limit: int, max_distance: float | None) -> list[Any]:
-    params: list[Any] = [vector_text, workspace_id, model_name, *where.params, vector_text, limit]
+    params: list[Any] = [workspace_id, *where.params, EXACT_MAX_ROWS + 1,
+                         vector_text, model_name, workspace_id, EXACT_MAX_ROWS]
     if max_distance is not None:
-        params.append(max_distance)
-    return params
+        params += [vector_text, max_distance]
+    return params + [vector_text, limit]
 
 
 def _columns(distance: str, include_vectors: bool) -> str:
@@ -123,17 +132,10 @@ def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name:
     return params
 
 
-def matching_capped_sql(*, where_sql: str) -> str:
-    """How many rows match, counted up to a cap (the parameter after the filter's): reads at
-    most cap rows, so a large workspace costs no more than a small one."""
-    return f"(SELECT count(*) FROM (SELECT 1{matching_sql(where_sql=where_sql)} LIMIT %s) capped)"
-
-
-def search_settings_sql(count_sql: str = "") -> str:
-    """Per-transaction HNSW settings (set_config(..., true) is SET LOCAL that takes parameters),
-    and in the same round trip `count_sql` if given (its value is the row's last column)."""
+def search_settings_sql() -> str:
+    """Per-transaction HNSW settings (set_config(..., true) is SET LOCAL that takes parameters)."""
     return (
-        "SELECT " + (f"{count_sql}, " if count_sql else "") + "set_config('hnsw.ef_search', %s, true),"
+        "SELECT set_config('hnsw.ef_search', %s, true),"
         " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
         " set_config('hnsw.max_scan_tuples', %s, true),"
         " set_config('hnsw.scan_mem_multiplier', %s, true),"
@@ -167,23 +169,27 @@ def vector_candidates(
     vector_text = vector_literal(query_vector)
     bounded = max_distance is not None
     with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
-        cursor.execute(search_settings_sql(matching_capped_sql(where_sql=where.sql)),
-                       [workspace_id, model_name, *where.params, EXACT_MAX_ROWS + 1,
-                        *search_settings_params(ef_search)])
-        if int(cursor.fetchone()[0]) <= EXACT_MAX_ROWS:
-            sql = vector_exact_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
-                                   bounded=bounded)
-            params = vector_exact_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
-                                         where=where, limit=limit, max_distance=max_distance)
-        else:
-            sql = vector_candidates_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
-                                        bounded=bounded)
-            params = vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id,
-                                              model_name=model_name, where=where, limit=limit,
-                                              max_distance=max_distance)
-        cursor.execute(sql, params)
-        columns = [col.name for col in cursor.description]
-        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+        cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+        rows: list[dict] = []
+        exact_done = False
+        if EXACT_MAX_ROWS > 0:
+            cursor.execute(vector_exact_sql(dimensions=dimensions, where_sql=where.sql,
+                                            include_vectors=include_vectors, bounded=bounded),
+                           vector_exact_params(vector_text=vector_text, workspace_id=workspace_id,
+                                               model_name=model_name, where=where, limit=limit,
+                                               max_distance=max_distance))
+            columns = [col.name for col in cursor.description]
+            rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+            exact_done = bool(rows) and rows[0]["matching"] <= EXACT_MAX_ROWS
+            rows = [row for row in rows if row["id"] is not None]
+        if not exact_done:
+            cursor.execute(vector_candidates_sql(dimensions=dimensions, where_sql=where.sql,
+                                                 include_vectors=include_vectors, bounded=bounded),
+                           vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id,
+                                                    model_name=model_name, where=where, limit=limit,
+                                                    max_distance=max_distance))
+            columns = [col.name for col in cursor.description]
+            rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
     return [
         ChunkHit(
             id=row["id"],

@@ -274,7 +274,7 @@ def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspac
     monkeypatch.setattr("search.vector_leg.EXACT_MAX_ROWS", 0)  # the HNSW walk, however few rows match
     monkeypatch.setattr(
         "search.vector_leg.search_settings_sql",
-        lambda count_sql: f"SELECT {count_sql}, set_config('hnsw.ef_search', %s, true), %s, %s",
+        lambda: "SELECT set_config('hnsw.ef_search', %s, true), %s, %s",
     )
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
