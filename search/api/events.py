@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -56,6 +57,19 @@ class SearchEventRequest(serializers.Serializer):
         if ("entry_id" in data) == ("chunk_id" in data):
             raise SearchInputError("target_invalid", "Give exactly one of entry_id and chunk_id.")
         return data
+
+
+class ClickEventBody(OpenApiSerializerExtension):
+    """The document says what the view checks: only these fields (else 400 `unknown_parameter`)
+    and exactly one of entry_id and chunk_id (else 400 `target_invalid`)."""
+
+    target_class = SearchEventRequest
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        schema["oneOf"] = [{"required": ["entry_id"]}, {"required": ["chunk_id"]}]
+        return schema
 
 
 SearchEventResponse = inline_serializer(name="SearchEventResponse", fields={
