@@ -6,7 +6,8 @@ How a query runs:
 1. Validation and the chunk filter: the declared options (`search.options.HybridSearchOptions`)
    and the same compiled filter as semantic search (`search.chunk_filters`), one filter
    applied identically to both legs.
-2. The keyword leg (`search.keyword`): the best CANDIDATE_DEPTH chunks by BM25. It needs no
+2. The keyword leg (`search.keyword`): the best CANDIDATE_DEPTH chunks by BM25, query words
+   missing from the workspace corrected within its typo budget (`search.typos`). It needs no
    embedding provider.
 3. The semantic leg: the query embedded by the configured model, the best CANDIDATE_DEPTH
    chunks by cosine through the HNSW index (`search.vector_leg`, semantic search's statement). Skipped, and
@@ -49,6 +50,7 @@ from search.query_embedding import QueryEmbedding, query_embeddings_start
 from search.rerank import RerankUnavailable, rerank_relevance
 from search.options import HybridSearchOptions
 from search.statements import search_cursor
+from search.typos import Correction, TypoBudget, corrected_query, corrections_meta, typo_budget_for
 from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates, vector_literal
 
 # Chunks each leg contributes to the fusion (more than top_k, so a chunk ranked low by one
@@ -133,6 +135,8 @@ class HybridRequest:
     depth: int
     include_vectors: bool
     include_sources: bool = True
+    # The workspace's typo budget, or None with `typo_tolerance: false` (search.typos).
+    typos: TypoBudget | None = None
 
 
 def hybrid_request(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> HybridRequest:
@@ -151,7 +155,8 @@ def hybrid_request_from(*, access: WorkspaceAccess, request: dict[str, Any]) -> 
     return HybridRequest(query=query, top_k=top_k, ef_search=request["ef_search"] or max(DEFAULT_EF_SEARCH, CANDIDATE_DEPTH),
                          threshold=request["min_score"], options=options, where=where,
                          depth=max(CANDIDATE_DEPTH, top_k), include_vectors=request["include_vectors"],
-                         include_sources=request["include_sources"])
+                         include_sources=request["include_sources"],
+                         typos=typo_budget_for(access.workspace) if request["typo_tolerance"] else None)
 
 
 def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
@@ -198,7 +203,7 @@ def hybrid_rank(*, workspace_id: int, query: str, request: HybridRequest, option
     collected = hybrid_collect(workspace_id=workspace_id, query=query, where=request.where, depth=request.depth,
                                keyword_weight=options.keyword_weight, semantic_weight=options.semantic_weight,
                                ef_search=request.ef_search, include_vectors=request.include_vectors,
-                               embedding=embedding)
+                               embedding=embedding, typos=request.typos)
     legs_used = collected.legs_used
     ranked = fuse(list(collected.candidates.values()), method=options.fusion,
                   keyword_weight=options.keyword_weight if LEG_KEYWORD in legs_used else 0.0,
@@ -244,6 +249,9 @@ def hybrid_meta(options: HybridOptions, collected: Collected) -> dict[str, Any]:
     }
     if collected.degraded:
         meta["degraded"] = collected.degraded
+    meta["corrections"] = corrections_meta(collected.corrections)
+    if collected.corrections:
+        meta["corrected_query"] = corrected_query(collected.query, collected.corrections)
     return meta
 
 
@@ -258,15 +266,17 @@ class Collected:
     leg_meta: dict[str, Any] = field(default_factory=dict)
     model: str | None = None
     dimensions: int | None = None
+    query: str = ""
+    corrections: list[Correction] = field(default_factory=list)
 
 
 def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: int, keyword_weight: float,
                    semantic_weight: float, ef_search: int, include_vectors: bool = False,
-                   embedding: QueryEmbedding | None = None) -> Collected:
+                   embedding: QueryEmbedding | None = None, typos: TypoBudget | None = None) -> Collected:
     """Run the legs whose weight is above 0 (`depth` chunks each) and score every candidate on
     every leg that ran. Raises the semantic leg's error when no leg can answer. `embedding` is
     the query's vector already on its way (query_embeddings_start); otherwise it is started here."""
-    collected = Collected(candidates={}, hits={}, legs_used=[])
+    collected = Collected(candidates={}, hits={}, legs_used=[], query=query)
     candidates, hits = collected.candidates, collected.hits
     # The query's embedding (a model call, or a provider's round trip) runs in a thread while
     # the keyword leg's SQL runs here.
@@ -276,7 +286,8 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
         embedding = query_embeddings_start(workspace_id=workspace_id, queries=[query])[0]
     prepared: KeywordQuery | None = None
     if keyword_weight > 0:
-        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query)
+        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos)
+        collected.corrections = prepared.corrections
         keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
         collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}
         if plan.notes:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 
@@ -42,6 +43,14 @@ from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
 from search.filters import CompiledFilter
 from search.chunk_results import ChunkHit, json_object
 from search.statements import search_cursor
+from search.typos import (
+    Correction,
+    TypoBudget,
+    kana_candidates,
+    kana_corrections,
+    typo_corrections,
+    words_to_correct,
+)
 
 POSTING_TABLE = KeywordPosting._meta.db_table
 STAT_TABLE = KeywordStat._meta.db_table
@@ -119,9 +128,12 @@ def bm25_idf(*, chunks: int, df: int) -> float:
     return math.log(1.0 + (chunks - df + 0.5) / (df + 0.5))
 
 
-def _plan(counts: Counter[str], dfs: dict[str, int], chunks: int, *, budget: int, champions: int
+def _plan(counts: Mapping[str, float], dfs: dict[str, int], chunks: int, *, budget: int, champions: int
           ) -> tuple[list[_Term], list[int | None]]:
-    """The terms to read (rarest first) and how many postings of each (None: all of them)."""
+    """The terms to read (rarest first) and how many postings of each (None: all of them).
+
+    `counts`: each term's count in the query, times its penalty when it is a correction or
+    an expansion rather than a word of the query (search.typos, search.synonyms)."""
     present = sorted((t for t in counts if t in dfs), key=lambda t: (dfs[t], t))[:MAX_QUERY_TERMS]
     terms = [_Term(term=t, weight=bm25_idf(chunks=chunks, df=dfs[t]) * counts[t], df=dfs[t]) for t in present]
     limits: list[int | None] = []
@@ -211,6 +223,7 @@ class KeywordQuery:
     chunks: int
     average_length: float
     query_terms: int
+    corrections: list[Correction] = field(default_factory=list)
 
     @property
     def truncated(self) -> int:
@@ -232,13 +245,36 @@ class KeywordQuery:
 
 
 def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDIDATE_BUDGET,
-                          champions: int = CHAMPIONS) -> KeywordQuery:
-    """Tokenize `query` and read its terms' statistics in the workspace (one statement)."""
-    counts = keyword_query_terms(query)
-    chunks, total_length, dfs = _statistics(workspace_id=workspace_id, terms=list(counts)) if counts else (0, 0, {})
+                          champions: int = CHAMPIONS, typos: TypoBudget | None = None) -> KeywordQuery:
+    """Tokenize `query` and read its terms' statistics in the workspace (one statement).
+
+    `typos` (search.typos): correct the words missing from the workspace's dictionary within
+    this budget. Kana variants are read in the same statement; edit-distance candidates take
+    one more (trigram-indexed) only when a word is missing, and one for their statistics
+    only when some are found.
+    """
+    counts: dict[str, float] = dict(keyword_query_terms(query))
+    query_terms = len(counts)
+    kana = kana_candidates(query) if typos is not None else []
+    wanted = list(dict.fromkeys([*counts, *(t for c in kana for t in c.terms)]))
+    chunks, total_length, dfs = _statistics(workspace_id=workspace_id, terms=wanted) if wanted else (0, 0, {})
+    corrections: list[Correction] = []
+    if typos is not None and counts:
+        corrections = kana_corrections(kana, dfs)
+        missing = words_to_correct(query, set(dfs), typos)
+        found = typo_corrections(workspace_id=workspace_id, words=missing)
+        if found:
+            _, _, more = _statistics(workspace_id=workspace_id, terms=[c.matched for c in found])
+            corrections += [c for c in found if c.matched in more]
+            dfs.update(more)
+        for correction in corrections:
+            factor = counts.get(correction.term, 1.0) * correction.weight
+            if correction.matched not in counts or counts[correction.matched] < factor:
+                counts[correction.matched] = max(factor, counts.get(correction.matched, 0.0))
     terms, limits = _plan(counts, dfs, chunks, budget=budget, champions=champions)
     return KeywordQuery(workspace_id=workspace_id, terms=terms, limits=limits, chunks=chunks,
-                        average_length=total_length / chunks if chunks else 1.0, query_terms=len(counts))
+                        average_length=total_length / chunks if chunks else 1.0,
+                        query_terms=query_terms, corrections=corrections)
 
 
 def keyword_candidates(

@@ -391,6 +391,10 @@ class HybridSearchOptions(SemanticSearchOptions):
                                         help_text='Relative weights of the final score, e.g. {"rerank": 0.4, '
                                         '"vector": 0.4, "position": 0.2} (the defaults, which also fill any weight '
                                         "left out); normalised to add up to 1.")
+    typo_tolerance = FlagField(required=False, default=True,
+                               help_text="Correct query words missing from the workspace's vocabulary to close ones "
+                               "that are in it (1 typo from 5 letters, 2 from 9; kana variants in Japanese), "
+                               "below the exact word; `meta.corrections` lists them. false: words as typed.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["keyword_weight"] == 0 and attrs["semantic_weight"] == 0:
