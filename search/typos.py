@@ -267,3 +267,48 @@ def corrected_query(query: str, corrections: list[Correction]) -> str:
         done.add(correction.word)
         text = re.sub(re.escape(correction.word), correction.shown, text, count=0, flags=re.IGNORECASE)
     return text
+
+
+# --- did-you-mean (full-text) --------------------------------------------------------------------
+
+def dictionary_terms_present(*, workspace_id: int, terms: list[str]) -> set[str]:
+    """Which of `terms` the workspace's dictionary holds (df above 0, deltas included)."""
+    if not terms:
+        return set()
+    with search_cursor() as cursor:
+        cursor.execute(
+            "SELECT term FROM ("
+            f" SELECT term, df FROM {STAT_TABLE} WHERE workspace_id = %s AND term = ANY(%s)"
+            f" UNION ALL SELECT term, df FROM {DELTA_TABLE} WHERE workspace_id = %s AND term = ANY(%s)"
+            ") s GROUP BY term HAVING sum(df) > 0",
+            [workspace_id, terms, workspace_id, terms],
+        )
+        return {row[0] for row in cursor.fetchall()}
+
+
+# Corrected queries tried per did-you-mean (each one search, and only when nothing was found).
+MAX_SUGGESTION_TRIES = 6
+
+
+def query_rewrites(*, workspace_id: int, query: str, budget: TypoBudget) -> list[str]:
+    """Queries close to `query`, most likely first, for a did-you-mean: its misspelled words
+    corrected through the dictionary, and its kana runs' variants. Unchecked: the caller runs
+    each and keeps those that find something."""
+    text = unicodedata.normalize("NFKC", query)
+    rewrites: list[str] = []
+    words = [w for w in keyword_words(text) if not w.cjk]
+    if words:
+        present = dictionary_terms_present(workspace_id=workspace_id, terms=[w.term for w in words])
+        corrections = typo_corrections(workspace_id=workspace_id, words=words_to_correct(text, present, budget))
+        firsts: dict[str, Correction] = {}
+        for correction in corrections:
+            firsts.setdefault(correction.word, correction)
+        if firsts:
+            rewrites.append(corrected_query(text, list(firsts.values())))
+        for correction in corrections:  # then each alternative alone
+            rewrites.append(corrected_query(text, [correction]))
+    lowered = text.lower()
+    for match in _KANA_RUN.finditer(lowered):
+        for variant in kana_variants(match.group(0)):
+            rewrites.append(text[: match.start()] + variant + text[match.end():])
+    return [r for r in dict.fromkeys(rewrites) if r.strip() and r != query][:MAX_SUGGESTION_TRIES]

@@ -72,6 +72,12 @@ class EntryHitSerializer(serializers.Serializer):
     snippet = SnippetSerializer(allow_null=True)
 
 
+class EntrySearchMetaSerializer(serializers.Serializer):
+    suggestions = serializers.ListField(
+        child=serializers.CharField(), help_text="Did-you-mean: when nothing was found, up to 3 corrected queries "
+        "that each find at least one entry (checked, with the same filters). Empty otherwise.")
+
+
 class EntrySearchResultSerializer(serializers.Serializer):
     """The response as the OpenAPI document describes it; EntrySearchResult.as_dict() writes it
     (a serializer per hit cost about as much as the search itself)."""
@@ -81,6 +87,7 @@ class EntrySearchResultSerializer(serializers.Serializer):
     offset = serializers.IntegerField()
     has_more = serializers.BooleanField()
     plan = serializers.CharField()
+    meta = EntrySearchMetaSerializer()
     results = EntryHitSerializer(source="hits", many=True)
 
 
