@@ -28,6 +28,9 @@ class Workspace(models.Model):
         default=5, help_text="Words this long or longer may be corrected by one typo.")
     typo_two_edits_length = models.PositiveSmallIntegerField(
         default=9, help_text="Words this long or longer may be corrected by two typos.")
+    # Bumped by every change to the workspace's synonym sets (cms.services.synonym_set_*): the
+    # searches' cache of them (search/synonyms.py) is keyed by it, in every process alike.
+    synonyms_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["slug"]

@@ -50,6 +50,7 @@ from search.query_embedding import QueryEmbedding, query_embeddings_start
 from search.rerank import RerankUnavailable, rerank_relevance
 from search.options import HybridSearchOptions
 from search.statements import search_cursor
+from search.synonyms import Expansion, SynonymRule, expanded_meta, synonym_rules
 from search.typos import Correction, TypoBudget, corrected_query, corrections_meta, typo_budget_for
 from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates, vector_literal
 
@@ -137,6 +138,8 @@ class HybridRequest:
     include_sources: bool = True
     # The workspace's typo budget, or None with `typo_tolerance: false` (search.typos).
     typos: TypoBudget | None = None
+    # The workspace's synonym rules (search.synonyms), applied to the keyword leg.
+    synonyms: list[SynonymRule] = field(default_factory=list)
 
 
 def hybrid_request(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> HybridRequest:
@@ -156,7 +159,9 @@ def hybrid_request_from(*, access: WorkspaceAccess, request: dict[str, Any]) -> 
                          threshold=request["min_score"], options=options, where=where,
                          depth=max(CANDIDATE_DEPTH, top_k), include_vectors=request["include_vectors"],
                          include_sources=request["include_sources"],
-                         typos=typo_budget_for(access.workspace) if request["typo_tolerance"] else None)
+                         typos=typo_budget_for(access.workspace) if request["typo_tolerance"] else None,
+                         synonyms=synonym_rules(workspace_id=access.workspace.pk,
+                                                version=access.workspace.synonyms_version))
 
 
 def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
@@ -203,7 +208,7 @@ def hybrid_rank(*, workspace_id: int, query: str, request: HybridRequest, option
     collected = hybrid_collect(workspace_id=workspace_id, query=query, where=request.where, depth=request.depth,
                                keyword_weight=options.keyword_weight, semantic_weight=options.semantic_weight,
                                ef_search=request.ef_search, include_vectors=request.include_vectors,
-                               embedding=embedding, typos=request.typos)
+                               embedding=embedding, typos=request.typos, synonyms=request.synonyms)
     legs_used = collected.legs_used
     ranked = fuse(list(collected.candidates.values()), method=options.fusion,
                   keyword_weight=options.keyword_weight if LEG_KEYWORD in legs_used else 0.0,
@@ -250,6 +255,7 @@ def hybrid_meta(options: HybridOptions, collected: Collected) -> dict[str, Any]:
     if collected.degraded:
         meta["degraded"] = collected.degraded
     meta["corrections"] = corrections_meta(collected.corrections)
+    meta["expanded"] = expanded_meta(collected.expansions)
     if collected.corrections:
         meta["corrected_query"] = corrected_query(collected.query, collected.corrections)
     return meta
@@ -268,11 +274,13 @@ class Collected:
     dimensions: int | None = None
     query: str = ""
     corrections: list[Correction] = field(default_factory=list)
+    expansions: list[Expansion] = field(default_factory=list)
 
 
 def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: int, keyword_weight: float,
                    semantic_weight: float, ef_search: int, include_vectors: bool = False,
-                   embedding: QueryEmbedding | None = None, typos: TypoBudget | None = None) -> Collected:
+                   embedding: QueryEmbedding | None = None, typos: TypoBudget | None = None,
+                   synonyms: list[SynonymRule] | None = None) -> Collected:
     """Run the legs whose weight is above 0 (`depth` chunks each) and score every candidate on
     every leg that ran. Raises the semantic leg's error when no leg can answer. `embedding` is
     the query's vector already on its way (query_embeddings_start); otherwise it is started here."""
@@ -286,8 +294,8 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
         embedding = query_embeddings_start(workspace_id=workspace_id, queries=[query])[0]
     prepared: KeywordQuery | None = None
     if keyword_weight > 0:
-        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos)
-        collected.corrections = prepared.corrections
+        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos, synonyms=synonyms)
+        collected.corrections, collected.expansions = prepared.corrections, prepared.expansions
         keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
         collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}
         if plan.notes:

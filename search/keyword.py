@@ -43,6 +43,7 @@ from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
 from search.filters import CompiledFilter
 from search.chunk_results import ChunkHit, json_object
 from search.statements import search_cursor
+from search.synonyms import SYNONYM_WEIGHT, Expansion, SynonymRule, synonym_expansions
 from search.typos import (
     Correction,
     TypoBudget,
@@ -224,6 +225,7 @@ class KeywordQuery:
     average_length: float
     query_terms: int
     corrections: list[Correction] = field(default_factory=list)
+    expansions: list[Expansion] = field(default_factory=list)
 
     @property
     def truncated(self) -> int:
@@ -245,18 +247,21 @@ class KeywordQuery:
 
 
 def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDIDATE_BUDGET,
-                          champions: int = CHAMPIONS, typos: TypoBudget | None = None) -> KeywordQuery:
+                          champions: int = CHAMPIONS, typos: TypoBudget | None = None,
+                          synonyms: list[SynonymRule] | None = None) -> KeywordQuery:
     """Tokenize `query` and read its terms' statistics in the workspace (one statement).
 
     `typos` (search.typos): correct the words missing from the workspace's dictionary within
     this budget. Kana variants are read in the same statement; edit-distance candidates take
     one more (trigram-indexed) only when a word is missing, and one for their statistics
-    only when some are found.
+    only when some are found. `synonyms` (search.synonyms): terms the query's phrases add,
+    at SYNONYM_WEIGHT, read in the first statement too.
     """
     counts: dict[str, float] = dict(keyword_query_terms(query))
     query_terms = len(counts)
     kana = kana_candidates(query) if typos is not None else []
-    wanted = list(dict.fromkeys([*counts, *(t for c in kana for t in c.terms)]))
+    expansions = synonym_expansions(query=query, rules=synonyms) if synonyms and counts else []
+    wanted = list(dict.fromkeys([*counts, *(t for c in kana for t in c.terms), *(t for e in expansions for t in e.terms)]))
     chunks, total_length, dfs = _statistics(workspace_id=workspace_id, terms=wanted) if wanted else (0, 0, {})
     corrections: list[Correction] = []
     if typos is not None and counts:
@@ -271,10 +276,14 @@ def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDID
             factor = counts.get(correction.term, 1.0) * correction.weight
             if correction.matched not in counts or counts[correction.matched] < factor:
                 counts[correction.matched] = max(factor, counts.get(correction.matched, 0.0))
+    for expansion in expansions:
+        for term in expansion.terms:
+            counts.setdefault(term, SYNONYM_WEIGHT)
     terms, limits = _plan(counts, dfs, chunks, budget=budget, champions=champions)
     return KeywordQuery(workspace_id=workspace_id, terms=terms, limits=limits, chunks=chunks,
                         average_length=total_length / chunks if chunks else 1.0,
-                        query_terms=query_terms, corrections=corrections)
+                        query_terms=query_terms, corrections=corrections,
+                        expansions=[e for e in expansions if any(t in dfs for t in e.terms)])
 
 
 def keyword_candidates(

@@ -414,6 +414,38 @@ class AgenticSearchOptions(HybridSearchOptions):
                            "against `query`.")
 
 
+# As-you-type suggestions (search/suggest.py).
+SUGGEST_PREFIX_MAX_CHARS = 100
+DEFAULT_SUGGEST_LIMIT = 8
+MAX_SUGGEST_LIMIT = 20
+
+
+class SuggestPrefixField(OptionField, serializers.CharField):
+    """What has been typed so far: not only whitespace, up to SUGGEST_PREFIX_MAX_CHARS."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(min_length=1, max_length=SUGGEST_PREFIX_MAX_CHARS, trim_whitespace=False,
+                         validators=[RegexValidator(CHUNK_QUERY_PATTERN)], **kwargs)
+
+    def check(self, value: Any) -> str:
+        if isinstance(value, str) and len(value) > SUGGEST_PREFIX_MAX_CHARS:
+            raise SearchInputError("query_too_long", f"The prefix is {len(value)} characters; the limit is "
+                                   f"{SUGGEST_PREFIX_MAX_CHARS}.")
+        return chunk_query_check(value, name="query")
+
+
+class SuggestOptions(SearchOptions):
+    """What as-you-type suggestions accept (the query parameters of GET .../search/suggest)."""
+
+    class Meta:
+        ref_name = "SuggestOptions"
+
+    query = SuggestPrefixField(help_text=f"What has been typed so far (1-{SUGGEST_PREFIX_MAX_CHARS} characters, not "
+                               "only whitespace); the last word is completed.")
+    limit = WholeNumberField(min_value=1, max_value=MAX_SUGGEST_LIMIT, required=False, default=DEFAULT_SUGGEST_LIMIT,
+                             help_text=f"How many suggestions, 1-{MAX_SUGGEST_LIMIT} (default {DEFAULT_SUGGEST_LIMIT}).")
+
+
 def option_from_text(options: type[SearchOptions], name: str, text: str) -> Any:
     """What `text`, typed for option `name` in a text interface, means (unchanged if it is no value)."""
     field = options._declared_fields[name]

@@ -6,7 +6,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from search.api.health import health as health_view
 from search.api.schema import HealthResponseDoc
-from search.api.searches import AgenticSearchView, EntrySearchView, HybridSearchView, SemanticSearchView
+from search.api.searches import (
+    AgenticSearchView,
+    EntrySearchView,
+    HybridSearchView,
+    SemanticSearchView,
+    SuggestView,
+)
 
 health = extend_schema(
     tags=["health"],
@@ -23,6 +29,7 @@ urlpatterns = [
     path("v1/workspaces/<slug:slug>/search/semantic", SemanticSearchView.as_view(), name="search-semantic"),
     path("v1/workspaces/<slug:slug>/search/hybrid", HybridSearchView.as_view(), name="search-hybrid"),
     path("v1/workspaces/<slug:slug>/search/agentic", AgenticSearchView.as_view(), name="search-agentic"),
+    path("v1/workspaces/<slug:slug>/search/suggest", SuggestView.as_view(), name="search-suggest"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves the page's script from its own URL: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
