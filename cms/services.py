@@ -399,7 +399,10 @@ SYNONYM_TERM_MAX_CHARS = 100
 def _synonym_terms_clean(terms: Any) -> list[str]:
     if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
         raise ValidationError("Synonyms must be a list of words or phrases.", code="synonym_terms_invalid")
-    cleaned = list(dict.fromkeys(" ".join(t.split()) for t in terms if t.strip()))
+    by_key: dict[str, str] = {}
+    for term in (" ".join(t.split()) for t in terms if t.strip()):
+        by_key.setdefault(unicodedata.normalize("NFKC", term).casefold(), term)  # Refund and refund are one
+    cleaned = list(by_key.values())
     for term in cleaned:
         if len(term) > SYNONYM_TERM_MAX_CHARS or any(unicodedata.category(ch) == "Cc" for ch in term):
             raise ValidationError(f"A synonym is at most {SYNONYM_TERM_MAX_CHARS} characters, without control "
