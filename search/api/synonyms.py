@@ -21,6 +21,7 @@ from cms.access import DRAFT_ROLES
 from cms.api_errors import ApiError
 from cms.models import SynonymKind, SynonymSet
 from search.api.base import WorkspaceAPIView
+from search.api.limits import BoundedJSONParser
 from search.api.schema import error_responses
 
 SYNONYM_CODES = ["synonym_set_too_small", "synonym_set_too_large", "synonym_kind_invalid", "synonym_term_invalid",
@@ -49,6 +50,8 @@ def _refused(exc: ValidationError) -> ApiError:
 class SynonymSetsView(WorkspaceAPIView):
     """GET: the workspace's synonym sets; POST: add one (owner or editor)."""
 
+    parser_classes = [BoundedJSONParser]  # JSON only (415 otherwise), nesting bounded
+
     @extend_schema(tags=["synonyms"], operation_id="synonym_sets_list", summary="The workspace's synonym sets",
                    responses={200: SynonymSetSerializer(many=True)})
     def get(self, request: Request, slug: str) -> Response:
@@ -60,7 +63,7 @@ class SynonymSetsView(WorkspaceAPIView):
                    request=SynonymSetSerializer,
                    responses={201: SynonymSetSerializer,
                               **error_responses(family="Synonyms", bad_request=SYNONYM_CODES,
-                                                forbidden=["permission_denied"])})
+                                                forbidden=["permission_denied"], json_body=True)})
     def post(self, request: Request, slug: str) -> Response:
         access = self.get_access()
         if access.role not in DRAFT_ROLES:
