@@ -3,9 +3,10 @@
 from django.contrib import admin
 from django.urls import path
 
-from search import admin_views
+from search import admin_synonyms, admin_views
 
 urlpatterns = [
     path("", admin.site.admin_view(admin_views.search_index), name="admin_search_index"),
     path("<slug:slug>/", admin.site.admin_view(admin_views.search_page), name="admin_search"),
+    path("<slug:slug>/synonyms/", admin.site.admin_view(admin_synonyms.synonyms_page), name="admin_synonyms"),
 ]

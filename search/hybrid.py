@@ -140,6 +140,8 @@ class HybridRequest:
     typos: TypoBudget | None = None
     # The workspace's synonym rules (search.synonyms), applied to the keyword leg.
     synonyms: list[SynonymRule] = field(default_factory=list)
+    # The last word of the query as a prefix too (search as you type).
+    prefix: bool = False
 
 
 def hybrid_request(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> HybridRequest:
@@ -161,7 +163,8 @@ def hybrid_request_from(*, access: WorkspaceAccess, request: dict[str, Any]) -> 
                          include_sources=request["include_sources"],
                          typos=typo_budget_for(access.workspace) if request["typo_tolerance"] else None,
                          synonyms=synonym_rules(workspace_id=access.workspace.pk,
-                                                version=access.workspace.synonyms_version))
+                                                version=access.workspace.synonyms_version),
+                         prefix=request["prefix"])
 
 
 def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
@@ -208,7 +211,8 @@ def hybrid_rank(*, workspace_id: int, query: str, request: HybridRequest, option
     collected = hybrid_collect(workspace_id=workspace_id, query=query, where=request.where, depth=request.depth,
                                keyword_weight=options.keyword_weight, semantic_weight=options.semantic_weight,
                                ef_search=request.ef_search, include_vectors=request.include_vectors,
-                               embedding=embedding, typos=request.typos, synonyms=request.synonyms)
+                               embedding=embedding, typos=request.typos, synonyms=request.synonyms,
+                               prefix=request.prefix)
     legs_used = collected.legs_used
     ranked = fuse(list(collected.candidates.values()), method=options.fusion,
                   keyword_weight=options.keyword_weight if LEG_KEYWORD in legs_used else 0.0,
@@ -280,7 +284,7 @@ class Collected:
 def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: int, keyword_weight: float,
                    semantic_weight: float, ef_search: int, include_vectors: bool = False,
                    embedding: QueryEmbedding | None = None, typos: TypoBudget | None = None,
-                   synonyms: list[SynonymRule] | None = None) -> Collected:
+                   synonyms: list[SynonymRule] | None = None, prefix: bool = False) -> Collected:
     """Run the legs whose weight is above 0 (`depth` chunks each) and score every candidate on
     every leg that ran. Raises the semantic leg's error when no leg can answer. `embedding` is
     the query's vector already on its way (query_embeddings_start); otherwise it is started here."""
@@ -294,7 +298,8 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
         embedding = query_embeddings_start(workspace_id=workspace_id, queries=[query])[0]
     prepared: KeywordQuery | None = None
     if keyword_weight > 0:
-        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos, synonyms=synonyms)
+        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos, synonyms=synonyms,
+                                         prefix=prefix)
         collected.corrections, collected.expansions = prepared.corrections, prepared.expansions
         keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
         collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}

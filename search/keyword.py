@@ -38,11 +38,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 
-from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens
+from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens, keyword_words
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
 from search.filters import CompiledFilter
 from search.chunk_results import ChunkHit, json_object
 from search.statements import search_cursor
+from search.suggest import term_completions
 from search.synonyms import SYNONYM_WEIGHT, Expansion, SynonymRule, synonym_expansions
 from search.typos import (
     Correction,
@@ -66,6 +67,9 @@ CANDIDATE_BUDGET = 2000
 CHAMPIONS = 150
 # Candidates (after filtering) rescored exactly, at least what is asked for (hybrid asks 50).
 RESCORE_DEPTH = 100
+# `prefix: true`: completions of the last word added, and their weight against a typed word.
+PREFIX_COMPLETIONS = 5
+PREFIX_WEIGHT = 0.7
 # Query terms used at most (the rarest); a pasted paragraph stays a bounded query.
 MAX_QUERY_TERMS = 64
 
@@ -248,17 +252,24 @@ class KeywordQuery:
 
 def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDIDATE_BUDGET,
                           champions: int = CHAMPIONS, typos: TypoBudget | None = None,
-                          synonyms: list[SynonymRule] | None = None) -> KeywordQuery:
+                          synonyms: list[SynonymRule] | None = None, prefix: bool = False) -> KeywordQuery:
     """Tokenize `query` and read its terms' statistics in the workspace (one statement).
 
     `typos` (search.typos): correct the words missing from the workspace's dictionary within
     this budget. Kana variants are read in the same statement; edit-distance candidates take
     one more (trigram-indexed) only when a word is missing, and one for their statistics
     only when some are found. `synonyms` (search.synonyms): terms the query's phrases add,
-    at SYNONYM_WEIGHT, read in the first statement too.
+    at SYNONYM_WEIGHT, read in the first statement too. `prefix`: the last word also
+    matches the PREFIX_COMPLETIONS most frequent terms starting with it, at PREFIX_WEIGHT
+    (one more statement, on the terms' prefix btree).
     """
     counts: dict[str, float] = dict(keyword_query_terms(query))
     query_terms = len(counts)
+    if prefix:
+        last = keyword_words(query)[-1:]
+        if last and not last[0].cjk and len(last[0].surface) >= 2:
+            for term in term_completions(workspace_id=workspace_id, word=last[0].surface, limit=PREFIX_COMPLETIONS):
+                counts.setdefault(term, PREFIX_WEIGHT)
     kana = kana_candidates(query) if typos is not None else []
     expansions = synonym_expansions(query=query, rules=synonyms) if synonyms and counts else []
     wanted = list(dict.fromkeys([*counts, *(t for c in kana for t in c.terms), *(t for e in expansions for t in e.terms)]))

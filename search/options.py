@@ -395,6 +395,9 @@ class HybridSearchOptions(SemanticSearchOptions):
                                help_text="Correct query words missing from the workspace's vocabulary to close ones "
                                "that are in it (1 typo from 5 letters, 2 from 9; kana variants in Japanese), "
                                "below the exact word; `meta.corrections` lists them. false: words as typed.")
+    prefix = FlagField(required=False, default=False,
+                       help_text="Search as you type: the query's last word also matches the workspace's words "
+                       "that start with it (the most frequent few), below the word itself.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["keyword_weight"] == 0 and attrs["semantic_weight"] == 0:

@@ -61,6 +61,23 @@ class SuggestResult:
                 "suggestions": [{"text": s.text, "kind": s.kind} for s in self.suggestions]}
 
 
+def term_completions(*, workspace_id: int, word: str, limit: int) -> list[str]:
+    """The workspace's `limit` most frequent terms starting with `word` (and longer), among the
+    first TERM_SCAN_ROWS in order (the prefix btree of KeywordStat and the deltas'). For
+    hybrid's `prefix: true`; no visibility check: a completion only adds a term to the
+    keyword leg, whose candidates are filtered as usual, and is not shown."""
+    with search_cursor() as cursor:
+        cursor.execute(
+            "SELECT term FROM ("
+            f" (SELECT term, df FROM {STAT_TABLE} WHERE workspace_id = %s AND term > %s AND term < %s"
+            "  ORDER BY term LIMIT %s)"
+            f" UNION ALL (SELECT term, df FROM {DELTA_TABLE} WHERE workspace_id = %s AND term > %s AND term < %s"
+            "  ORDER BY term LIMIT %s)) u GROUP BY term HAVING sum(df) > 0 ORDER BY sum(df) DESC, term LIMIT %s",
+            [workspace_id, word, word + _TOP, TERM_SCAN_ROWS, workspace_id, word, word + _TOP, TERM_SCAN_ROWS, limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
 def suggest_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SuggestResult:
     """Up to `limit` completions of `query` (SuggestOptions; 400s with codes): titles first,
     then terms completing the last word."""

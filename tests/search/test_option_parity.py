@@ -51,6 +51,7 @@ SAMPLES: dict[str, Any] = {
     "rerank_weights": {"rerank": 0.5},
     "queries": ["refund policy", "shipping time"],
     "typo_tolerance": False,
+    "prefix": True,
 }
 # Options an interface does not offer, and why. Only the admin page leaves some out.
 ABSENT: dict[str, dict[str, str]] = {

@@ -116,3 +116,25 @@ def test_suggest_is_in_the_openapi_document(client):
     operation = schema["paths"]["/api/v1/workspaces/{slug}/search/suggest"]["get"]
     assert operation["operationId"] == "search_suggest"
     assert {p["name"] for p in operation["parameters"]} >= {"slug", "q", "limit"}
+
+
+# --- prefix: true on hybrid ---------------------------------------------------------------------
+
+def test_hybrid_prefix_treats_the_last_word_as_a_prefix(no_embeddings, docs, workspace):
+    from search.hybrid import hybrid_search
+
+    access = full_access(workspace)
+    typed = hybrid_search(access=access, query="refurbis", semantic_weight=0, typo_tolerance=False)
+    as_prefix = hybrid_search(access=access, query="refurbis", semantic_weight=0, typo_tolerance=False, prefix=True)
+
+    assert typed.hits == []
+    assert as_prefix.hits[0].title == "Refurbished items"
+
+
+def test_hybrid_prefix_is_a_400_when_not_a_boolean(client, docs, workspace):
+    _, secret = api_key_make(workspace)
+
+    response = client.post("/api/v1/workspaces/acme/search/hybrid", {"query": "ref", "prefix": "yes"},
+                           content_type="application/json", **bearer(secret))
+
+    assert response.status_code == 400 and response.json()["code"] == "prefix_invalid"

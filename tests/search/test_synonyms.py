@@ -163,3 +163,46 @@ def test_service_check_codes():
     with pytest.raises(ValidationError) as caught:
         services.synonym_set_check(kind="multi_way", terms=["one"])
     assert caught.value.code == "synonym_set_too_small"
+
+
+# --- the admin page -------------------------------------------------------------------------------
+
+ADMIN = "/admin/search/acme/synonyms/"
+
+
+def test_editor_adds_and_deletes_a_set_in_the_admin(client, workspace, editor):
+    client.force_login(editor)
+
+    page = client.post(ADMIN, {"action": "add", "kind": "multi_way", "terms": "返金、払い戻し"}, follow=True)
+
+    assert "返金, 払い戻し" in page.content.decode()
+    synonym_set = SynonymSet.objects.get()
+    client.post(ADMIN, {"action": "delete", "id": str(synonym_set.id)})
+    assert not SynonymSet.objects.exists()
+
+
+def test_admin_refuses_a_set_of_one_term_with_its_code(client, workspace, editor):
+    client.force_login(editor)
+
+    page = client.post(ADMIN, {"action": "add", "kind": "multi_way", "terms": "refund"}, follow=True)
+
+    assert "synonym_set_too_small" in page.content.decode() and not SynonymSet.objects.exists()
+
+
+def test_viewer_sees_the_sets_but_cannot_edit_them(client, workspace):
+    services.synonym_set_create(workspace=workspace, terms=["refund", "reimbursement"])
+    viewer = UserFactory(username="viewer")
+    MembershipFactory(user=viewer, workspace=workspace, role=Role.VIEWER)
+    client.force_login(viewer)
+
+    page = client.get(ADMIN).content.decode()
+    client.post(ADMIN, {"action": "add", "terms": "a1, b1"})
+
+    assert "refund, reimbursement" in page and 'id="synonym-add"' not in page
+    assert SynonymSet.objects.count() == 1
+
+
+def test_admin_page_of_another_workspace_is_a_404(client, other_workspace, editor):
+    client.force_login(editor)
+
+    assert client.get("/admin/search/globex/synonyms/").status_code == 404
