@@ -186,7 +186,7 @@ class SuggestView(WorkspaceAPIView):
         "published-only key never sees a draft's title).",
         parameters=[_SLUG, *_suggest_parameters()],
         responses={200: SuggestResultSerializer,
-                   **error_responses(family="Suggest", bad_request=SUGGEST_BAD_REQUEST_CODES,
+                   **error_responses(family="EntrySearch", bad_request=SUGGEST_BAD_REQUEST_CODES,
                                      forbidden=FORBIDDEN_CODES)},
     )
     def get(self, request: Request, slug: str) -> Response:

@@ -24,6 +24,8 @@ from search.api.base import WorkspaceAPIView
 from search.api.limits import BoundedJSONParser
 from search.api.schema import error_responses
 
+# The 403 and 503 components are the other endpoints' (one enum of codes each, named once).
+FORBIDDEN_CODES = ["status_not_visible", "permission_denied"]
 SYNONYM_CODES = ["synonym_set_too_small", "synonym_set_too_large", "synonym_kind_invalid", "synonym_term_invalid",
                  "synonym_terms_invalid", "invalid_request"]
 
@@ -62,8 +64,8 @@ class SynonymSetsView(WorkspaceAPIView):
                    description="Searches use it at once (query time, no reindex); `meta.expanded` shows it.",
                    request=SynonymSetSerializer,
                    responses={201: SynonymSetSerializer,
-                              **error_responses(family="Synonyms", bad_request=SYNONYM_CODES,
-                                                forbidden=["permission_denied"], json_body=True)})
+                              **error_responses(family="EntrySearch", bad_request=SYNONYM_CODES,
+                                                forbidden=FORBIDDEN_CODES, json_body=True)})
     def post(self, request: Request, slug: str) -> Response:
         access = self.get_access()
         if access.role not in DRAFT_ROLES:
@@ -85,8 +87,8 @@ class SynonymSetView(WorkspaceAPIView):
 
     @extend_schema(tags=["synonyms"], operation_id="synonym_set_delete", summary="Delete a synonym set",
                    parameters=[OpenApiParameter("set_id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
-                   responses={204: None, **error_responses(family="SynonymSet", bad_request=["invalid_request"],
-                                                           forbidden=["permission_denied"])})
+                   responses={204: None, **error_responses(family="EntrySearch", bad_request=["invalid_request"],
+                                                           forbidden=FORBIDDEN_CODES)})
     def delete(self, request: Request, slug: str, set_id: Any) -> Response:
         access = self.get_access()
         if access.role not in DRAFT_ROLES:
