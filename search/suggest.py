@@ -100,18 +100,21 @@ def suggest_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SuggestR
         last = _LAST_WORD.search(prefix)
         if len(suggestions) < limit and last and len(last.group(1)) >= TERM_MIN_CHARS and not _CJK.search(last.group(1)):
             word = last.group(1)
+            # Candidates most frequent first, materialised in that order, so the visibility
+            # check (one posting lookup each) runs only until `limit` have passed; a caller who
+            # sees drafts needs none (a term with df > 0 is in some chunk of the workspace).
+            check = "" if visible.sql == "TRUE" else (
+                f" AND EXISTS (SELECT 1 FROM {POSTING_TABLE} p JOIN ingestion_chunk c ON c.id = p.chunk_id"
+                f" WHERE p.workspace_id = %s AND p.term = t.term AND {visible.sql})")
             cursor.execute(
-                "SELECT t.term FROM (SELECT term, sum(df) AS df FROM ("
-                f" (SELECT term, df FROM {STAT_TABLE} WHERE workspace_id = %s AND term >= %s AND term < %s"
+                "WITH t AS MATERIALIZED (SELECT term, sum(df) AS df FROM ("
+                f" (SELECT term, df FROM {STAT_TABLE} WHERE workspace_id = %s AND term > %s AND term < %s"
                 "  ORDER BY term LIMIT %s)"
-                f" UNION ALL (SELECT term, df FROM {DELTA_TABLE} WHERE workspace_id = %s AND term >= %s AND term < %s"
-                "  ORDER BY term LIMIT %s)) u GROUP BY term HAVING sum(df) > 0) t"
-                f" WHERE t.term <> %s AND EXISTS (SELECT 1 FROM {POSTING_TABLE} p JOIN ingestion_chunk c"
-                f"  ON c.id = p.chunk_id WHERE p.workspace_id = %s AND p.term = t.term AND {visible.sql})"
-                " ORDER BY t.df DESC, t.term LIMIT %s",
+                f" UNION ALL (SELECT term, df FROM {DELTA_TABLE} WHERE workspace_id = %s AND term > %s AND term < %s"
+                "  ORDER BY term LIMIT %s)) u GROUP BY term HAVING sum(df) > 0 ORDER BY sum(df) DESC, term)"
+                f" SELECT t.term FROM t WHERE TRUE{check} LIMIT %s",
                 [workspace_id, word, word + _TOP, TERM_SCAN_ROWS, workspace_id, word, word + _TOP, TERM_SCAN_ROWS,
-                 word, workspace_id, *visible.params,
-                 limit - len(suggestions)],
+                 *([workspace_id, *visible.params] if check else []), limit - len(suggestions)],
             )
             head = typed.rstrip()[: len(typed.rstrip()) - len(word)]
             seen = {s.text.lower() for s in suggestions}
