@@ -50,7 +50,10 @@ _lock = threading.Lock()
 
 
 def synonym_rules(*, workspace_id: int, version: int) -> list[SynonymRule]:
-    """The workspace's rules, from the process cache when `version` is the cached one."""
+    """The workspace's rules, from the process cache when `version` is the cached one.
+    Version 0: the workspace never had a set, so there is nothing to read."""
+    if version == 0:
+        return []
     with _lock:
         cached = _cache.get(workspace_id)
         if cached is not None and cached[0] == version:
