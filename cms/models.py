@@ -6,6 +6,7 @@ later be distributed by workspace (Citus) without a redesign.
 
 from __future__ import annotations
 
+import uuid
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -29,6 +30,15 @@ class Workspace(models.Model):
     search_log_enabled = models.BooleanField(
         default=True, help_text="Log this workspace's searches (normalised query, result count, latency, a hashed "
         "caller) for its search insights page. Off: nothing is logged and searches carry no search_id.")
+    # Typo tolerance of the keyword leg (search/typos.py): a word of at least this many
+    # characters may be corrected by one edit, and by two (Meilisearch's defaults, 5 and 9).
+    typo_one_edit_length = models.PositiveSmallIntegerField(
+        default=5, help_text="Words this long or longer may be corrected by one typo.")
+    typo_two_edits_length = models.PositiveSmallIntegerField(
+        default=9, help_text="Words this long or longer may be corrected by two typos.")
+    # Bumped by every change to the workspace's synonym sets (cms.services.synonym_set_*): the
+    # searches' cache of them (search/synonyms.py) is keyed by it, in every process alike.
+    synonyms_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["slug"]
@@ -290,3 +300,41 @@ class ApiKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (cms_{self.prefix}_…)"
+
+
+class SynonymKind(models.TextChoices):
+    MULTI_WAY = "multi_way", "Multi-way (each term finds the others)"
+    ONE_WAY = "one_way", "One-way (the source finds the terms, not back)"
+
+
+class SynonymSetQuerySet(models.QuerySet):
+    def for_workspace(self, workspace: Workspace) -> SynonymSetQuerySet:
+        return self.filter(workspace=workspace)
+
+
+class SynonymSet(models.Model):
+    """Words a workspace's searches treat as alike, applied at query time to the keyword leg
+    (search/synonyms.py), never at indexing: editing a set needs no reindex.
+
+    multi_way: every term of `terms` finds the others (refund, money back, reimbursement).
+    one_way: `source` also finds `terms` (phone -> smartphone), not the other way round.
+    A tenant table: its key is (workspace_id, id), as Citus wants (cms/citus_layout.py).
+    """
+
+    pk = models.CompositePrimaryKey("workspace_id", "id")
+    id = models.UUIDField(default=uuid.uuid4, editable=False)
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="synonym_sets")
+    kind = models.CharField(max_length=16, choices=SynonymKind.choices, default=SynonymKind.MULTI_WAY)
+    source = models.CharField(max_length=100, blank=True, default="")
+    terms = models.JSONField(default=list)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = SynonymSetQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["workspace_id", "updated_at"]
+
+    def __str__(self) -> str:
+        if self.kind == SynonymKind.ONE_WAY:
+            return f"{self.source} → {', '.join(self.terms)}"
+        return ", ".join(self.terms)

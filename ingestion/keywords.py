@@ -123,3 +123,29 @@ def bm25_term_weight(*, tf: float, length: float, average_length: float) -> floa
     """BM25's saturated, length-normalised term frequency: tf (k1 + 1) / (tf + k1 (1 - b + b len/avgdl))."""
     norm = BM25_K1 * (1.0 - BM25_B + BM25_B * length / max(average_length, 1e-9))
     return tf * (BM25_K1 + 1.0) / (tf + norm)
+
+
+@dataclass(frozen=True)
+class QueryWord:
+    """One word of a text as the tokenizer sees it: what was written (NFKC, lowercased) and its
+    term (the stem), or a CJK run (`cjk`, whose terms are its bigrams)."""
+
+    surface: str
+    term: str
+    cjk: bool
+
+
+def keyword_words(text: str) -> list[QueryWord]:
+    """The words of `text` with their terms, in order, stopwords left out: what a query's
+    corrections and expansions (search.typos, search.synonyms) work on.
+
+    >>> [(w.surface, w.term) for w in keyword_words("Refunds for 返品")]
+    [('refunds', 'refund'), ('返品', '返品')]
+    """
+    words: list[QueryWord] = []
+    for cjk, word in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
+        if cjk:
+            words.append(QueryWord(surface=cjk, term=cjk, cjk=True))
+        elif word not in ENGLISH_STOPWORDS and len(word) <= MAX_WORD_CHARS:
+            words.append(QueryWord(surface=word, term=_stemmer().stemWord(word), cjk=False))
+    return words

@@ -13,6 +13,7 @@ use the same cast and predicate to be served by it.
 from __future__ import annotations
 
 from django.db import models
+from django.contrib.postgres.indexes import GinIndex
 from pgvector.django import VectorField
 
 from cms.models import Asset, Entry, Workspace
@@ -246,6 +247,10 @@ class KeywordStat(models.Model):
     df = models.BigIntegerField()
     tf = models.BigIntegerField()
 
+    class Meta:
+        # The dictionary's trigram index: typo candidates (search.typos) without a scan.
+        indexes = [GinIndex(fields=["term"], opclasses=["gin_trgm_ops"], name="keyword_stat_term_trgm")]
+
 
 class KeywordStatDelta(models.Model):
     """A change to KeywordStat not folded in yet: appended by the posting triggers, one row per
@@ -258,4 +263,5 @@ class KeywordStatDelta(models.Model):
     tf = models.BigIntegerField()
 
     class Meta:
-        indexes = [models.Index(fields=["workspace", "term"], name="keyword_stat_delta_term")]
+        indexes = [models.Index(fields=["workspace", "term"], name="keyword_stat_delta_term"),
+                   GinIndex(fields=["term"], opclasses=["gin_trgm_ops"], name="keyword_stat_delta_term_trgm")]

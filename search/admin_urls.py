@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import path
 
-from search import admin_views, insights_admin
+from search import admin_synonyms, admin_views, insights_admin
 
 urlpatterns = [
     path("", admin.site.admin_view(admin_views.search_index), name="admin_search_index"),
@@ -12,4 +12,5 @@ urlpatterns = [
     path("<slug:slug>/insights.csv", admin.site.admin_view(insights_admin.insights_csv),
          name="admin_search_insights_csv"),
     path("<slug:slug>/clicks", admin.site.admin_view(insights_admin.search_click), name="admin_search_click"),
+    path("<slug:slug>/synonyms/", admin.site.admin_view(admin_synonyms.synonyms_page), name="admin_synonyms"),
 ]

@@ -90,7 +90,10 @@ def page_options(kind: SearchKind, given: Any) -> list[OptionInput]:
         if name in PAGE_OWN_OPTIONS or name in NOT_ON_PAGE or not isinstance(field, OptionField):
             continue
         label, help_text, value = name.replace("_", " ").capitalize(), str(field.help_text or ""), given.get(name, "")
-        if isinstance(field, FlagField):
+        if isinstance(field, FlagField) and field.default is True:
+            # On unless turned off: a checkbox left unticked sends nothing, which means the default.
+            inputs.append(OptionInput(name, label, help_text, "select", value, choices=("true", "false")))
+        elif isinstance(field, FlagField):
             inputs.append(OptionInput(name, label, help_text, "checkbox", "on", checked=bool(value)))
         elif isinstance(field, serializers.ChoiceField):
             inputs.append(OptionInput(name, label, help_text, "select", value, choices=tuple(field.choices)))
@@ -226,6 +229,8 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             not_configured=not_configured,
             pending=pending,
             pages=_pages(request, result, len(entry_rows)) if entry_rows is not None else {},
+            suggestion_links=_suggestion_links(request, result),
+            correction=_correction(request, result),
         ),
     )
 
@@ -292,6 +297,29 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
         legs=hit.legs,
         url=url,
     )
+
+
+def _with(request: HttpRequest, **changes: str) -> str:
+    """This page's URL with some parameters changed (the offset dropped)."""
+    base = {key: value for key, value in request.GET.items() if key != "offset"}
+    return "?" + urlencode({**base, **changes})
+
+
+def _suggestion_links(request: HttpRequest, result: Any) -> list[tuple[str, str]]:
+    """Full-text's did-you-mean: each checked suggestion and the link that searches it."""
+    if not isinstance(result, EntrySearchResult):
+        return []
+    return [(suggestion, _with(request, q=suggestion)) for suggestion in result.suggestions]
+
+
+def _correction(request: HttpRequest, result: Any) -> dict[str, str] | None:
+    """"Showing results for <corrected> — search instead for <typed>" when words were corrected."""
+    if not isinstance(result, SearchResult) or not result.extra_meta.get("corrections"):
+        return None
+    corrected = result.extra_meta.get("corrected_query") or ", ".join(
+        c["matched"] for c in result.extra_meta["corrections"])
+    return {"corrected": corrected, "typed": request.GET.get("q", ""),
+            "instead_url": _with(request, typo_tolerance="false")}
 
 
 def _pages(request: HttpRequest, result: EntrySearchResult, shown: int) -> dict[str, Any]:

@@ -298,6 +298,8 @@ def _meta(request: HybridRequest, searched: list[_Part], *, parts: list[str], so
             for i, (part, m) in enumerate(zip(searched, per_part))
         ],
     }
+    meta["corrections"] = [c for m in per_part for c in m["corrections"]]
+    meta["expanded"] = [e for m in per_part for e in m["expanded"]]
     degraded = next((m["degraded"] for m in per_part if "degraded" in m), None)
     if degraded:
         meta["degraded"] = degraded

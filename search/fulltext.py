@@ -50,6 +50,7 @@ from search.errors import SearchError, SearchInputError
 from search.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions
 from search.snippets import excerpt, fold, match_spans
 from search.statements import SearchCursor, search_cursor
+from search.typos import query_rewrites, typo_budget_for
 
 # The declared limits (search/options.py), under the names this module's readers know.
 MAX_QUERY_CHARS = ENTRY_QUERY_MAX_CHARS
@@ -68,6 +69,8 @@ RECENT_SCAN_EXTEND_MARGIN = 2.0
 RECENT_SCAN_EXTEND_MAX_ROWS = 1_000
 # Character pairs of a 3+ character query put in a gram-index tsquery (see _gram_sample).
 GRAM_QUERY_PAIRS = 3
+# Did-you-mean: the most corrected queries offered when nothing is found.
+MAX_SUGGESTIONS = 3
 # The most frequent letters of English text.
 _COMMON_LETTERS = frozenset("etaoinshrdlu")
 # Characters of context kept before and after the first match in a snippet.
@@ -112,6 +115,8 @@ class EntrySearchResult:
     plan: SearchPlan
     # The search log's id for this search (search/search_log.py), for click reports; None when not logged.
     search_id: str | None = None
+    # Did-you-mean: when nothing was found, corrected queries that do find something.
+    suggestions: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """The result as the API, MCP and the command print it (the API documents it)."""
@@ -121,6 +126,7 @@ class EntrySearchResult:
             "offset": self.offset,
             "has_more": self.has_more,
             "plan": self.plan.value,
+            "meta": {"search_id": self.search_id, "suggestions": list(self.suggestions)},
             "results": [
                 {
                     "id": hit.entry_id,
@@ -137,7 +143,6 @@ class EntrySearchResult:
                 }
                 for hit in self.hits
             ],
-            "meta": {"search_id": self.search_id},
         }
 
 
@@ -163,6 +168,9 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
     """
     query, limit, offset, filters = _inputs_validate(access=access, options=options)
     plan, rows = _search(filters=filters, query=query, limit=limit, offset=offset)
+    suggestions: tuple[str, ...] = ()
+    if not rows and offset == 0:
+        suggestions = entry_suggestions(access=access, query=query, filters=filters)
     return EntrySearchResult(
         query=query,
         hits=tuple(_hit(row, query) for row in rows[:limit]),
@@ -170,7 +178,23 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
         offset=offset,
         has_more=len(rows) > limit,
         plan=plan,
+        suggestions=suggestions,
     )
+
+
+def entry_suggestions(*, access: WorkspaceAccess, query: str, filters: _Filters) -> tuple[str, ...]:
+    """Did-you-mean: up to MAX_SUGGESTIONS queries close to `query` (search.typos.query_rewrites)
+    that each find at least one entry with the same filters and visibility. The search itself
+    stays literal; these are offered, never run in its place."""
+    found: list[str] = []
+    for rewrite in query_rewrites(workspace_id=access.workspace.pk, query=query,
+                                  budget=typo_budget_for(access.workspace)):
+        _, rows = _search(filters=filters, query=rewrite, limit=1, offset=0)
+        if rows:
+            found.append(rewrite)
+            if len(found) == MAX_SUGGESTIONS:
+                break
+    return tuple(found)
 
 
 def search_entries_explain(*, access: WorkspaceAccess, **options: Any) -> tuple[SearchPlan, str]:

@@ -6,7 +6,8 @@ How a query runs:
 1. Validation and the chunk filter: the declared options (`search.options.HybridSearchOptions`)
    and the same compiled filter as semantic search (`search.chunk_filters`), one filter
    applied identically to both legs.
-2. The keyword leg (`search.keyword`): the best CANDIDATE_DEPTH chunks by BM25. It needs no
+2. The keyword leg (`search.keyword`): the best CANDIDATE_DEPTH chunks by BM25, query words
+   missing from the workspace corrected within its typo budget (`search.typos`). It needs no
    embedding provider.
 3. The semantic leg: the query embedded by the configured model, the best CANDIDATE_DEPTH
    chunks by cosine through the HNSW index (`search.vector_leg`, semantic search's statement). Skipped, and
@@ -52,6 +53,8 @@ from search.query_embedding import QueryEmbedding, query_embeddings_start
 from search.rerank import RerankUnavailable, rerank_relevance
 from search.options import HybridSearchOptions
 from search.statements import search_cursor
+from search.synonyms import Expansion, SynonymRule, expanded_meta, synonym_rules
+from search.typos import Correction, TypoBudget, corrected_query, corrections_meta, typo_budget_for
 from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates, vector_literal
 
 # Chunks each leg contributes to the fusion (more than top_k, so a chunk ranked low by one
@@ -155,6 +158,12 @@ class HybridRequest:
     depth: int
     include_vectors: bool
     include_sources: bool = True
+    # The workspace's typo budget, or None with `typo_tolerance: false` (search.typos).
+    typos: TypoBudget | None = None
+    # The workspace's synonym rules (search.synonyms), applied to the keyword leg.
+    synonyms: list[SynonymRule] = field(default_factory=list)
+    # The last word of the query as a prefix too (search as you type).
+    prefix: bool = False
 
 
 def hybrid_request(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> HybridRequest:
@@ -174,7 +183,11 @@ def hybrid_request_from(*, access: WorkspaceAccess, request: dict[str, Any]) -> 
     return HybridRequest(query=query, top_k=top_k, ef_search=request["ef_search"] or max(DEFAULT_EF_SEARCH, CANDIDATE_DEPTH),
                          threshold=request["min_score"], options=options, where=where,
                          depth=max(CANDIDATE_DEPTH, top_k), include_vectors=request["include_vectors"],
-                         include_sources=request["include_sources"])
+                         include_sources=request["include_sources"],
+                         typos=typo_budget_for(access.workspace) if request["typo_tolerance"] else None,
+                         synonyms=synonym_rules(workspace_id=access.workspace.pk,
+                                                version=access.workspace.synonyms_version),
+                         prefix=request["prefix"])
 
 
 def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
@@ -221,7 +234,8 @@ def hybrid_rank(*, workspace_id: int, query: str, request: HybridRequest, option
     collected = hybrid_collect(workspace_id=workspace_id, query=query, where=request.where, depth=request.depth,
                                keyword_leg=options.keyword_leg, semantic_leg=options.semantic_leg,
                                ef_search=request.ef_search, include_vectors=request.include_vectors,
-                               embedding=embedding)
+                               embedding=embedding, typos=request.typos, synonyms=request.synonyms,
+                               prefix=request.prefix)
     ranked = fuse(list(collected.candidates.values()), setting=options.setting, features=collected.features)
     collected.weights = effective_weights(options.setting, collected)
     return collected, ranked
@@ -277,6 +291,10 @@ def hybrid_meta(options: HybridOptions, collected: Collected) -> dict[str, Any]:
     }
     if collected.degraded:
         meta["degraded"] = collected.degraded
+    meta["corrections"] = corrections_meta(collected.corrections)
+    meta["expanded"] = expanded_meta(collected.expansions)
+    if collected.corrections:
+        meta["corrected_query"] = corrected_query(collected.query, collected.corrections)
     return meta
 
 
@@ -293,16 +311,20 @@ class Collected:
     dimensions: int | None = None
     features: QueryFeatures = field(default_factory=QueryFeatures)
     weights: tuple[float, float] = (0.0, 0.0)
+    query: str = ""
+    corrections: list[Correction] = field(default_factory=list)
+    expansions: list[Expansion] = field(default_factory=list)
 
 
 def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: int, keyword_leg: bool,
                    semantic_leg: bool, ef_search: int, include_vectors: bool = False,
-                   embedding: QueryEmbedding | None = None) -> Collected:
+                   embedding: QueryEmbedding | None = None, typos: TypoBudget | None = None,
+                   synonyms: list[SynonymRule] | None = None, prefix: bool = False) -> Collected:
     """Run the legs asked for (`depth` chunks each), score every candidate on every leg that
     ran, and compute the query's features (search.fusion.QueryFeatures). Raises the semantic
     leg's error when no leg can answer. `embedding` is the query's vector already on its way
     (query_embeddings_start); otherwise it is started here."""
-    collected = Collected(candidates={}, hits={}, legs_used=[])
+    collected = Collected(candidates={}, hits={}, legs_used=[], query=query)
     candidates, hits = collected.candidates, collected.hits
     # The query's embedding (a model call, or a provider's round trip) runs in a thread while
     # the keyword leg's SQL runs here.
@@ -312,7 +334,9 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
         embedding = query_embeddings_start(workspace_id=workspace_id, queries=[query])[0]
     prepared: KeywordQuery | None = None
     if keyword_leg:
-        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query)
+        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos, synonyms=synonyms,
+                                         prefix=prefix)
+        collected.corrections, collected.expansions = prepared.corrections, prepared.expansions
         keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
         collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}
         if plan.notes:

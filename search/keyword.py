@@ -37,14 +37,25 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 
-from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens
+from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens, keyword_words
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
 from search.filters import CompiledFilter
 from search.chunk_results import ChunkHit, json_object
 from search.statements import search_cursor
+from search.suggest import term_completions
+from search.synonyms import SYNONYM_WEIGHT, Expansion, SynonymRule, synonym_expansions
+from search.typos import (
+    Correction,
+    TypoBudget,
+    kana_candidates,
+    kana_corrections,
+    typo_corrections,
+    words_to_correct,
+)
 
 POSTING_TABLE = KeywordPosting._meta.db_table
 STAT_TABLE = KeywordStat._meta.db_table
@@ -59,6 +70,9 @@ CANDIDATE_BUDGET = 2000
 CHAMPIONS = 150
 # Candidates (after filtering) rescored exactly, at least what is asked for (hybrid asks 50).
 RESCORE_DEPTH = 100
+# `prefix: true`: completions of the last word added, and their weight against a typed word.
+PREFIX_COMPLETIONS = 5
+PREFIX_WEIGHT = 0.7
 # Query terms used at most (the rarest); a pasted paragraph stays a bounded query.
 MAX_QUERY_TERMS = 64
 # A filter that keeps at most this many chunks is ranked by looking up each kept chunk's
@@ -128,9 +142,12 @@ def bm25_idf(*, chunks: int, df: int) -> float:
     return math.log(1.0 + (chunks - df + 0.5) / (df + 0.5))
 
 
-def _plan(counts: Counter[str], dfs: dict[str, int], chunks: int, *, budget: int, champions: int
+def _plan(counts: Mapping[str, float], dfs: dict[str, int], chunks: int, *, budget: int, champions: int
           ) -> tuple[list[_Term], list[int | None]]:
-    """The terms to read (rarest first) and how many postings of each (None: all of them)."""
+    """The terms to read (rarest first) and how many postings of each (None: all of them).
+
+    `counts`: each term's count in the query, times its penalty when it is a correction or
+    an expansion rather than a word of the query (search.typos, search.synonyms)."""
     present = sorted((t for t in counts if t in dfs), key=lambda t: (dfs[t], t))[:MAX_QUERY_TERMS]
     terms = [_Term(term=t, weight=bm25_idf(chunks=chunks, df=dfs[t]) * counts[t], df=dfs[t]) for t in present]
     limits: list[int | None] = []
@@ -220,6 +237,8 @@ class KeywordQuery:
     chunks: int
     average_length: float
     query_terms: int
+    corrections: list[Correction] = field(default_factory=list)
+    expansions: list[Expansion] = field(default_factory=list)
 
     @property
     def truncated(self) -> int:
@@ -241,13 +260,50 @@ class KeywordQuery:
 
 
 def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDIDATE_BUDGET,
-                          champions: int = CHAMPIONS) -> KeywordQuery:
-    """Tokenize `query` and read its terms' statistics in the workspace (one statement)."""
-    counts = keyword_query_terms(query)
-    chunks, total_length, dfs = _statistics(workspace_id=workspace_id, terms=list(counts)) if counts else (0, 0, {})
+                          champions: int = CHAMPIONS, typos: TypoBudget | None = None,
+                          synonyms: list[SynonymRule] | None = None, prefix: bool = False) -> KeywordQuery:
+    """Tokenize `query` and read its terms' statistics in the workspace (one statement).
+
+    `typos` (search.typos): correct the words missing from the workspace's dictionary within
+    this budget. Kana variants are read in the same statement; edit-distance candidates take
+    one more (trigram-indexed) only when a word is missing, and one for their statistics
+    only when some are found. `synonyms` (search.synonyms): terms the query's phrases add,
+    at SYNONYM_WEIGHT, read in the first statement too. `prefix`: the last word also
+    matches the PREFIX_COMPLETIONS most frequent terms starting with it, at PREFIX_WEIGHT
+    (one more statement, on the terms' prefix btree).
+    """
+    counts: dict[str, float] = dict(keyword_query_terms(query))
+    query_terms = len(counts)
+    if prefix:
+        last = keyword_words(query)[-1:]
+        if last and not last[0].cjk and len(last[0].surface) >= 2:
+            for term in term_completions(workspace_id=workspace_id, word=last[0].surface, limit=PREFIX_COMPLETIONS):
+                counts.setdefault(term, PREFIX_WEIGHT)
+    kana = kana_candidates(query) if typos is not None else []
+    expansions = synonym_expansions(query=query, rules=synonyms) if synonyms and counts else []
+    wanted = list(dict.fromkeys([*counts, *(t for c in kana for t in c.terms), *(t for e in expansions for t in e.terms)]))
+    chunks, total_length, dfs = _statistics(workspace_id=workspace_id, terms=wanted) if wanted else (0, 0, {})
+    corrections: list[Correction] = []
+    if typos is not None and counts:
+        corrections = kana_corrections(kana, dfs)
+        missing = words_to_correct(query, set(dfs), typos)
+        found = typo_corrections(workspace_id=workspace_id, words=missing)
+        if found:
+            _, _, more = _statistics(workspace_id=workspace_id, terms=[c.matched for c in found])
+            corrections += [c for c in found if c.matched in more]
+            dfs.update(more)
+        for correction in corrections:
+            factor = counts.get(correction.term, 1.0) * correction.weight
+            if correction.matched not in counts or counts[correction.matched] < factor:
+                counts[correction.matched] = max(factor, counts.get(correction.matched, 0.0))
+    for expansion in expansions:
+        for term in expansion.terms:
+            counts.setdefault(term, SYNONYM_WEIGHT)
     terms, limits = _plan(counts, dfs, chunks, budget=budget, champions=champions)
     return KeywordQuery(workspace_id=workspace_id, terms=terms, limits=limits, chunks=chunks,
-                        average_length=total_length / chunks if chunks else 1.0, query_terms=len(counts))
+                        average_length=total_length / chunks if chunks else 1.0,
+                        query_terms=query_terms, corrections=corrections,
+                        expansions=[e for e in expansions if any(t in dfs for t in e.terms)])
 
 
 def keyword_candidates(

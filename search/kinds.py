@@ -93,7 +93,7 @@ _SEMANTIC_CODES = (
 _HYBRID_CODES = (
     *_SEMANTIC_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",
     "semantic_weight_invalid", "semantic_weight_out_of_range", "weights_invalid", "rerank_invalid",
-    "rerank_weights_invalid", "rerank_weights_out_of_range", "no_searchable_terms",
+    "rerank_weights_invalid", "rerank_weights_out_of_range", "no_searchable_terms", "typo_tolerance_invalid", "prefix_invalid",
 )
 
 SEARCH_ENTRIES = SearchKind(

@@ -392,6 +392,13 @@ class HybridSearchOptions(SemanticSearchOptions):
                                         help_text='Relative weights of the final score, e.g. {"rerank": 0.4, '
                                         '"vector": 0.4, "position": 0.2} (the defaults, which also fill any weight '
                                         "left out); normalised to add up to 1.")
+    typo_tolerance = FlagField(required=False, default=True,
+                               help_text="Correct query words missing from the workspace's vocabulary to close ones "
+                               "that are in it (1 typo from 5 letters, 2 from 9; kana variants in Japanese), "
+                               "below the exact word; `meta.corrections` lists them. false: words as typed.")
+    prefix = FlagField(required=False, default=False,
+                       help_text="Search as you type: the query's last word also matches the workspace's words "
+                       "that start with it (the most frequent few), below the word itself.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["keyword_weight"] == 0 and attrs["semantic_weight"] == 0:
@@ -409,6 +416,38 @@ class AgenticSearchOptions(HybridSearchOptions):
                            help_text="The parts of the question, when you have split it yourself (one question "
                            "each); left out, the server splits `query` by rule. The merged list is still reranked "
                            "against `query`.")
+
+
+# As-you-type suggestions (search/suggest.py).
+SUGGEST_PREFIX_MAX_CHARS = 100
+DEFAULT_SUGGEST_LIMIT = 8
+MAX_SUGGEST_LIMIT = 20
+
+
+class SuggestPrefixField(OptionField, serializers.CharField):
+    """What has been typed so far: not only whitespace, up to SUGGEST_PREFIX_MAX_CHARS."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(min_length=1, max_length=SUGGEST_PREFIX_MAX_CHARS, trim_whitespace=False,
+                         validators=[RegexValidator(CHUNK_QUERY_PATTERN)], **kwargs)
+
+    def check(self, value: Any) -> str:
+        if isinstance(value, str) and len(value) > SUGGEST_PREFIX_MAX_CHARS:
+            raise SearchInputError("query_too_long", f"The prefix is {len(value)} characters; the limit is "
+                                   f"{SUGGEST_PREFIX_MAX_CHARS}.")
+        return chunk_query_check(value, name="query")
+
+
+class SuggestOptions(SearchOptions):
+    """What as-you-type suggestions accept (the query parameters of GET .../search/suggest)."""
+
+    class Meta:
+        ref_name = "SuggestOptions"
+
+    query = SuggestPrefixField(help_text=f"What has been typed so far (1-{SUGGEST_PREFIX_MAX_CHARS} characters, not "
+                               "only whitespace); the last word is completed.")
+    limit = WholeNumberField(min_value=1, max_value=MAX_SUGGEST_LIMIT, required=False, default=DEFAULT_SUGGEST_LIMIT,
+                             help_text=f"How many suggestions, 1-{MAX_SUGGEST_LIMIT} (default {DEFAULT_SUGGEST_LIMIT}).")
 
 
 def option_from_text(options: type[SearchOptions], name: str, text: str) -> Any:

@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("cms", "0007_workspace_search_fusion")]
+    dependencies = [("cms", "0008_forgiving_search")]
 
     operations = [
         migrations.AddField(

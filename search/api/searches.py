@@ -35,7 +35,8 @@ from search.errors import SearchError, SearchInputError
 from search.interface_errors import api_error_from
 from search.kinds import AGENTIC_SEARCH, HYBRID_SEARCH, SEARCH_ENTRIES, SEMANTIC_SEARCH, SearchKind
 from search.option_schemas import option_openapi_schema
-from search.options import option_from_text
+from search.options import SuggestOptions, option_from_text
+from search.suggest import suggest_run
 
 # The API's own names for options, where they differ from the declaration's.
 QUERY_PARAMETER_NAMES = {"query": "q"}
@@ -76,6 +77,9 @@ class EntrySearchMetaSerializer(serializers.Serializer):
     search_id = serializers.CharField(
         allow_null=True, help_text="This search's id in the workspace's search log: send it with "
         "POST .../search/events when a result is opened. null when the workspace logs no searches.")
+    suggestions = serializers.ListField(
+        child=serializers.CharField(), help_text="Did-you-mean: when nothing was found, up to 3 corrected queries "
+        "that each find at least one entry (checked, with the same filters). Empty otherwise.")
 
 
 class EntrySearchResultSerializer(serializers.Serializer):
@@ -87,6 +91,7 @@ class EntrySearchResultSerializer(serializers.Serializer):
     offset = serializers.IntegerField()
     has_more = serializers.BooleanField()
     plan = serializers.CharField()
+    meta = EntrySearchMetaSerializer()
     results = EntryHitSerializer(source="hits", many=True)
     meta = EntrySearchMetaSerializer()
 
@@ -142,6 +147,59 @@ class EntrySearchView(SearchView):
                   for key, value in query_string_parse(request).items() if key in by_api_name}
         params.setdefault("query", "")
         return Response(self.kind.search(access, params, interface="api").as_dict())
+
+
+# --- as-you-type suggestions: GET with query parameters ---------------------------------------
+
+class SuggestionSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The completed text to put in the search box.")
+    kind = serializers.ChoiceField(["title", "term"], help_text="title: an entry's or asset's title starting with "
+                                   "the prefix; term: a frequent word completing the last word.")
+
+
+class SuggestResultSerializer(serializers.Serializer):
+    query = serializers.CharField(trim_whitespace=False)
+    suggestions = SuggestionSerializer(many=True)
+
+
+SUGGEST_BAD_REQUEST_CODES = ["query_empty", "query_invalid", "query_invalid_character", "query_invalid_encoding",
+                             "query_too_long", "limit_invalid", "limit_out_of_range", "unknown_parameter"]
+
+
+def _suggest_parameters() -> list[OpenApiParameter]:
+    fields = SuggestOptions().fields
+    return [
+        OpenApiParameter(QUERY_PARAMETER_NAMES.get(name, name), option_openapi_schema(SuggestOptions, name),
+                         required=field.required, description=str(field.help_text or ""))
+        for name, field in fields.items()
+    ]
+
+
+class SuggestView(WorkspaceAPIView):
+    """Completions as you type: ?q=&limit= (what search may see, nothing more)."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, SearchError):
+            exc = api_error_from(exc)
+        return super().handle_exception(exc)
+
+    @extend_schema(
+        tags=["search"], operation_id="search_suggest", summary="As-you-type suggestions",
+        description="Completions of `q` for a search box: titles of entries and assets starting with it (newest "
+        "first), then frequent words completing its last word. Only what the caller may search is offered (a "
+        "published-only key never sees a draft's title).",
+        parameters=[_SLUG, *_suggest_parameters()],
+        responses={200: SuggestResultSerializer,
+                   **error_responses(family="EntrySearch", bad_request=SUGGEST_BAD_REQUEST_CODES,
+                                     forbidden=FORBIDDEN_CODES)},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        access = self.get_access()
+        by_api_name = {QUERY_PARAMETER_NAMES.get(name, name): name for name in SuggestOptions().fields}
+        params = {by_api_name[key]: option_from_text(SuggestOptions, by_api_name[key], value)
+                  for key, value in query_string_parse(request).items() if key in by_api_name}
+        params.setdefault("query", "")
+        return Response(suggest_run(access, params).as_dict())
 
 
 # --- chunk searches: POST with a JSON body --------------------------------------------------

@@ -7,7 +7,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from search.api.events import SearchEventView
 from search.api.health import health as health_view
 from search.api.schema import HealthResponseDoc
-from search.api.searches import AgenticSearchView, EntrySearchView, HybridSearchView, SemanticSearchView
+from search.api.synonyms import SynonymSetsView, SynonymSetView
+from search.api.searches import (
+    AgenticSearchView,
+    EntrySearchView,
+    HybridSearchView,
+    SemanticSearchView,
+    SuggestView,
+)
 
 health = extend_schema(
     tags=["health"],
@@ -25,6 +32,9 @@ urlpatterns = [
     path("v1/workspaces/<slug:slug>/search/hybrid", HybridSearchView.as_view(), name="search-hybrid"),
     path("v1/workspaces/<slug:slug>/search/agentic", AgenticSearchView.as_view(), name="search-agentic"),
     path("v1/workspaces/<slug:slug>/search/events", SearchEventView.as_view(), name="search-events"),
+    path("v1/workspaces/<slug:slug>/search/suggest", SuggestView.as_view(), name="search-suggest"),
+    path("v1/workspaces/<slug:slug>/synonyms", SynonymSetsView.as_view(), name="synonym-sets"),
+    path("v1/workspaces/<slug:slug>/synonyms/<uuid:set_id>", SynonymSetView.as_view(), name="synonym-set"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves the page's script from its own URL: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),

@@ -70,6 +70,10 @@ def leaks(body: Any, *, drafts_visible: bool) -> list[str]:
         problems.append(f"{OTHER_WORKSPACE}'s text in the answer")
     if not drafts_visible and DRAFT_MARKER in text:
         problems.append("a draft's text in the answer")
+    for suggestion in answer.get("suggestions") or []:
+        text_of = suggestion.get("text", "") if isinstance(suggestion, dict) else ""
+        if not drafts_visible and DRAFT_MARKER in str(text_of).lower():
+            problems.append(f"suggestion {text_of!r} from a draft")
     for hit in answer.get("results") or []:
         if isinstance(hit, dict) and not drafts_visible and hit.get("status") != "published":
             problems.append(f"entry {hit.get('id')} with status {hit.get('status')}")
@@ -155,7 +159,7 @@ def before_call(context, case, kwargs):
         body = lone_surrogate_body(case.body if isinstance(case.body, dict) else {"query": "refund"},
                                    pick // INJECT_EVERY)
         kwargs["auth"] = lambda request: _with_body(request, body)
-    elif case.method.upper() == "GET" and case.path.endswith("/entries"):
+    elif case.method.upper() == "GET" and case.path.endswith(("/entries", "/suggest")):
         raw = ENCODED_SURROGATES[pick // INJECT_EVERY % len(ENCODED_SURROGATES)]
         kwargs["auth"] = lambda request: _with_query_parameter(request, "q", raw)
 

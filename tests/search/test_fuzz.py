@@ -62,7 +62,7 @@ FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
 FUZZ_SEED = os.environ.get("FUZZ_SEED", "20261201")
 WORKSPACE = "acme"
 OTHER_WORKSPACE = "globex"
-TARGETS = {"entries", "semantic", "hybrid", "agentic", "events", "health", "schema", "/mcp/"}
+TARGETS = {"entries", "semantic", "hybrid", "agentic", "events", "suggest", "synonyms", "health", "schema", "/mcp/"}
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 
 
@@ -148,7 +148,7 @@ def test_api_with_a_key_never_errs_breaks_its_schema_or_leaks(live_app):
 
     counts = record_requests("API with a published-only key", live_app, start)
     assert run.returncode == 0, run.stdout[-12000:] + run.stderr[-3000:]
-    failed = [search for search in ("entries", "semantic", "hybrid", "agentic", "events")
+    failed = [search for search in ("entries", "semantic", "hybrid", "agentic", "events", "suggest")
               if not counts[f"{search} 2xx"]]
     assert not failed, f"no {' and no '.join(failed)} search succeeded: {counts}"
 

@@ -53,17 +53,20 @@ def test_schema_describes_every_endpoint_with_the_bearer_scheme(openapi):
 
     assert set(paths) == {"/api/health", "/api/v1/workspaces/{slug}/search/entries",
                           "/api/v1/workspaces/{slug}/search/semantic", "/api/v1/workspaces/{slug}/search/hybrid",
-                          "/api/v1/workspaces/{slug}/search/agentic", "/api/v1/workspaces/{slug}/search/events"}
+                          "/api/v1/workspaces/{slug}/search/agentic", "/api/v1/workspaces/{slug}/search/events",
+                          "/api/v1/workspaces/{slug}/search/suggest",
+                          "/api/v1/workspaces/{slug}/synonyms", "/api/v1/workspaces/{slug}/synonyms/{set_id}"}
     assert spec["components"]["securitySchemes"]["ApiKey"] == {**spec["components"]["securitySchemes"]["ApiKey"],
                                                               "type": "http", "scheme": "bearer"}
     for path in paths.values():
         for operation in path.values():
-            assert {"200", "202"} & set(operation["responses"])  # events: 202, accepted for the log
+            assert {"200", "201", "202", "204"} & set(operation["responses"])  # events: 202, accepted for the log
     searches = [paths[p][m] for p, m in [("/api/v1/workspaces/{slug}/search/entries", "get"),
                                          ("/api/v1/workspaces/{slug}/search/semantic", "post"),
                                          ("/api/v1/workspaces/{slug}/search/hybrid", "post"),
                                          ("/api/v1/workspaces/{slug}/search/agentic", "post"),
-                                         ("/api/v1/workspaces/{slug}/search/events", "post")]]
+                                         ("/api/v1/workspaces/{slug}/search/events", "post"),
+                                         ("/api/v1/workspaces/{slug}/search/suggest", "get")]]
     for operation in searches:
         assert {"ApiKey": []} in operation["security"]
         assert {"400", "401", "404", "429"} <= set(operation["responses"])

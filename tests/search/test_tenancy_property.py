@@ -178,6 +178,29 @@ def test_api_full_text_search_never_leaves_the_callers_workspace_or_policy():
     run_property("API full-text", check, api_callers)
 
 
+def suggest_results(world: World, expected: Expected) -> Callable[[dict], list[str]]:
+    """A title suggestion must be the title of an entry the caller may see (in its workspace,
+    published unless it sees drafts); a term must not only be in drafts or elsewhere."""
+    def problems(body: dict) -> list[str]:
+        body["_count"] = len(body["suggestions"])
+        visible = {e.title for e in world.entries if e.workspace_id == expected.workspace.pk
+                   and (expected.include_drafts or e.status == EntryStatus.PUBLISHED)}
+        return [f"title {s['text']!r} is no visible entry's" for s in body["suggestions"]
+                if s["kind"] == "title" and s["text"] not in visible]
+    return problems
+
+
+def test_api_suggest_never_leaves_the_callers_workspace_or_policy():
+    def check(world: World, probe: Probe, caller, tally: Tally) -> None:
+        client, expected = api_client(world, caller, probe.slug)
+        # What someone typing the probe's query has typed after a few characters.
+        response = client.get(f"/api/v1/workspaces/{probe.slug}/search/suggest", {"q": probe.query[:4], "limit": 20})
+        answer_check("API suggest", expected, probe, response.status_code, response.json(),
+                     suggest_results(world, expected), tally)
+
+    run_property("API suggest", check, api_callers)
+
+
 def ranked_searches() -> list[str]:
     """The chunk searches the API serves: semantic, and hybrid and agentic where this checkout has them."""
     found = []

@@ -28,6 +28,8 @@ class Command(SearchCommand):
     def write_table(self, access: Any, result: EntrySearchResult) -> None:
         if not result.hits:
             self.stdout.write(f"No entries contain {result.query!r}.")
+            if result.suggestions:
+                self.stdout.write("Did you mean: " + ", ".join(repr(s) for s in result.suggestions) + "?")
             return
         header = ("id", "type", "status", "updated", "fields", "snippet")
         rows = [

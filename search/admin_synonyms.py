@@ -1,0 +1,60 @@
+"""The admin's synonym page, per workspace: list the sets; owners and editors add and delete them.
+
+Members only (another workspace is a 404, as on the search page); the writes are
+cms.services.synonym_set_*, whose refusals (a set of one term, over 50...) show as messages
+with their code.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+
+from cms import services
+from cms.access import DRAFT_ROLES, workspace_access_for_user
+from cms.models import SynonymKind, SynonymSet
+
+
+def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET: the workspace's synonym sets and, for owners and editors, the form to add one.
+    POST (owners and editors): `action` add (kind, source, terms: comma-separated) or delete (id)."""
+    access = workspace_access_for_user(user=request.user, slug=slug)  # 404 unless a member
+    workspace = access.workspace
+    may_edit = access.role in DRAFT_ROLES or request.user.is_superuser
+    if request.method == "POST":
+        here = reverse("admin_synonyms", args=[workspace.slug])
+        if not may_edit:
+            messages.error(request, "Only the workspace's owners and editors edit synonyms (permission_denied).")
+            return HttpResponseRedirect(here)
+        if request.POST.get("action") == "delete":
+            found = SynonymSet.objects.for_workspace(workspace).filter(id=_uuid(request.POST.get("id"))).first()
+            if found is not None:
+                services.synonym_set_delete(synonym_set=found)
+                messages.success(request, f"Deleted the synonym set {found}.")
+            return HttpResponseRedirect(here)
+        terms = [t for t in request.POST.get("terms", "").replace("、", ",").split(",")]
+        try:
+            created = services.synonym_set_create(workspace=workspace, terms=terms,
+                                                  kind=request.POST.get("kind") or SynonymKind.MULTI_WAY,
+                                                  source=request.POST.get("source", ""))
+        except ValidationError as exc:
+            messages.error(request, f"{' '.join(exc.messages)} ({exc.code})")
+        else:
+            messages.success(request, f"Added the synonym set {created}. Searches use it now; no reindex needed.")
+        return HttpResponseRedirect(here)
+    return TemplateResponse(request, "admin/search/synonyms.html", {
+        **admin.site.each_context(request), "title": f"Synonyms: {workspace.name}", "workspace": workspace,
+        "sets": list(SynonymSet.objects.for_workspace(workspace)), "may_edit": may_edit,
+        "kinds": SynonymKind.choices,
+    })
+
+
+def _uuid(value: str | None) -> str | None:
+    import uuid
+    try:
+        return str(uuid.UUID(str(value)))
+    except ValueError:
+        return None

@@ -1,0 +1,164 @@
+"""Typo tolerance of the keyword leg (search/typos.py), on the real database: budgets per word
+length and script, exact before corrected, codes and numbers never corrected, kana variants."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+
+from search.hybrid import hybrid_search
+from search.keyword import keyword_query_prepare
+from search.typos import TYPO_CANDIDATES_SQL, TypoBudget, kana_variants
+from tests.factories import ContentTypeFactory, entry_make, full_access
+
+pytestmark = pytest.mark.django_db
+
+DOCS = {
+    "Refund policy": "Refunds: return any unused item within 30 days of delivery for a full refund.",
+    "Shipping times": "Parcels ship within two business days from our warehouse; delivery takes a week.",
+    "Error codes": "Error E1234 means the payment was declined. Model X200 needs firmware 5521.",
+    "Understanding statements": "Your monthly statement lists every transaction of the account.",
+    "Cat": "The cat sat on the mat.",
+    "プログラムの設定": "プログラムの設定はサーバーの管理画面から変更します。",
+}
+
+
+@pytest.fixture
+def docs(workspace):
+    doc_type = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+    for i, (title, body) in enumerate(DOCS.items()):
+        entry_make(doc_type, title=title, body=f"<p>{body}</p>", version=i)
+    return doc_type
+
+
+def keyword_only(workspace, query: str, **options):
+    return hybrid_search(access=full_access(workspace), query=query, semantic_weight=0, **options)
+
+
+def titles(result) -> list[str]:
+    return [hit.title for hit in result.hits]
+
+
+@pytest.mark.parametrize("typo", ["refnud", "refuund", "rfund", "erfund"])
+def test_one_typo_in_a_word_of_five_or_more_letters_is_corrected(no_embeddings, docs, workspace, typo):
+    result = keyword_only(workspace, typo)
+
+    assert titles(result)[0] == "Refund policy"
+    correction = result.extra_meta["corrections"][0]
+    assert correction["word"] == typo and correction["matched"] == "refund" and correction["edits"] == 1
+
+
+def test_transposition_in_a_stemmed_word_is_shown_as_a_word(no_embeddings, docs, workspace):
+    result = keyword_only(workspace, "warehuose")
+
+    assert titles(result)[0] == "Shipping times"
+    assert result.extra_meta["corrections"][0]["matched"] == "warehouse"
+    assert result.extra_meta["corrected_query"] == "warehouse"
+
+
+def test_two_typos_need_nine_letters(no_embeddings, docs, workspace):
+    long_word = keyword_only(workspace, "statemnets")  # 10 letters, 2 edits from "statements"
+    short_word = keyword_only(workspace, "rfnud")  # 5 letters, 2 edits from "refund"
+
+    assert titles(long_word)[0] == "Understanding statements"
+    assert short_word.hits == [] and short_word.extra_meta["corrections"] == []
+
+
+def test_words_under_five_letters_are_never_corrected(no_embeddings, docs, workspace):
+    result = keyword_only(workspace, "cta")  # "cat" is one edit away
+
+    assert result.hits == [] and result.extra_meta["corrections"] == []
+
+
+@pytest.mark.parametrize("code", ["E1235", "X201", "5522", "firmwar3"])
+def test_numbers_and_codes_are_never_corrected(no_embeddings, docs, workspace, code):
+    result = keyword_only(workspace, code)
+
+    assert result.hits == [] and result.extra_meta["corrections"] == []
+
+
+def test_exact_word_outranks_a_corrected_one_on_an_otherwise_equal_chunk(no_embeddings, workspace):
+    doc_type = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+    entry_make(doc_type, title="Neighbour", body="<p>Questions about the zorblat gadget today.</p>")
+    entry_make(doc_type, title="Other", body="<p>Nothing related at all, only filler words here.</p>")
+
+    assert titles(keyword_only(workspace, "zorblit gadget"))[0] == "Neighbour"  # corrected: zorblit -> zorblat
+
+    entry_make(doc_type, title="Exact", body="<p>Questions about the zorblit gadget today.</p>")
+    assert titles(keyword_only(workspace, "zorblit gadget"))[0] == "Exact"
+
+
+def test_corrected_term_weighs_less_than_the_exact_term(no_embeddings, docs, workspace):
+    exact = keyword_query_prepare(workspace_id=workspace.pk, query="refund", typos=TypoBudget())
+    corrected = keyword_query_prepare(workspace_id=workspace.pk, query="refnud", typos=TypoBudget())
+
+    assert [t.term for t in corrected.terms] == ["refund"]
+    assert corrected.terms[0].weight < exact.terms[0].weight
+
+
+def test_typo_tolerance_false_searches_the_words_as_typed(no_embeddings, docs, workspace):
+    result = keyword_only(workspace, "refnud", typo_tolerance=False)
+
+    assert result.hits == [] and result.extra_meta["corrections"] == []
+
+
+def test_workspace_budget_is_configurable(no_embeddings, docs, workspace):
+    workspace.typo_one_edit_length = 7
+    workspace.save()
+
+    assert keyword_only(workspace, "refnud").hits == []  # 6 letters: under this workspace's threshold
+    assert titles(keyword_only(workspace, "warehuose"))[0] == "Shipping times"
+
+
+def test_candidates_come_through_the_trigram_index(no_embeddings, docs, workspace):
+    with connection.cursor() as cursor:
+        # A dictionary of 20,000 terms, so the planner has a real choice.
+        cursor.execute("INSERT INTO ingestion_keywordstat (workspace_id, term, df, tf)"
+                       " SELECT %s, md5(g::text), 1, 1 FROM generate_series(1, 20000) g", [workspace.pk])
+        cursor.execute("ANALYZE ingestion_keywordstat")
+        cursor.execute("EXPLAIN " + TYPO_CANDIDATES_SQL, [["refnud"], [1], workspace.pk, workspace.pk, 24])
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "keyword_stat_term_trgm" in plan
+    assert "Seq Scan on ingestion_keywordstat " not in plan
+
+
+def test_a_typo_in_another_workspace_dictionary_is_not_offered(no_embeddings, docs, workspace, other_workspace):
+    other_type = ContentTypeFactory(workspace=other_workspace, api_id="doc", semantic_search_enabled=True)
+    entry_make(other_type, title="Secret", body="<p>The zeppelin hangar.</p>")
+
+    result = keyword_only(workspace, "zeppelni")
+
+    assert result.extra_meta["corrections"] == []
+
+
+# --- Japanese -------------------------------------------------------------------------------
+
+def test_hiragana_typed_for_a_katakana_word_finds_it(no_embeddings, docs, workspace):
+    result = keyword_only(workspace, "ぷろぐらむ")
+
+    assert titles(result)[0] == "プログラムの設定"
+    assert result.extra_meta["corrections"][0]["kind"] == "kana"
+    assert result.extra_meta["corrections"][0]["matched"] == "プログラム"
+
+
+@pytest.mark.parametrize("variant", ["サーバ-", "サーバ‐", "サーバ"])
+def test_long_vowel_mark_variants_find_the_word(no_embeddings, docs, workspace, variant):
+    result = keyword_only(workspace, variant)
+
+    assert titles(result)[0] == "プログラムの設定"
+
+
+def test_kanji_are_never_corrected_by_edit_distance(no_embeddings, docs, workspace):
+    result = keyword_only(workspace, "設宝")  # one character from 設定
+
+    assert result.hits == [] and result.extra_meta["corrections"] == []
+
+
+def test_kana_variants():
+    assert "プログラム" in kana_variants("ぷろぐらむ")
+    assert "プログラムの" in kana_variants("ぷろぐらむの")
+    assert "サーバー" in kana_variants("サーバ-")
+    assert "サーバ" in kana_variants("サーバー")
+    assert re.fullmatch("[ぁ-ゖー]+", kana_variants("サーバー")[0])
