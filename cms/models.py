@@ -92,6 +92,7 @@ class FieldType(models.TextChoices):
     BOOLEAN = "boolean", "Boolean"
     DATE = "date", "Date"
     REFERENCE = "reference", "Reference"
+    TAGS = "tags", "Tags"
 
 
 # Field types whose values are prose: the ones semantic search ingests.

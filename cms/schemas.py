@@ -11,6 +11,9 @@ from django.core.exceptions import ValidationError
 from cms.models import FieldType
 
 FIELD_ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+# A tags field holds a list of short strings (search filters read it with $in/$all/$size).
+MAX_TAGS = 50
+MAX_TAG_CHARS = 64
 
 
 def content_type_fields_validate(fields: Any) -> list[dict]:
@@ -72,7 +75,37 @@ def _value_error(field: dict, value: Any) -> str | None:
     elif field_type == FieldType.REFERENCE:
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             return "must be the id (a positive integer) of an entry"
+    elif field_type == FieldType.TAGS:
+        return _tags_error(value)
     return None
+
+
+def _tags_error(value: Any) -> str | None:
+    if not isinstance(value, list):
+        return f"must be a list of tags (strings), not {type(value).__name__}"
+    if len(value) > MAX_TAGS:
+        return f"holds {len(value)} tags; the limit is {MAX_TAGS}"
+    seen: set[str] = set()
+    for position, tag in enumerate(value):
+        if not isinstance(tag, str):
+            return f"tag {position + 1} must be a string, not {type(tag).__name__}"
+        if not tag:
+            return f"tag {position + 1} is empty"
+        if len(tag) > MAX_TAG_CHARS:
+            return f"tag {tag[:20]!r}… is {len(tag)} characters; a tag has at most {MAX_TAG_CHARS}"
+        if "\x00" in tag or "," in tag:
+            return f"tag {tag[:20]!r} must not contain a comma or a NUL character"
+        if tag in seen:
+            return f"tag {tag!r} is given twice"
+        seen.add(tag)
+    return None
+
+
+def _normalised(field: dict, value: Any) -> Any:
+    """Tags lose surrounding whitespace (the form and API clients type "new, sale")."""
+    if field["type"] == FieldType.TAGS and isinstance(value, list):
+        return [tag.strip() if isinstance(tag, str) else tag for tag in value]
+    return value
 
 
 def entry_data_validate(fields: list[dict], data: Any, *, stored: dict | None = None) -> dict:
@@ -97,8 +130,8 @@ def entry_data_validate(fields: list[dict], data: Any, *, stored: dict | None = 
             errors[key] = f"Unknown field {key!r}; this content type has: {', '.join(by_id) or 'no fields'}."
     cleaned: dict[str, Any] = {}
     for field_id, field in by_id.items():
-        value = data.get(field_id)
-        if value is None or value == "":
+        value = _normalised(field, data.get(field_id))
+        if value is None or value == "" or value == []:
             if field.get("required"):
                 errors[field_id] = f"Field {field_id!r} is required."
             continue

@@ -13,6 +13,7 @@ use the same cast and predicate to be served by it.
 from __future__ import annotations
 
 from django.db import models
+from django.contrib.postgres.indexes import GinIndex
 from pgvector.django import VectorField
 
 from cms.models import Asset, Entry, Workspace
@@ -124,6 +125,10 @@ class Chunk(models.Model):
                 name="chunk_backfill_queue",
             ),
             models.Index(fields=["workspace", "status"], name="chunk_ws_status"),
+            # Containment on metadata (`metadata @> {"fields": {"tags": ["new"]}}`): the tags
+            # filters (search/filters.py) and facet counts. Searches always AND workspace_id;
+            # under Citus each shard (a set of workspaces) has its own copy of the index.
+            GinIndex(fields=["metadata"], opclasses=["jsonb_path_ops"], name="chunk_metadata_gin"),
         ]
 
     def __str__(self) -> str:
