@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import math
 import re
 from typing import Any
 
@@ -38,18 +39,48 @@ def content_type_fields_validate(fields: Any) -> list[dict]:
             raise ValidationError(
                 {"fields": f"Field {field_id!r}: type {field.get('type')!r} is not one of {', '.join(FieldType.values)}."}
             )
-        unknown = set(field) - {"id", "label", "type", "required"}
+        unknown = set(field) - {"id", "label", "type", "required", "facet", "facet_ranges"}
         if unknown:
             raise ValidationError({"fields": f"Field {field_id!r}: unknown keys {', '.join(sorted(unknown))}."})
-        normalised.append(
-            {
-                "id": field_id,
-                "label": str(field.get("label") or field_id),
-                "type": field["type"],
-                "required": bool(field.get("required", False)),
-            }
-        )
+        spec = {
+            "id": field_id,
+            "label": str(field.get("label") or field_id),
+            "type": field["type"],
+            "required": bool(field.get("required", False)),
+        }
+        spec.update(_facet_validate(field_id, field))
+        normalised.append(spec)
     return normalised
+
+
+# Field types a search may count by (search/facets.py): text (its first 100 characters),
+# tags, booleans, numbers (into `facet_ranges`) and dates (by month).
+FACETABLE_TYPES = frozenset({FieldType.TEXT, FieldType.TAGS, FieldType.BOOLEAN, FieldType.NUMBER, FieldType.DATE})
+MAX_FACET_RANGES = 20
+
+
+def _facet_validate(field_id: str, field: dict) -> dict:
+    """The field's `facet: true` (and a number's `facet_ranges`, ascending edges), checked."""
+    facet, ranges = field.get("facet", False), field.get("facet_ranges")
+    if not isinstance(facet, bool):
+        raise ValidationError({"fields": f"Field {field_id!r}: facet must be true or false."})
+    if ranges is not None and field["type"] != FieldType.NUMBER:
+        raise ValidationError({"fields": f"Field {field_id!r}: facet_ranges is for number fields."})
+    if not facet:
+        if ranges is not None:
+            raise ValidationError({"fields": f"Field {field_id!r}: facet_ranges needs facet: true."})
+        return {}
+    if field["type"] not in FACETABLE_TYPES:
+        raise ValidationError({"fields": f"Field {field_id!r}: a {field['type']} field cannot be a facet; facets are "
+                                         f"{', '.join(sorted(FACETABLE_TYPES))} fields."})
+    if field["type"] != FieldType.NUMBER:
+        return {"facet": True}
+    if (not isinstance(ranges, list) or not 1 <= len(ranges) <= MAX_FACET_RANGES
+            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in ranges)
+            or any(a >= b for a, b in zip(ranges, ranges[1:]))):
+        raise ValidationError({"fields": f"Field {field_id!r}: a number facet needs facet_ranges, 1 to "
+                                         f"{MAX_FACET_RANGES} ascending numbers (the edges of its ranges)."})
+    return {"facet": True, "facet_ranges": ranges}
 
 
 def _value_error(field: dict, value: Any) -> str | None:

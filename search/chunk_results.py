@@ -69,6 +69,10 @@ class SearchResult:
     # What the request asked to see (its include_sources / include_vectors options).
     include_sources: bool = True
     include_vectors: bool = False
+    # The candidate pool's chunk ids above min_score (what facets count), and the counts
+    # (search/facets.py) when the request asked for them.
+    pool: tuple[int, ...] = ()
+    facets: dict[str, dict[str, int]] | None = None
 
     @property
     def relevant_context(self) -> str:
@@ -96,6 +100,8 @@ class SearchResult:
             "exact_fallback": any(hit.exact for hit in self.hits),
             **self.extra_meta,
         }
+        if self.facets is not None:
+            body["facets"] = self.facets
         return body
 
 

@@ -46,7 +46,9 @@ from typing import Any
 
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
+from cms.selectors import content_type_schemas
 from search.errors import SearchError, SearchInputError
+from search.facets import entry_facet_counts, facets_resolve
 from search.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions
 from search.snippets import excerpt, fold, match_spans
 from search.statements import SearchCursor, search_cursor
@@ -110,6 +112,7 @@ class EntrySearchResult:
     offset: int
     has_more: bool
     plan: SearchPlan
+    facets: dict[str, dict[str, int]] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The result as the API, MCP and the command print it (the API documents it)."""
@@ -135,6 +138,7 @@ class EntrySearchResult:
                 }
                 for hit in self.hits
             ],
+            **({"facets": self.facets} if self.facets is not None else {}),
         }
 
 
@@ -167,6 +171,7 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
         offset=offset,
         has_more=len(rows) > limit,
         plan=plan,
+        facets=_facets(access, EntrySearchOptions.validated(options), filters, query),
     )
 
 
@@ -190,6 +195,7 @@ class _Filters:
     # all the workspace's rows from a btree (for a one-gram query, whose rarity it cannot
     # estimate), which never removes a row. `+ 0` keeps the predicate as a check only.
     beside_grams_sql: str
+    content_type_id: int | None = None
 
 
 def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> tuple[str, int, int, _Filters]:
@@ -232,6 +238,7 @@ def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> 
         sql=" AND ".join(sql),
         params=tuple(params),
         beside_grams_sql=" AND ".join(["e.workspace_id + 0 = %s", *sql[1:]]),
+        content_type_id=content_type_id if content_type is not None else None,
     )
 
 
@@ -345,10 +352,7 @@ def _search(
         plan = SearchPlan.GRAM_INDEX
         # Each gram's posting list holds this workspace's rows only; the substring test is
         # the final check (strpos: the same test as LIKE, without escaping).
-        pairs = _gram_sample(query)
-        grams_sql = " && ".join(["cms_search_grams_query(%s, %s)"] * len(pairs))
-        match_sql = f"e.search_grams @@ ({grams_sql}) AND strpos(e.search_text, lower(%s)) > 0"
-        match_params = (*(value for pair in pairs for value in (filters.workspace_id, pair)), query)
+        match_sql, match_params = _gram_match(filters.workspace_id, query)
         index_sql = f"""
             SELECT {_HIT_COLUMNS} FROM (
                 SELECT e.id, e.content_type_id, e.status, e.created_at, e.updated_at, e.data
@@ -365,6 +369,27 @@ def _search(
         if explain:
             return plan, [row[0] for row in rows]
         return plan, rows
+
+
+def _gram_match(workspace_id: int, query: str) -> tuple[str, tuple]:
+    """The index-backed match on `cms_entry e`: the workspace's gram posting lists, then the
+    substring test (strpos: the same test as LIKE, without escaping)."""
+    pairs = _gram_sample(query)
+    grams_sql = " && ".join(["cms_search_grams_query(%s, %s)"] * len(pairs))
+    match_sql = f"e.search_grams @@ ({grams_sql}) AND strpos(e.search_text, lower(%s)) > 0"
+    return match_sql, (*(value for pair in pairs for value in (workspace_id, pair)), query)
+
+
+def _facets(access: WorkspaceAccess, request: Mapping[str, Any], filters: _Filters, query: str) -> dict | None:
+    """Counts over every entry the query matches (search/facets.py), with the same
+    index-backed predicate as the index statement."""
+    if not request["facets"]:
+        return None
+    facets = facets_resolve(request["facets"], content_type_schemas(workspace=access.workspace))
+    match_sql, match_params = _gram_match(filters.workspace_id, query)
+    return entry_facet_counts(access=access, facets=facets, match_sql=match_sql, match_params=match_params,
+                              content_type_id=filters.content_type_id, status=request["status"],
+                              local_settings=_PLANNER_SETTINGS)
 
 
 def _explain(cursor: SearchCursor, sql: str, params: tuple) -> list[str]:
