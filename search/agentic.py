@@ -37,6 +37,7 @@ from cms.access import WorkspaceAccess
 from search.decompose import get_decomposer
 from search.errors import SearchError
 from search.facets import chunk_search_facets
+from search.promotions import promotions_apply_chunks
 from search.fusion import Candidate, default_weights, query_script
 from search.hybrid import (
     LEG_SEMANTIC,
@@ -96,8 +97,11 @@ def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchRe
     request = hybrid_request_from(access=access, request=validated)
     result = agentic_answer(access=access, request=request, queries=validated["queries"])
     facets = chunk_search_facets(access=access, request=validated, pool=result.pool,
-                                 rerun=lambda widened: agentic_run(access, widened).pool)
-    return result if facets is None else replace(result, facets=facets)
+                                 rerun=lambda widened: agentic_answer(
+                                     access=access, request=hybrid_request_from(access=access, request=widened),
+                                     queries=widened["queries"]).pool)
+    result = result if facets is None else replace(result, facets=facets)
+    return promotions_apply_chunks(result, access=access, request=validated)
 
 
 def agentic_answer(*, access: WorkspaceAccess, request: HybridRequest, queries: list[str] | None,

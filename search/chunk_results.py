@@ -28,6 +28,8 @@ class ChunkHit:
     exact: bool = False
     # Hybrid search: each leg's score and rank for this chunk (search.hybrid); None elsewhere.
     legs: dict[str, dict[str, Any]] | None = None
+    # Pinned to the query by an editor (search/promotions.py): first, whatever its score.
+    promoted: bool = False
 
     def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
         metadata: dict[str, Any] = {"workspace": workspace_slug}
@@ -49,6 +51,8 @@ class ChunkHit:
                                   "metadata": metadata}
         if self.legs is not None:
             source["legs"] = self.legs
+        if self.promoted:
+            source["promoted"] = True
         if include_vector:
             source["vector"] = self.vector
         return source

@@ -39,7 +39,7 @@ import enum
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from collections.abc import Mapping
 from typing import Any
@@ -49,6 +49,7 @@ from cms.models import ContentType, EntryStatus
 from cms.selectors import content_type_schemas
 from search.errors import SearchError, SearchInputError
 from search.facets import entry_facet_counts, facets_resolve
+from search.promotions import promoted_entry_ids
 from search.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions
 from search.snippets import excerpt, fold, match_spans
 from search.statements import SearchCursor, search_cursor
@@ -102,6 +103,7 @@ class EntryHit:
     updated_at: datetime
     matched_fields: tuple[str, ...]
     snippet: Snippet | None
+    promoted: bool = False
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,7 @@ class EntrySearchResult:
                         "text": hit.snippet.text,
                         "highlights": [list(span) for span in hit.snippet.highlights],
                     },
+                    **({"promoted": True} if hit.promoted else {}),
                 }
                 for hit in self.hits
             ],
@@ -163,15 +166,19 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
     needed, plus one to resolve `content_type`.
     """
     query, limit, offset, filters = _inputs_validate(access=access, options=options)
+    request = EntrySearchOptions.validated(options)
     plan, rows = _search(filters=filters, query=query, limit=limit, offset=offset)
+    hits = [_hit(row, query) for row in rows[:limit]]
+    if offset == 0:
+        hits = _promoted_first(access, filters, request, query, hits)[:limit]
     return EntrySearchResult(
         query=query,
-        hits=tuple(_hit(row, query) for row in rows[:limit]),
+        hits=tuple(hits),
         limit=limit,
         offset=offset,
         has_more=len(rows) > limit,
         plan=plan,
-        facets=_facets(access, EntrySearchOptions.validated(options), filters, query),
+        facets=_facets(access, request, filters, query),
     )
 
 
@@ -369,6 +376,22 @@ def _search(
         if explain:
             return plan, [row[0] for row in rows]
         return plan, rows
+
+
+def _promoted_first(access: WorkspaceAccess, filters: _Filters, request: Mapping[str, Any], query: str,
+                    hits: list[EntryHit]) -> list[EntryHit]:
+    """The first page with the entries pinned to the query (search/promotions.py) on top,
+    marked promoted, each once; later pages are unchanged."""
+    pinned_ids = promoted_entry_ids(access=access, query=query, content_type_id=filters.content_type_id,
+                                    status=request["status"])
+    if not pinned_ids:
+        return hits
+    with search_cursor() as cursor:
+        cursor.execute(f"SELECT {_HIT_COLUMNS} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id"
+                       " WHERE e.workspace_id = %s AND e.id = ANY(%s)", [filters.workspace_id, pinned_ids])
+        rows = {row[0]: row for row in cursor.fetchall()}
+    pinned = [replace(_hit(rows[i], query), promoted=True) for i in pinned_ids if i in rows]
+    return [*pinned, *(hit for hit in hits if hit.entry_id not in rows)]
 
 
 def _gram_match(workspace_id: int, query: str) -> tuple[str, tuple]:

@@ -35,6 +35,7 @@ from search.chunk_filters import chunk_filter_for
 from search.chunk_results import ChunkHit, SearchResult
 from search.errors import SearchError
 from search.facets import chunk_search_facets
+from search.promotions import promotions_apply_chunks
 from search.filters import CompiledFilter
 from search.fusion import (
     DEFAULT_RERANK_WEIGHTS,
@@ -174,8 +175,10 @@ def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchRes
     validated = HybridSearchOptions.validated(options)
     result = hybrid_answer(access=access, request=hybrid_request_from(access=access, request=validated))
     facets = chunk_search_facets(access=access, request=validated, pool=result.pool,
-                                 rerun=lambda widened: hybrid_run(access, widened).pool)
-    return result if facets is None else replace(result, facets=facets)
+                                 rerun=lambda widened: hybrid_answer(
+                                     access=access, request=hybrid_request_from(access=access, request=widened)).pool)
+    result = result if facets is None else replace(result, facets=facets)
+    return promotions_apply_chunks(result, access=access, request=validated)
 
 
 def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bool | None = None) -> SearchResult:

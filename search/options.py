@@ -21,6 +21,7 @@ what the caller may see) is the search's to check: it needs the workspace.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import unicodedata
@@ -203,6 +204,12 @@ class FacetsField(OptionField, serializers.ListField):
         return names
 
     def from_text(self, text: str) -> Any:
+        """`content_type,status` (a query string, argv), or a JSON list as other list options take."""
+        if text.lstrip().startswith("["):
+            try:
+                return json.loads(text)
+            except ValueError:
+                return text
         return [name.strip() for name in text.split(",") if name.strip()]
 
 

@@ -49,6 +49,7 @@ from search.chunk_filters import chunk_filter_for
 from search.chunk_results import ChunkHit, SearchResult
 from search.errors import SearchError
 from search.facets import chunk_search_facets
+from search.promotions import promotions_apply_chunks
 from search.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
 from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
 
@@ -111,8 +112,9 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
     pool = tuple(hit.id for hit in hits)
     facets = chunk_search_facets(access=access, request=request, pool=pool,
                                  rerun=lambda widened: semantic_run(access, widened, model=model, facet_pool=True).pool)
-    return SearchResult(workspace=workspace, hits=hits[:top_k], model=backend.model_name,
-                        dimensions=backend.dimensions, top_k=top_k, ef_search=ef_search,
-                        pending=chunks_pending_count(workspace_id=workspace.pk),
-                        include_sources=request["include_sources"], include_vectors=request["include_vectors"],
-                        pool=pool, facets=facets)
+    result = SearchResult(workspace=workspace, hits=hits[:top_k], model=backend.model_name,
+                          dimensions=backend.dimensions, top_k=top_k, ef_search=ef_search,
+                          pending=chunks_pending_count(workspace_id=workspace.pk),
+                          include_sources=request["include_sources"], include_vectors=request["include_vectors"],
+                          pool=pool, facets=facets)
+    return result if facet_pool else promotions_apply_chunks(result, access=access, request=request)

@@ -50,6 +50,7 @@ SAMPLES: dict[str, Any] = {
     "rerank": False,
     "rerank_weights": {"rerank": 0.5},
     "queries": ["refund policy", "shipping time"],
+    "facets": ["content_type", "status"],
 }
 # Options an interface does not offer, and why. Only the admin page leaves some out.
 ABSENT: dict[str, dict[str, str]] = {
