@@ -92,8 +92,11 @@ def build(total: int) -> int:
     Entry.objects.bulk_create(batch, batch_size=2000)
     centres = np_rng.normal(size=(50, DIMENSIONS))
 
+    # Read before the COPY starts: the COPY holds the connection.
+    stored = list(Entry.objects.order_by("pk").select_related("content_type"))
+
     def rows():
-        for entry in Entry.objects.order_by("pk").select_related("content_type").iterator(chunk_size=2000):
+        for entry in stored:
             metadata = {"content_type": entry.content_type.api_id, "status": entry.status, "source_kind": "entry",
                         "fields": {k: (v[:256] if isinstance(v, str) else v) for k, v in entry.data.items()}}
             centre = centres[entry.pk % 50]
@@ -105,7 +108,10 @@ def build(total: int) -> int:
 
     from psycopg.types.json import Jsonb
 
+    from pgvector.psycopg import register_vector
+
     raw = connection.connection
+    register_vector(raw)
     loaded = vectorload.copy_chunks(raw, rows(), model=MODEL, dimensions=DIMENSIONS)
     with connection.cursor() as cursor:
         vectorload.build_vector_indexes(cursor)

@@ -57,7 +57,7 @@ ABSENT: dict[str, dict[str, str]] = {
     "api": {},
     "mcp": {},
     "command": {},
-    "admin": {**NOT_ON_PAGE, "limit": PAGE_OWN_OPTIONS["limit"]},
+    "admin": {**NOT_ON_PAGE, "limit": PAGE_OWN_OPTIONS["limit"], "facets": PAGE_OWN_OPTIONS["facets"]},
 }
 KIND_OPTIONS = [(kind.name, name) for kind in SEARCH_KINDS.values() for name in kind.options().fields]
 
