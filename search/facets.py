@@ -158,11 +158,18 @@ def chunk_facet_counts(*, workspace_id: int, facets: Sequence[Facet],
     if not facets:
         return {}
     union = sorted(set().union(*map(set, pools)))
-    flags = ", ".join(f"bool_or(c.id = ANY(%s::bigint[])) AS f{i}" for i in range(len(facets)))
+    if all(set(pool) == set(pools[0]) for pool in pools):
+        # The common case (no facet constrained): one pool, no per-facet membership test.
+        flags, flag_params = ", ".join(f"TRUE AS f{i}" for i in range(len(facets))), []
+    else:
+        flags = ", ".join(f"bool_or(c.id = ANY(%s::bigint[])) AS f{i}" for i in range(len(facets)))
+        flag_params = [list(pool) for pool in pools]
+    # Each entry (or asset) once, with its first chunk's metadata (every chunk of an entry
+    # carries the same content type, status and fields).
     source = (f"SELECT (array_agg(c.metadata))[1] AS m, {flags} FROM ingestion_chunk c "
               "WHERE c.workspace_id = %s AND c.id = ANY(%s::bigint[]) GROUP BY c.entry_id, c.asset_id")
     sql, facet_params = facet_counts_sql(facets, source_sql=source)
-    params = [*(list(pool) for pool in pools), workspace_id, union, *facet_params]
+    params = [*flag_params, workspace_id, union, *facet_params]
     from search.statements import search_cursor  # noqa: PLC0415 - statements imports the settings chain late
 
     with search_cursor() as cursor:
