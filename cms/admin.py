@@ -371,3 +371,9 @@ from cms.admin_api_keys import ApiKeyAdmin  # noqa: E402
 from cms.models import ApiKey  # noqa: E402
 
 admin.site.register(ApiKey, ApiKeyAdmin)
+
+# Promotions (editors' picks), roles as for entries (cms/admin_promotions.py).
+from cms.admin_promotions import PromotionAdmin  # noqa: E402
+from cms.models import Promotion  # noqa: E402
+
+admin.site.register(Promotion, PromotionAdmin)

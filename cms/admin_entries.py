@@ -81,6 +81,27 @@ class SchemaNumberField(forms.CharField):
         return "" if value is None else value
 
 
+class SchemaTagsField(forms.CharField):
+    """Tags typed as one line, separated by commas ("new, sale"): a list of strings out
+    (None when empty). The schema checks each tag, so its error lands on the field."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("help_text", "Separate tags with commas.")
+        super().__init__(widget=forms.TextInput(attrs={"class": "vTextField"}), **kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        tags = [tag.strip() for tag in text.split(",")]
+        return [tag for tag in tags if tag] or None
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return ", ".join(str(tag) for tag in value)
+        return "" if value is None else value
+
+
 def schema_form_field(field: dict) -> forms.Field:
     """The form field for one schema field (cms.models.FieldType)."""
     common = {"label": field["label"], "required": bool(field.get("required"))}
@@ -98,6 +119,8 @@ def schema_form_field(field: dict) -> forms.Field:
         if common["required"]:  # a required yes/no is answered by the box, ticked or not
             return forms.BooleanField(label=field["label"], required=False)
         return forms.NullBooleanField(label=field["label"], required=False)
+    if kind == FieldType.TAGS:
+        return SchemaTagsField(**common)
     if kind == FieldType.DATE:
         return forms.DateField(widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), **common)
     raise ValueError(f"no form field for schema type {kind!r}")

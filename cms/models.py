@@ -6,6 +6,7 @@ later be distributed by workspace (Citus) without a redesign.
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from typing import TYPE_CHECKING
 
@@ -110,6 +111,7 @@ class FieldType(models.TextChoices):
     BOOLEAN = "boolean", "Boolean"
     DATE = "date", "Date"
     REFERENCE = "reference", "Reference"
+    TAGS = "tags", "Tags"
 
 
 # Field types whose values are prose: the ones semantic search ingests.
@@ -338,3 +340,41 @@ class SynonymSet(models.Model):
         if self.kind == SynonymKind.ONE_WAY:
             return f"{self.source} → {', '.join(self.terms)}"
         return ", ".join(self.terms)
+
+
+PROMOTION_PHRASE_MAX_CHARS = 200
+
+
+def promotion_phrase_normalise(text: str) -> str:
+    """A query phrase as promotions match it: NFKC (full-width letters and digits read as
+    their ASCII forms), case-folded, whitespace runs made one space, trimmed."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+class PromotionQuerySet(models.QuerySet):
+    def for_workspace(self, workspace: Workspace) -> PromotionQuerySet:
+        return self.filter(workspace=workspace)
+
+
+class Promotion(models.Model):
+    """An entry pinned to the top of every search for a query phrase (an editor's pick).
+
+    `phrase` is stored normalised (promotion_phrase_normalise); searches look the query up
+    normalised the same way (search/promotions.py). `position` orders several picks."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="promotions")
+    phrase = models.CharField(max_length=PROMOTION_PHRASE_MAX_CHARS)
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="promotions")
+    position = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PromotionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["workspace_id", "phrase", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["workspace", "phrase", "entry"], name="promotion_unique_phrase_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.phrase} → {self.entry_id}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import math
 import re
 from typing import Any
 
@@ -11,6 +12,9 @@ from django.core.exceptions import ValidationError
 from cms.models import FieldType
 
 FIELD_ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+# A tags field holds a list of short strings (search filters read it with $in/$all/$size).
+MAX_TAGS = 50
+MAX_TAG_CHARS = 64
 
 
 def content_type_fields_validate(fields: Any) -> list[dict]:
@@ -35,18 +39,48 @@ def content_type_fields_validate(fields: Any) -> list[dict]:
             raise ValidationError(
                 {"fields": f"Field {field_id!r}: type {field.get('type')!r} is not one of {', '.join(FieldType.values)}."}
             )
-        unknown = set(field) - {"id", "label", "type", "required"}
+        unknown = set(field) - {"id", "label", "type", "required", "facet", "facet_ranges"}
         if unknown:
             raise ValidationError({"fields": f"Field {field_id!r}: unknown keys {', '.join(sorted(unknown))}."})
-        normalised.append(
-            {
-                "id": field_id,
-                "label": str(field.get("label") or field_id),
-                "type": field["type"],
-                "required": bool(field.get("required", False)),
-            }
-        )
+        spec = {
+            "id": field_id,
+            "label": str(field.get("label") or field_id),
+            "type": field["type"],
+            "required": bool(field.get("required", False)),
+        }
+        spec.update(_facet_validate(field_id, field))
+        normalised.append(spec)
     return normalised
+
+
+# Field types a search may count by (search/facets.py): text (its first 100 characters),
+# tags, booleans, numbers (into `facet_ranges`) and dates (by month).
+FACETABLE_TYPES = frozenset({FieldType.TEXT, FieldType.TAGS, FieldType.BOOLEAN, FieldType.NUMBER, FieldType.DATE})
+MAX_FACET_RANGES = 20
+
+
+def _facet_validate(field_id: str, field: dict) -> dict:
+    """The field's `facet: true` (and a number's `facet_ranges`, ascending edges), checked."""
+    facet, ranges = field.get("facet", False), field.get("facet_ranges")
+    if not isinstance(facet, bool):
+        raise ValidationError({"fields": f"Field {field_id!r}: facet must be true or false."})
+    if ranges is not None and field["type"] != FieldType.NUMBER:
+        raise ValidationError({"fields": f"Field {field_id!r}: facet_ranges is for number fields."})
+    if not facet:
+        if ranges is not None:
+            raise ValidationError({"fields": f"Field {field_id!r}: facet_ranges needs facet: true."})
+        return {}
+    if field["type"] not in FACETABLE_TYPES:
+        raise ValidationError({"fields": f"Field {field_id!r}: a {field['type']} field cannot be a facet; facets are "
+                                         f"{', '.join(sorted(FACETABLE_TYPES))} fields."})
+    if field["type"] != FieldType.NUMBER:
+        return {"facet": True}
+    if (not isinstance(ranges, list) or not 1 <= len(ranges) <= MAX_FACET_RANGES
+            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in ranges)
+            or any(a >= b for a, b in zip(ranges, ranges[1:]))):
+        raise ValidationError({"fields": f"Field {field_id!r}: a number facet needs facet_ranges, 1 to "
+                                         f"{MAX_FACET_RANGES} ascending numbers (the edges of its ranges)."})
+    return {"facet": True, "facet_ranges": ranges}
 
 
 def _value_error(field: dict, value: Any) -> str | None:
@@ -72,7 +106,37 @@ def _value_error(field: dict, value: Any) -> str | None:
     elif field_type == FieldType.REFERENCE:
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             return "must be the id (a positive integer) of an entry"
+    elif field_type == FieldType.TAGS:
+        return _tags_error(value)
     return None
+
+
+def _tags_error(value: Any) -> str | None:
+    if not isinstance(value, list):
+        return f"must be a list of tags (strings), not {type(value).__name__}"
+    if len(value) > MAX_TAGS:
+        return f"holds {len(value)} tags; the limit is {MAX_TAGS}"
+    seen: set[str] = set()
+    for position, tag in enumerate(value):
+        if not isinstance(tag, str):
+            return f"tag {position + 1} must be a string, not {type(tag).__name__}"
+        if not tag:
+            return f"tag {position + 1} is empty"
+        if len(tag) > MAX_TAG_CHARS:
+            return f"tag {tag[:20]!r}… is {len(tag)} characters; a tag has at most {MAX_TAG_CHARS}"
+        if "\x00" in tag or "," in tag:
+            return f"tag {tag[:20]!r} must not contain a comma or a NUL character"
+        if tag in seen:
+            return f"tag {tag!r} is given twice"
+        seen.add(tag)
+    return None
+
+
+def _normalised(field: dict, value: Any) -> Any:
+    """Tags lose surrounding whitespace (the form and API clients type "new, sale")."""
+    if field["type"] == FieldType.TAGS and isinstance(value, list):
+        return [tag.strip() if isinstance(tag, str) else tag for tag in value]
+    return value
 
 
 def entry_data_validate(fields: list[dict], data: Any, *, stored: dict | None = None) -> dict:
@@ -97,8 +161,8 @@ def entry_data_validate(fields: list[dict], data: Any, *, stored: dict | None = 
             errors[key] = f"Unknown field {key!r}; this content type has: {', '.join(by_id) or 'no fields'}."
     cleaned: dict[str, Any] = {}
     for field_id, field in by_id.items():
-        value = data.get(field_id)
-        if value is None or value == "":
+        value = _normalised(field, data.get(field_id))
+        if value is None or value == "" or value == []:
             if field.get("required"):
                 errors[field_id] = f"Field {field_id!r} is required."
             continue

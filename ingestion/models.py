@@ -125,6 +125,10 @@ class Chunk(models.Model):
                 name="chunk_backfill_queue",
             ),
             models.Index(fields=["workspace", "status"], name="chunk_ws_status"),
+            # Containment on metadata (`metadata @> {"fields": {"tags": ["new"]}}`): the tags
+            # filters (search/filters.py) and facet counts. Searches always AND workspace_id;
+            # under Citus each shard (a set of workspaces) has its own copy of the index.
+            GinIndex(fields=["metadata"], opclasses=["jsonb_path_ops"], name="chunk_metadata_gin"),
         ]
 
     def __str__(self) -> str:

@@ -47,6 +47,7 @@ PAGE_OWN_OPTIONS = {
     "status": "the status select (for chunk searches, a filter on status)",
     "limit": "the page size (20 entries a page)",
     "offset": "the previous and next links",
+    "facets": "the facet sidebar: counts by content type and status, a click applies the filter",
 }
 NOT_ON_PAGE = {
     "include_vectors": "a page shows text, not vectors",
@@ -126,6 +127,7 @@ class EntryRow:
     field: str
     snippet: SafeString
     url: str
+    promoted: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,7 @@ class ChunkRow:
     score: float
     legs: dict[str, dict[str, Any]] | None
     url: str | None
+    promoted: bool = False
 
 
 def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
@@ -175,7 +178,8 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
     kind = KINDS_BY_MODE[mode]
     try:
         if query is not None:
-            options = {"query": query, "content_type": content_type, **page_option_values(kind, params)}
+            options = {"query": query, "content_type": content_type, **page_option_values(kind, params),
+                       "facets": list(SIDEBAR_FACETS)}
             if kind.chunks:
                 options = {"top_k": TOP_K, **options, "filter": {"status": status} if status else None}
             else:
@@ -231,8 +235,47 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             pages=_pages(request, result, len(entry_rows)) if entry_rows is not None else {},
             suggestion_links=_suggestion_links(request, result),
             correction=_correction(request, result),
+            facet_groups=_facet_groups(request, result, content_types),
         ),
     )
+
+
+# The sidebar's facets: the page's own filters (the content type and status selects).
+SIDEBAR_FACETS = {"content_type": "By content type", "status": "By status"}
+
+
+@dataclass(frozen=True)
+class FacetLink:
+    label: str
+    value: str
+    count: int | None
+    url: str
+    selected: bool
+
+
+def _facet_groups(request: HttpRequest, result: Any, content_types: list[ContentType]) -> list[dict[str, Any]]:
+    """The facet sidebar, like the changelist's list_filter: per facet an "All" link and one
+    link per value with its count; a click sets that filter (and goes back to the first page).
+    Counts are the search's own (search/facets.py): disjunctive, within what the user may see."""
+    facets = getattr(result, "facets", None)
+    if not facets:
+        return []
+    names = {ct.api_id: ct.name for ct in content_types}
+    base = {key: value for key, value in request.GET.items() if key != "offset"}
+    groups = []
+    for name, title in SIDEBAR_FACETS.items():
+        counts = facets.get(name, {})
+        chosen = base.get(name, "")
+        links = [FacetLink("All", "", None, "?" + urlencode({**base, name: ""}), chosen == "")]
+        for value, count in counts.items():
+            if value == "other":
+                continue
+            label = names.get(value, value) if name == "content_type" else value
+            links.append(FacetLink(label, value, count, "?" + urlencode({**base, name: value}), chosen == value))
+        if chosen and chosen not in counts:
+            links.append(FacetLink(names.get(chosen, chosen), chosen, 0, "?" + urlencode(base), True))
+        groups.append({"name": name, "title": title, "links": links})
+    return groups
 
 
 def _entry_rows(access: WorkspaceAccess, result: EntrySearchResult, content_types: list[ContentType]) -> list[EntryRow]:
@@ -254,6 +297,7 @@ def _entry_rows(access: WorkspaceAccess, result: EntrySearchResult, content_type
             field=field,
             snippet=snippet,
             url=reverse("admin:cms_entry_change", args=[hit.entry_id]),
+            promoted=hit.promoted,
         ))
     return rows
 
@@ -296,6 +340,7 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
         score=hit.score,
         legs=hit.legs,
         url=url,
+        promoted=hit.promoted,
     )
 
 

@@ -36,7 +36,9 @@ from typing import Any
 from cms.access import WorkspaceAccess
 from search.decompose import get_decomposer
 from search.errors import SearchError
+from search.facets import chunk_search_facets
 from search.fusion import Candidate
+from search.promotions import promotions_apply_chunks
 from search.hybrid import (
     LEG_SEMANTIC,
     MAX_RERANK_CANDIDATES,
@@ -93,7 +95,13 @@ def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchRe
     """
     validated = AgenticSearchOptions.validated(options)
     request = hybrid_request_from(access=access, request=validated)
-    return agentic_answer(access=access, request=request, queries=validated["queries"])
+    result = agentic_answer(access=access, request=request, queries=validated["queries"])
+    facets = chunk_search_facets(access=access, request=validated, pool=result.pool,
+                                 rerun=lambda widened: agentic_answer(
+                                     access=access, request=hybrid_request_from(access=access, request=widened),
+                                     queries=widened["queries"]).pool)
+    result = result if facets is None else replace(result, facets=facets)
+    return promotions_apply_chunks(result, access=access, request=validated)
 
 
 def agentic_answer(*, access: WorkspaceAccess, request: HybridRequest, queries: list[str] | None,
@@ -193,6 +201,7 @@ def _by_parts(access: WorkspaceAccess, request: HybridRequest, *, parts: list[st
     if threshold is not None:
         rankings = [[(c, score) for c, score in ranking if score >= threshold] for ranking in rankings]
     merged = merge_rankings(rankings, limit=request.top_k, method=merge)
+    pool = tuple(dict.fromkeys(c.chunk_id for ranking in rankings for c, _ in ranking))
     hits: list[ChunkHit] = []
     for part_index, candidate, score in merged:
         owner[candidate.chunk_id] = part_index
@@ -206,7 +215,7 @@ def _by_parts(access: WorkspaceAccess, request: HybridRequest, *, parts: list[st
     return SearchResult(workspace=workspace, hits=hits, model=with_model.model, dimensions=with_model.dimensions,
                         top_k=request.top_k, ef_search=request.ef_search,
                         pending=chunks_pending_count(workspace_id=workspace.pk), extra_meta=meta,
-                        include_sources=request.include_sources, include_vectors=request.include_vectors)
+                        include_sources=request.include_sources, include_vectors=request.include_vectors, pool=pool)
 
 
 def _rerank(workspace_id: int, request: HybridRequest, searched: list[_Part],

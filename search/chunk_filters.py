@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cms.access import WorkspaceAccess
-from cms.models import EntryStatus
+from cms.models import EntryStatus, FieldType
 from cms.selectors import content_type_schemas
 from search.errors import SearchError, SearchInputError
 from search.filters import CompiledFilter, filter_compile, filter_statuses_requested
@@ -45,7 +45,8 @@ def chunk_filter_compile(
         )
     in_scope = [schemas[content_type]] if content_type is not None else list(schemas.values())
     field_ids = {spec_["id"] for fields in in_scope for spec_ in fields}
-    compiled = filter_compile(spec, column=f"{alias}.metadata", field_ids=field_ids)
+    list_fields = {spec_["id"] for fields in in_scope for spec_ in fields if spec_["type"] == FieldType.TAGS}
+    compiled = filter_compile(spec, column=f"{alias}.metadata", field_ids=field_ids, list_fields=list_fields)
     _refuse_invisible_statuses(spec, access)
     parts = [chunk_visibility_filter(access, alias=alias), compiled]
     if content_type is not None:

@@ -30,6 +30,8 @@ class ChunkHit:
     exact_plan: bool = False
     # Hybrid search: each leg's score and rank for this chunk (search.hybrid); None elsewhere.
     legs: dict[str, dict[str, Any]] | None = None
+    # Pinned to the query by an editor (search/promotions.py): first, whatever its score.
+    promoted: bool = False
 
     def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
         metadata: dict[str, Any] = {"workspace": workspace_slug}
@@ -51,6 +53,8 @@ class ChunkHit:
                                   "metadata": metadata}
         if self.legs is not None:
             source["legs"] = self.legs
+        if self.promoted:
+            source["promoted"] = True
         if include_vector:
             source["vector"] = self.vector
         return source
@@ -73,6 +77,10 @@ class SearchResult:
     include_vectors: bool = False
     # The search log's id for this search (search/search_log.py), for click reports; None when not logged.
     search_id: str | None = None
+    # The candidate pool's chunk ids above min_score (what facets count), and the counts
+    # (search/facets.py) when the request asked for them.
+    pool: tuple[int, ...] = ()
+    facets: dict[str, dict[str, int]] | None = None
 
     @property
     def relevant_context(self) -> str:
@@ -101,6 +109,8 @@ class SearchResult:
             **self.extra_meta,
             "search_id": self.search_id,
         }
+        if self.facets is not None:
+            body["facets"] = self.facets
         return body
 
 

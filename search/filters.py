@@ -25,9 +25,15 @@ or SQL; even so, keys are bound as parameters, like every value. Given `field_id
 fields of the content types in scope), a field no content type has is `unknown_filter_key`,
 and the message lists the keys that exist.
 
-Operators: $eq $ne $gt $gte $lt $lte $in $nin $exists (on a key) and $and $or $not ($not
-also on a key, negating that key's operators). Semantics follow MongoDB: a missing key
-equals null, so `$ne`/`$nin`/`$not` match chunks that lack the key. `$gt`-style operators
+Operators: $eq $ne $gt $gte $lt $lte $in $nin $exists $all $size $contains (on a key) and
+$and $or $nor $not ($not also on a key, negating that key's operators). Semantics follow
+MongoDB: a missing key equals null, so `$ne`/`$nin`/`$not` match chunks that lack the key.
+On a tags field (a list, `list_fields`) `$eq`/`$in` match when any value of the list does,
+`$ne`/`$nin` when none does, `$all` when every value given is in the list, `$size` on its
+length; these are tested with jsonb containment (`metadata @> {...}`), which the GIN
+index on chunk metadata serves. `$contains` is a substring of a text value (case-sensitive;
+text is stored cut to 256 characters, so only its start is searched) or, on a tags field,
+a value it holds (a list operand: every value). `$gt`-style operators
 take a number, or an ISO date/datetime string (compared as text, which orders ISO dates
 correctly), and match only values of that JSON type. Where this differs from Mastra's
 pgvector filter (kept on purpose; see docs/design/filters.md): `$not` is a true complement, so chunks
@@ -77,16 +83,22 @@ KEY_OPERATORS: dict[str, str] = {
     "$in": "equals one of a list",
     "$nin": "equals none of a list (also matches a missing key)",
     "$exists": "the key is present (true) or absent (false)",
+    "$all": "a tags field holds every value of a list (an empty list matches nothing)",
+    "$size": "a tags field holds exactly this many values",
+    "$contains": "a text value contains this substring (case-sensitive, within its first 256 characters); "
+                 "a tags field holds this value, or every value of a list",
     "$not": "negates the key's operators",
 }
 LOGICAL_OPERATOR_HELP: dict[str, str] = {
     "$and": "every filter of a list holds",
     "$or": "at least one filter of a list holds",
+    "$nor": "no filter of a list holds",
     "$not": "the filter does not hold",
 }
 # How _Compiler compiles each operator on a key (its method's name).
 KEY_OPERATOR_COMPILERS = {"$eq": "_equals", "$ne": "_equals", "$gt": "_range", "$gte": "_range", "$lt": "_range",
-                         "$lte": "_range", "$in": "_one_of", "$nin": "_one_of", "$exists": "_exists", "$not": "_not"}
+                         "$lte": "_range", "$in": "_one_of", "$nin": "_one_of", "$exists": "_exists", "$not": "_not",
+                         "$all": "_all", "$size": "_size", "$contains": "_contains"}
 COMPARISON_OPERATORS = frozenset(KEY_OPERATORS)
 LOGICAL_OPERATORS = frozenset(LOGICAL_OPERATOR_HELP)
 OPERATORS = COMPARISON_OPERATORS | LOGICAL_OPERATORS
@@ -140,18 +152,21 @@ class CompiledFilter:
 
 
 def filter_compile(
-    spec: Any, *, column: str = "metadata", path: str = "filter", field_ids: Collection[str] | None = None
+    spec: Any, *, column: str = "metadata", path: str = "filter", field_ids: Collection[str] | None = None,
+    list_fields: Collection[str] = (),
 ) -> CompiledFilter:
     """Validate `spec` and compile it; raise FilterError naming the path to the first bad part.
 
     `column` is the metadata column expression (trusted, from the caller's code, never from
     input). `field_ids`, when given, are the entry fields a key may name; None checks only
-    the field id's form. An empty filter (None or {}) compiles to TRUE.
+    the field id's form. `list_fields` are the field ids that hold a list (tags) in some
+    content type in scope: their equality operators match any value of the list. An empty
+    filter (None or {}) compiles to TRUE.
     """
     if spec is None:
         return CompiledFilter("TRUE", [])
     _bounds_check(spec, path)
-    compiler = _Compiler(column, field_ids)
+    compiler = _Compiler(column, field_ids, list_fields)
     sql = compiler.document(spec, path, depth=0)
     return CompiledFilter(sql, compiler.params)
 
@@ -173,9 +188,9 @@ def filter_statuses_requested(spec: Any, path: str = "filter") -> list[tuple[str
             return
         for key, value in node.items():
             key_path = _join(where, key)
-            if key in ("$and", "$or") and isinstance(value, list):
+            if key in ("$and", "$or", "$nor") and isinstance(value, list):
                 for i, item in enumerate(value):
-                    document(item, f"{key_path}[{i}]", negated)
+                    document(item, f"{key_path}[{i}]", negated != (key == "$nor"))
             elif key == "$not":
                 document(value, key_path, not negated)
             elif key == "status":
@@ -250,9 +265,10 @@ def _bounds_check(spec: Any, path: str) -> None:
 
 
 class _Compiler:
-    def __init__(self, column: str, field_ids: Collection[str] | None = None):
+    def __init__(self, column: str, field_ids: Collection[str] | None = None, list_fields: Collection[str] = ()):
         self.column = column
         self.field_ids = None if field_ids is None else frozenset(field_ids)
+        self.list_fields = frozenset(list_fields)
         self.params: list[Any] = []
         self.conditions = 0
 
@@ -299,7 +315,8 @@ class _Compiler:
             )
         joiner = " AND " if operator == "$and" else " OR "
         parts = [self.document(item, f"{path}[{i}]", depth=depth + 1) for i, item in enumerate(value)]
-        return "(" + joiner.join(parts) + ")"
+        joined = "(" + joiner.join(parts) + ")"
+        return f"(NOT {joined})" if operator == "$nor" else joined
 
     # --- one key ------------------------------------------------------------------------
     def key_ref(self, key: str, path: str) -> tuple[str, str]:
@@ -387,9 +404,11 @@ class _Compiler:
         self._check_scalar(operand, path)
         expr = self.expr(self.key_ref(key, path))
         self.params.append(_jsonb(operand))
-        sign = "=" if operator == "$eq" else "<>"
         # A missing key compares as JSON null (MongoDB: {"x": null} matches docs without x).
-        return f"(COALESCE({expr}, 'null'::jsonb) {sign} %s::jsonb)"
+        test = f"(COALESCE({expr}, 'null'::jsonb) = %s::jsonb)"
+        if self.is_list(key) and operand is not None:
+            test = f"({test} OR {self.holds(key, [operand])})"
+        return test if operator == "$eq" else f"(NOT {test})"
 
     def _one_of(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
         if not isinstance(operand, list):
@@ -401,7 +420,66 @@ class _Compiler:
         expr = self.expr(self.key_ref(key, path))
         self.params.append([_jsonb(item) for item in operand])
         test = f"(COALESCE({expr}, 'null'::jsonb) = ANY(%s::jsonb[]))"
+        if self.is_list(key):
+            # One containment test per value: a BitmapOr over the GIN index where it is used.
+            test = "(" + " OR ".join([test, *(self.holds(key, [item]) for item in operand if item is not None)]) + ")"
         return test if operator == "$in" else f"(NOT {test})"
+
+    # --- lists (tags) ----------------------------------------------------------------------
+    def is_list(self, key: str) -> bool:
+        field_id = key[len(FIELD_PREFIX):] if key.startswith(FIELD_PREFIX) else key
+        return key not in RESERVED_KEYS and field_id in self.list_fields
+
+    def holds(self, key: str, values: list[Any]) -> str:
+        """`column @> {"fields": {key: values}}`: the key is a list holding every value (the
+        jsonb_path_ops GIN index on chunk metadata answers it)."""
+        field_id = key[len(FIELD_PREFIX):] if key.startswith(FIELD_PREFIX) else key
+        doc = {key: values} if key in RESERVED_KEYS else {"fields": {field_id: values}}
+        self.params.append(_jsonb(doc))
+        return f"({self.column} @> %s::jsonb)"
+
+    def _values_list(self, operand: Any, path: str) -> list[Any]:
+        if not isinstance(operand, list):
+            raise FilterError("filter_type_mismatch", f"{path} takes a list of values.", path=path)
+        if len(operand) > MAX_IN_VALUES:
+            raise FilterError("filter_too_complex", f"{path} takes at most {MAX_IN_VALUES} values.", path=path)
+        for i, item in enumerate(operand):
+            self._check_scalar(item, f"{path}[{i}]")
+        return operand
+
+    def _all(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
+        values = self._values_list(operand, path)
+        self.key_ref(key, path)
+        if not values:
+            return "FALSE"  # MongoDB: {$all: []} matches nothing
+        return self.holds(key, values)
+
+    def _size(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
+        if isinstance(operand, bool) or not isinstance(operand, int) or operand < 0:
+            raise FilterError("filter_type_mismatch", f"{path} takes a whole number of values (0 or more).",
+                              path=path)
+        ref = self.key_ref(key, path)
+        typed = self.expr(ref)
+        expr = self.expr(ref)
+        self.params.append(operand)
+        return f"(CASE WHEN jsonb_typeof({typed}) = 'array' THEN jsonb_array_length({expr}) = %s ELSE FALSE END)"
+
+    def _contains(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
+        if isinstance(operand, list):
+            return self._all(key, "$all", operand, path, depth=depth)
+        if isinstance(operand, dict):
+            raise FilterError("filter_type_mismatch",
+                              f"{path} takes a string (a substring), a value or a list of values, not an object.",
+                              path=path)
+        self._check_scalar(operand, path)
+        if not isinstance(operand, str):
+            return self._equals(key, "$eq", operand, path, depth=depth)  # Mastra: equality for other scalars
+        ref = self.key_ref(key, path)
+        typed = self.expr(ref)
+        expr = self.expr(ref)
+        self.params.append(operand)
+        test = f"(CASE WHEN jsonb_typeof({typed}) = 'string' THEN strpos({expr} #>> '{{}}', %s) > 0 ELSE FALSE END)"
+        return f"({test} OR {self.holds(key, [operand])})" if self.is_list(key) else test
 
     def _range(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
         sign = _RANGE_SQL[operator]

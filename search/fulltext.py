@@ -39,14 +39,17 @@ import enum
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from collections.abc import Mapping
 from typing import Any
 
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
+from cms.selectors import content_type_schemas
 from search.errors import SearchError, SearchInputError
+from search.facets import entry_facet_counts, facets_resolve
+from search.promotions import promoted_entry_ids
 from search.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions
 from search.snippets import excerpt, fold, match_spans
 from search.statements import SearchCursor, search_cursor
@@ -103,6 +106,7 @@ class EntryHit:
     updated_at: datetime
     matched_fields: tuple[str, ...]
     snippet: Snippet | None
+    promoted: bool = False
 
 
 @dataclass(frozen=True)
@@ -140,9 +144,11 @@ class EntrySearchResult:
                         "text": hit.snippet.text,
                         "highlights": [list(span) for span in hit.snippet.highlights],
                     },
+                    **({"promoted": True} if hit.promoted else {}),
                 }
                 for hit in self.hits
             ],
+            **({"facets": self.facets} if self.facets is not None else {}),
         }
 
 
@@ -167,18 +173,23 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
     needed, plus one to resolve `content_type`.
     """
     query, limit, offset, filters = _inputs_validate(access=access, options=options)
+    request = EntrySearchOptions.validated(options)
     plan, rows = _search(filters=filters, query=query, limit=limit, offset=offset)
+    hits = [_hit(row, query) for row in rows[:limit]]
+    if offset == 0:
+        hits = _promoted_first(access, filters, request, query, hits)[:limit]
     suggestions: tuple[str, ...] = ()
-    if not rows and offset == 0:
+    if not hits and offset == 0:
         suggestions = entry_suggestions(access=access, query=query, filters=filters)
     return EntrySearchResult(
         query=query,
-        hits=tuple(_hit(row, query) for row in rows[:limit]),
+        hits=tuple(hits),
         limit=limit,
         offset=offset,
         has_more=len(rows) > limit,
         plan=plan,
         suggestions=suggestions,
+        facets=_facets(access, request, filters, query),
     )
 
 
@@ -217,6 +228,7 @@ class _Filters:
     # all the workspace's rows from a btree (for a one-gram query, whose rarity it cannot
     # estimate), which never removes a row. `+ 0` keeps the predicate as a check only.
     beside_grams_sql: str
+    content_type_id: int | None = None
 
 
 def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> tuple[str, int, int, _Filters]:
@@ -259,6 +271,7 @@ def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> 
         sql=" AND ".join(sql),
         params=tuple(params),
         beside_grams_sql=" AND ".join(["e.workspace_id + 0 = %s", *sql[1:]]),
+        content_type_id=content_type_id if content_type is not None else None,
     )
 
 
@@ -372,10 +385,7 @@ def _search(
         plan = SearchPlan.GRAM_INDEX
         # Each gram's posting list holds this workspace's rows only; the substring test is
         # the final check (strpos: the same test as LIKE, without escaping).
-        pairs = _gram_sample(query)
-        grams_sql = " && ".join(["cms_search_grams_query(%s, %s)"] * len(pairs))
-        match_sql = f"e.search_grams @@ ({grams_sql}) AND strpos(e.search_text, lower(%s)) > 0"
-        match_params = (*(value for pair in pairs for value in (filters.workspace_id, pair)), query)
+        match_sql, match_params = _gram_match(filters.workspace_id, query)
         index_sql = f"""
             SELECT {_HIT_COLUMNS} FROM (
                 SELECT e.id, e.content_type_id, e.status, e.created_at, e.updated_at, e.data
@@ -392,6 +402,43 @@ def _search(
         if explain:
             return plan, [row[0] for row in rows]
         return plan, rows
+
+
+def _promoted_first(access: WorkspaceAccess, filters: _Filters, request: Mapping[str, Any], query: str,
+                    hits: list[EntryHit]) -> list[EntryHit]:
+    """The first page with the entries pinned to the query (search/promotions.py) on top,
+    marked promoted, each once; later pages are unchanged."""
+    pinned_ids = promoted_entry_ids(access=access, query=query, content_type_id=filters.content_type_id,
+                                    status=request["status"])
+    if not pinned_ids:
+        return hits
+    with search_cursor() as cursor:
+        cursor.execute(f"SELECT {_HIT_COLUMNS} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id"
+                       " WHERE e.workspace_id = %s AND e.id = ANY(%s)", [filters.workspace_id, pinned_ids])
+        rows = {row[0]: row for row in cursor.fetchall()}
+    pinned = [replace(_hit(rows[i], query), promoted=True) for i in pinned_ids if i in rows]
+    return [*pinned, *(hit for hit in hits if hit.entry_id not in rows)]
+
+
+def _gram_match(workspace_id: int, query: str) -> tuple[str, tuple]:
+    """The index-backed match on `cms_entry e`: the workspace's gram posting lists, then the
+    substring test (strpos: the same test as LIKE, without escaping)."""
+    pairs = _gram_sample(query)
+    grams_sql = " && ".join(["cms_search_grams_query(%s, %s)"] * len(pairs))
+    match_sql = f"e.search_grams @@ ({grams_sql}) AND strpos(e.search_text, lower(%s)) > 0"
+    return match_sql, (*(value for pair in pairs for value in (workspace_id, pair)), query)
+
+
+def _facets(access: WorkspaceAccess, request: Mapping[str, Any], filters: _Filters, query: str) -> dict | None:
+    """Counts over every entry the query matches (search/facets.py), with the same
+    index-backed predicate as the index statement."""
+    if not request["facets"]:
+        return None
+    facets = facets_resolve(request["facets"], content_type_schemas(workspace=access.workspace))
+    match_sql, match_params = _gram_match(filters.workspace_id, query)
+    return entry_facet_counts(access=access, facets=facets, match_sql=match_sql, match_params=match_params,
+                              content_type_id=filters.content_type_id, status=request["status"],
+                              local_settings=_PLANNER_SETTINGS)
 
 
 def _explain(cursor: SearchCursor, sql: str, params: tuple) -> list[str]:

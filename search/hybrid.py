@@ -36,6 +36,8 @@ from cms.access import WorkspaceAccess
 from search.chunk_filters import chunk_filter_for
 from search.chunk_results import ChunkHit, SearchResult
 from search.errors import SearchError
+from search.facets import chunk_search_facets
+from search.promotions import promotions_apply_chunks
 from search.filters import CompiledFilter
 from search.fusion import (
     DEFAULT_RERANK_WEIGHTS,
@@ -206,7 +208,13 @@ def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchRes
     a `not_configured` error (503), never a silent no-op. `min_score` applies to the final
     score (fused, 0..1 with weighted fusion; or reranked).
     """
-    return hybrid_answer(access=access, request=hybrid_request(access=access, options=options))
+    validated = HybridSearchOptions.validated(options)
+    result = hybrid_answer(access=access, request=hybrid_request_from(access=access, request=validated))
+    facets = chunk_search_facets(access=access, request=validated, pool=result.pool,
+                                 rerun=lambda widened: hybrid_answer(
+                                     access=access, request=hybrid_request_from(access=access, request=widened)).pool)
+    result = result if facets is None else replace(result, facets=facets)
+    return promotions_apply_chunks(result, access=access, request=validated)
 
 
 def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bool | None = None) -> SearchResult:
@@ -219,13 +227,15 @@ def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bo
         ranked, final_scores, rerank_meta = candidates_rerank(workspace.pk, request.query, ranked, collected.hits,
                                                               options)
     results = hybrid_hits(ranked, final_scores, collected, threshold=request.threshold, top_k=request.top_k)
+    pool = tuple(c.chunk_id for c, score in zip(ranked, final_scores)
+                 if request.threshold is None or score >= request.threshold)
     meta = hybrid_meta(options, collected)
     if rerank_meta is not None:
         meta["rerank"] = rerank_meta
     return SearchResult(workspace=workspace, hits=results, model=collected.model, dimensions=collected.dimensions,
                         top_k=request.top_k, ef_search=request.ef_search,
                         pending=chunks_pending_count(workspace_id=workspace.pk), extra_meta=meta,
-                        include_sources=request.include_sources, include_vectors=request.include_vectors)
+                        include_sources=request.include_sources, include_vectors=request.include_vectors, pool=pool)
 
 
 def hybrid_rank(*, workspace_id: int, query: str, request: HybridRequest, options: HybridOptions,

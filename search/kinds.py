@@ -33,6 +33,7 @@ from search.semantic import semantic_run
 REQUEST_CODES = ("malformed_json", "json_too_deep", "json_invalid_character", "invalid_request", "unknown_parameter")
 FILTER_CODES = ("invalid_filter", "unknown_filter_key", "unknown_operator", "filter_type_mismatch",
                 "filter_invalid_character", "filter_value_too_long", "filter_too_complex", "filter_too_deep")
+FACET_CODES = ("facets_invalid", "facets_too_many", "unknown_facet")
 _QUERY_CODES = ("query_empty", "query_invalid", "query_invalid_character", "query_invalid_encoding", "query_too_long")
 
 
@@ -88,7 +89,7 @@ def _logged_query(result: Any, options: Mapping[str, Any]) -> str:
 _SEMANTIC_CODES = (
     *REQUEST_CODES, *_QUERY_CODES, "top_k_invalid", "top_k_out_of_range", "min_score_invalid",
     "min_score_out_of_range", "ef_search_invalid", "ef_search_out_of_range", "include_vectors_invalid",
-    "include_sources_invalid", "unknown_content_type", *FILTER_CODES,
+    "include_sources_invalid", "unknown_content_type", *FILTER_CODES, *FACET_CODES,
 )
 _HYBRID_CODES = (
     *_SEMANTIC_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",
@@ -112,7 +113,7 @@ SEARCH_ENTRIES = SearchKind(
     "those. `status` narrows to \"draft\" or \"published\" (only those list_content_types shows you); page with "
     "limit and offset.",
     bad_request_codes=(*_QUERY_CODES, "unknown_parameter", "limit_invalid", "limit_out_of_range", "offset_invalid",
-                       "offset_out_of_range", "unknown_content_type", "unknown_status"),
+                       "offset_out_of_range", "unknown_content_type", "unknown_status", *FACET_CODES),
 )
 
 SEMANTIC_SEARCH = SearchKind(

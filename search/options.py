@@ -21,6 +21,7 @@ what the caller may see) is the search's to check: it needs the workspace.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import unicodedata
@@ -49,6 +50,7 @@ MAX_TOP_K = 100
 MIN_EF_SEARCH = 10
 MAX_EF_SEARCH = 1000
 MAX_QUERIES = 8
+MAX_FACETS = 5  # search/facets.py
 
 # What a query may hold, as the checks below refuse it, written as patterns so that a request
 # the OpenAPI document allows is one the search accepts. Full-text: something besides
@@ -64,6 +66,9 @@ _ENTRY_QUERY_NON_SPACE = rf"[^{_PYTHON_SPACE}\x00-\x1f\x7f-\x9f]"
 ENTRY_QUERY_PATTERN = f"^{_ENTRY_QUERY_ALLOWED}*{_ENTRY_QUERY_NON_SPACE}{_ENTRY_QUERY_ALLOWED}*$"
 CHUNK_QUERY_PATTERN = rf"^[^\x00]*[^{_PYTHON_SPACE}\x00][^\x00]*$"
 
+FACETS_HELP = (f"Count the matches by up to {MAX_FACETS} facets: content_type, status, or a field whose schema says "
+               'facet: true, e.g. ["content_type", "status", "tags"]. The answer\'s `facets` maps each to '
+               '{value: count} (top 20, plus "other"); a facet\'s counts ignore its own filter.')
 _INTEGER_TEXT = re.compile(r"\s*-?[0-9]{1,9}\s*")
 
 
@@ -178,6 +183,34 @@ class JSONObjectField(OptionField, serializers.DictField):
 
     def check(self, value: Any) -> Any:
         return value
+
+
+class FacetsField(OptionField, serializers.ListField):
+    """Facet names (content_type, status, or a field whose schema says facet: true): a list,
+    or comma-separated text in text interfaces. Whether a name is a facet is the search's
+    to check (`unknown_facet`): it needs the workspace's schemas."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(child=serializers.CharField(max_length=71), max_length=MAX_FACETS, **kwargs)
+
+    def check(self, value: Any) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(name, str) and name for name in value):
+            raise self.refuse("invalid", 'facets must be a list of names such as ["content_type", "status"].')
+        names = list(dict.fromkeys(name.removeprefix("fields.") for name in value))
+        if len(names) > MAX_FACETS:
+            raise self.refuse("too_many", f"facets names {len(names)} facets; the limit is {MAX_FACETS}.")
+        if any(len(name) > 64 for name in names):
+            raise self.refuse("invalid", "a facet name has at most 64 characters.")
+        return names
+
+    def from_text(self, text: str) -> Any:
+        """`content_type,status` (a query string, argv), or a JSON list as other list options take."""
+        if text.lstrip().startswith("["):
+            try:
+                return json.loads(text)
+            except ValueError:
+                return text
+        return [name.strip() for name in text.split(",") if name.strip()]
 
 
 class EntryQueryField(OptionField, serializers.CharField):
@@ -346,6 +379,7 @@ class EntrySearchOptions(SearchOptions):
                              help_text=f"Page size, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}).")
     offset = WholeNumberField(min_value=0, max_value=MAX_OFFSET, required=False, default=0,
                               help_text=f"Results to skip, 0-{MAX_OFFSET}.")
+    facets = FacetsField(required=False, allow_null=True, default=None, help_text=FACETS_HELP)
 
 
 class SemanticSearchOptions(SearchOptions):
@@ -366,6 +400,7 @@ class SemanticSearchOptions(SearchOptions):
     include_vectors = FlagField(required=False, default=False, help_text="Return each hit's vector.")
     include_sources = FlagField(required=False, default=True,
                                 help_text="Return `sources` (false: only `relevant_context` and `meta`).")
+    facets = FacetsField(required=False, allow_null=True, default=None, help_text=FACETS_HELP)
 
 
 class HybridSearchOptions(SemanticSearchOptions):

@@ -55,6 +55,8 @@ from ingestion.services import query_embed
 from search.chunk_filters import chunk_filter_for
 from search.chunk_results import ChunkHit, SearchResult
 from search.errors import SearchError
+from search.facets import chunk_search_facets
+from search.promotions import promotions_apply_chunks
 from search.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
 from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
 
@@ -71,7 +73,8 @@ def semantic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
     return semantic_run(access, options)
 
 
-def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None) -> SearchResult:
+def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None,
+                 facet_pool: bool = False) -> SearchResult:
     """The `top_k` chunks of the workspace nearest in meaning to `query`, best first.
 
     Only chunks the caller may see (`access`, cms/access.py) are ranked.
@@ -99,17 +102,26 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
         code = "provider_unavailable" if exc.transient else "provider_error"
         raise SemanticSearchError(code, f"The embedding provider could not embed the query: {exc}", status=503) from exc
 
+    # With facets the whole HNSW candidate list (ef_search chunks, which the walk visits
+    # anyway) is the pool they count; the first top_k are the hits.
+    pool_size = max(top_k, ef_search) if request["facets"] or facet_pool else top_k
     hits = vector_candidates(
         workspace_id=workspace.pk,
         model_name=backend.model_name,
         dimensions=backend.dimensions,
         query_vector=query_vector,
-        limit=top_k,
+        limit=pool_size,
         where=compiled,
         ef_search=ef_search,
         max_distance=max_distance,
         include_vectors=request["include_vectors"],
     )
-    return SearchResult(workspace=workspace, hits=hits, model=backend.model_name, dimensions=backend.dimensions,
-                        top_k=top_k, ef_search=ef_search, pending=chunks_pending_count(workspace_id=workspace.pk),
-                        include_sources=request["include_sources"], include_vectors=request["include_vectors"])
+    pool = tuple(hit.id for hit in hits)
+    facets = chunk_search_facets(access=access, request=request, pool=pool,
+                                 rerun=lambda widened: semantic_run(access, widened, model=model, facet_pool=True).pool)
+    result = SearchResult(workspace=workspace, hits=hits[:top_k], model=backend.model_name,
+                          dimensions=backend.dimensions, top_k=top_k, ef_search=ef_search,
+                          pending=chunks_pending_count(workspace_id=workspace.pk),
+                          include_sources=request["include_sources"], include_vectors=request["include_vectors"],
+                          pool=pool, facets=facets)
+    return result if facet_pool else promotions_apply_chunks(result, access=access, request=request)

@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("cms", "0008_forgiving_search")]
+    dependencies = [("cms", "0009_tags_promotions")]
 
     operations = [
         migrations.AddField(

@@ -115,6 +115,8 @@ class ChunkSourceSerializer(serializers.Serializer):
     document = serializers.CharField(help_text="The chunk's text.")
     metadata = ChunkMetadataSerializer()
     vector = serializers.ListField(child=serializers.FloatField(), required=False, allow_null=True)
+    promoted = serializers.BooleanField(required=False, help_text="Present (true) on an entry an editor pinned to "
+                                        "this query: it comes first.")
 
 
 class SemanticMetaSerializer(serializers.Serializer):
@@ -137,6 +139,10 @@ class SemanticSearchResponseDoc(serializers.Serializer):
     relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
     sources = ChunkSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
     meta = SemanticMetaSerializer()
+    facets = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()), required=False,
+        help_text='With the facets option: {facet: {value: count}}, the top 20 values and "other" '
+        "(docs/design/facets.md).")
 
 
 class LegScoreSerializer(serializers.Serializer):
@@ -176,6 +182,10 @@ class HybridSearchResponseDoc(serializers.Serializer):
     relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
     sources = HybridSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
     meta = HybridMetaSerializer()
+    facets = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()), required=False,
+        help_text='With the facets option: {facet: {value: count}}, the top 20 values and "other" '
+        "(docs/design/facets.md).")
 
 
 class AgenticPartSerializer(serializers.Serializer):
@@ -213,6 +223,10 @@ class AgenticSearchResponseDoc(serializers.Serializer):
     relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
     sources = AgenticSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
     meta = AgenticMetaSerializer()
+    facets = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()), required=False,
+        help_text='With the facets option: {facet: {value: count}}, the top 20 values and "other" '
+        "(docs/design/facets.md).")
 
 
 class HealthResponseDoc(serializers.Serializer):

@@ -71,6 +71,8 @@ class EntryHitSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
     matched_fields = serializers.ListField(child=serializers.CharField())
     snippet = SnippetSerializer(allow_null=True)
+    promoted = serializers.BooleanField(required=False, help_text="Present (true) on an entry an editor pinned to "
+                                        "this query: first on the first page.")
 
 
 class EntrySearchMetaSerializer(serializers.Serializer):
@@ -93,6 +95,9 @@ class EntrySearchResultSerializer(serializers.Serializer):
     plan = serializers.CharField()
     meta = EntrySearchMetaSerializer()
     results = EntryHitSerializer(source="hits", many=True)
+    facets = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()), required=False,
+        help_text='With facets=...: {facet: {value: count}} over every matching entry, the top 20 values and "other".')
     meta = EntrySearchMetaSerializer()
 
 

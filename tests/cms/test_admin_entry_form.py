@@ -19,6 +19,7 @@ EVERY_TYPE = [
     {"id": "in_stock", "label": "In stock", "type": "boolean"},
     {"id": "released", "label": "Released", "type": "date"},
     {"id": "related", "label": "Related entry", "type": "reference"},
+    {"id": "tags", "label": "Tags", "type": "tags"},
 ]
 
 
@@ -63,13 +64,23 @@ def test_every_field_type_is_saved_as_the_schema_wants(editor_client, product_ty
     response = editor_client.post(add_url(product_type), {
         "content_type": product_type.pk, "status": "published", "data__title": "Tea cup",
         "data__body": "<p>Arita</p>", "data__price": "２４００", "data__in_stock": "true",
-        "data__released": "2026-11-01", "data__related": str(target.pk),
+        "data__released": "2026-11-01", "data__related": str(target.pk), "data__tags": "arita, porcelain ,",
     })
     assert response.status_code == 302, form_of(response).errors
     entry = Entry.objects.exclude(pk=target.pk).get()
     assert entry.data == {"title": "Tea cup", "body": "<p>Arita</p>", "price": 2400, "in_stock": True,
-                          "released": "2026-11-01", "related": target.pk}
+                          "released": "2026-11-01", "related": target.pk, "tags": ["arita", "porcelain"]}
     assert entry.workspace_id == workspace.pk
+    assert form_of(editor_client.get(f"/admin/cms/entry/{entry.pk}/change/"))["data__tags"].value() == "arita, porcelain"
+
+
+def test_a_repeated_tag_is_an_error_on_the_tags_field(editor_client, product_type):
+    response = editor_client.post(add_url(product_type), {
+        "content_type": product_type.pk, "status": "draft", "data__title": "Cup", "data__price": "1",
+        "data__tags": "cup, cup",
+    })
+    assert form_of(response).errors["data__tags"] == ["Field 'tags' (tags) tag 'cup' is given twice."]
+    assert not Entry.objects.exists()
 
 
 def test_bad_number_and_missing_required_field_are_errors_on_their_fields(editor_client, product_type):

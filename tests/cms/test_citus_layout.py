@@ -31,6 +31,7 @@ KNOWN_VIOLATIONS = {
     # Integer primary keys: (workspace_id, id) needed.
     "cms_asset: key without workspace_id: cms_asset_pkey (id)",
     "cms_entry: key without workspace_id: cms_entry_pkey (id)",
+    "cms_promotion: key without workspace_id: cms_promotion_pkey (id)",
     "ingestion_chunk: key without workspace_id: ingestion_chunk_pkey (id)",
     "ingestion_chunkvector: key without workspace_id: ingestion_chunkvector_pkey (id)",
     "ingestion_embeddingusage: key without workspace_id: ingestion_embeddingusage_pkey (id)",
@@ -40,6 +41,7 @@ KNOWN_VIOLATIONS = {
     # once the primary keys above include workspace_id.
     "ingestion_chunk: foreign key without workspace_id: (asset_id) -> cms_asset (id)",
     "ingestion_chunk: foreign key without workspace_id: (entry_id) -> cms_entry (id)",
+    "cms_promotion: foreign key without workspace_id: (entry_id) -> cms_entry (id)",
     "ingestion_chunkvector: foreign key without workspace_id: (chunk_id) -> ingestion_chunk (id)",
     "ingestion_keywordposting: foreign key without workspace_id: (chunk_id) -> ingestion_chunk (id)",
     # Unique indexes: adding workspace_id changes nothing they mean (an entry or chunk belongs to

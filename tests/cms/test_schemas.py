@@ -66,3 +66,41 @@ def test_entry_create_with_bad_data_stores_nothing(article_type):
     with pytest.raises(ValidationError):
         services.entry_create(content_type=article_type, data={"title": "ok", "version": "three"})
     assert Entry.objects.count() == 0
+
+
+# --- tags ----------------------------------------------------------------------------------------
+
+TAGGED = [{"id": "title", "label": "Title", "type": "text", "required": True},
+          {"id": "tags", "label": "Tags", "type": "tags", "required": False}]
+
+
+def test_tags_are_a_list_of_strings_trimmed():
+    assert entry_data_validate(TAGGED, {"title": "Hi", "tags": [" new", "sale "]}) == {
+        "title": "Hi", "tags": ["new", "sale"]}
+
+
+def test_an_empty_tags_list_is_not_stored():
+    assert entry_data_validate(TAGGED, {"title": "Hi", "tags": []}) == {"title": "Hi"}
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("new,sale", "must be a list of tags"),
+        (["new", 3], "tag 2 must be a string"),
+        (["new", ""], "tag 2 is empty"),
+        (["x" * 65], "a tag has at most 64"),
+        (["a,b"], "must not contain a comma"),
+        (["new", "new"], "'new' is given twice"),
+        ([f"t{i}" for i in range(51)], "the limit is 50"),
+    ],
+)
+def test_a_bad_tags_value_names_the_field_and_the_tag(value, expected):
+    with pytest.raises(ValidationError) as exc:
+        entry_data_validate(TAGGED, {"title": "Hi", "tags": value})
+    assert list(exc.value.message_dict) == ["tags"]
+    assert expected in exc.value.message_dict["tags"][0]
+
+
+def test_the_tags_type_is_accepted_in_a_schema():
+    assert content_type_fields_validate([{"id": "tags", "label": "Tags", "type": "tags"}])[0]["type"] == "tags"

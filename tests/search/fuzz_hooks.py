@@ -50,6 +50,7 @@ CONTENT_TYPES = sorted(VALID_FILTERS)
 SEARCH_ID = os.environ.get("FUZZ_SEARCH_ID", "")
 ENTRY_ID = int(os.environ.get("FUZZ_ENTRY_ID", "0") or 0)
 CHUNK_ID = int(os.environ.get("FUZZ_CHUNK_ID", "0") or 0)
+FACET_CHOICES = ["content_type,status", "status", "content_type"]
 
 
 def json_body(content: bytes) -> Any:
@@ -77,6 +78,9 @@ def leaks(body: Any, *, drafts_visible: bool) -> list[str]:
     for hit in answer.get("results") or []:
         if isinstance(hit, dict) and not drafts_visible and hit.get("status") != "published":
             problems.append(f"entry {hit.get('id')} with status {hit.get('status')}")
+    facets = answer.get("facets")
+    if isinstance(facets, dict) and not drafts_visible and (facets.get("status") or {}).get("draft"):
+        problems.append(f"drafts counted in the status facet: {facets['status']}")
     for source in answer.get("sources") or []:
         metadata = source.get("metadata", {}) if isinstance(source, dict) else {}
         if metadata.get("workspace") != WORKSPACE:
@@ -194,6 +198,12 @@ def map_case(context, case):
         return _click_event(case, pick)
     if isinstance(case.query, dict) and case.query.get("content_type"):
         case.query["content_type"] = CONTENT_TYPES[pick % len(CONTENT_TYPES)]
+    # Facets that exist (a random name is rightly a 400 unknown_facet): the counts must hold
+    # nothing of the other tenant and no draft the key may not see (leaks above).
+    if isinstance(case.query, dict) and case.query.get("facets") is not None:
+        case.query["facets"] = FACET_CHOICES[pick % len(FACET_CHOICES)]
+    if isinstance(case.body, dict) and case.body.get("facets") is not None:
+        case.body["facets"] = FACET_CHOICES[pick % len(FACET_CHOICES)].split(",")
     if isinstance(case.body, dict):
         content_type = None
         if case.body.get("content_type") is not None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 from hypothesis import strategies as st
 
@@ -129,6 +130,13 @@ def world_build(spec: dict) -> World:
                 content_type=types[type_index % len(types)], status=status,
                 data={"title": f"{text} {workspace.slug}", "body": f"<p>{text} ({status})</p>", "version": n},
             ))
+            # Every entry, drafts too, is pinned to each of its words: a promoted result must
+            # still never reach another workspace or a caller who may not see drafts.
+            for word in dict.fromkeys([*words, workspace.slug]):
+                try:
+                    services.promotion_create(workspace=workspace, phrase=word, entry=entries[-1], position=n)
+                except ValidationError:
+                    pass  # a phrase that normalises to nothing
     chunks_embed_pending()
     users = []
     for n, user_spec in enumerate(spec["users"]):

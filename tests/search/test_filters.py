@@ -190,11 +190,17 @@ def test_keys_outside_the_whitelist_are_refused(key):
     assert caught.value.code == "unknown_filter_key"
 
 
-@pytest.mark.parametrize("operator", ["$where", "$regex", "$expr", "$function", "$elemMatch", "$nor", "$$eq"])
+@pytest.mark.parametrize("operator", ["$where", "$regex", "$expr", "$function", "$elemMatch", "$$eq"])
 def test_operators_outside_the_list_are_refused(operator):
     with pytest.raises(FilterError) as caught:
         filter_compile({"tag": {operator: "x"}})
     assert caught.value.code == "unknown_operator"
+
+
+def test_a_logical_operator_on_a_key_is_refused():
+    with pytest.raises(FilterError) as caught:
+        filter_compile({"tag": {"$nor": [{"tag": "x"}]}})
+    assert caught.value.code == "invalid_filter"
 
 
 def test_unknown_top_level_operator_is_refused():
@@ -478,7 +484,8 @@ def test_chunk_filter_compile_refuses_an_unknown_content_type():
 
 @pytest.mark.parametrize("operator", sorted(KEY_OPERATORS))
 def test_every_operator_in_the_table_compiles(operator):
-    operand = {"$in": [1], "$nin": [1], "$exists": True, "$not": {"$eq": 1}}.get(operator, 1)
+    operand = {"$in": [1], "$nin": [1], "$exists": True, "$not": {"$eq": 1}, "$all": ["a"],
+               "$contains": "a"}.get(operator, 1)
 
     compiled = filter_compile({"version": {operator: operand}}, column="c.metadata", field_ids={"version"})
 

@@ -52,13 +52,14 @@ SAMPLES: dict[str, Any] = {
     "queries": ["refund policy", "shipping time"],
     "typo_tolerance": False,
     "prefix": True,
+    "facets": ["content_type", "status"],
 }
 # Options an interface does not offer, and why. Only the admin page leaves some out.
 ABSENT: dict[str, dict[str, str]] = {
     "api": {},
     "mcp": {},
     "command": {},
-    "admin": {**NOT_ON_PAGE, "limit": PAGE_OWN_OPTIONS["limit"]},
+    "admin": {**NOT_ON_PAGE, "limit": PAGE_OWN_OPTIONS["limit"], "facets": PAGE_OWN_OPTIONS["facets"]},
 }
 KIND_OPTIONS = [(kind.name, name) for kind in SEARCH_KINDS.values() for name in kind.options().fields]
 

@@ -205,9 +205,10 @@ def test_include_sources_false_omits_sources(local_embeddings, workspace, articl
 def test_search_makes_a_fixed_number_of_queries(local_embeddings, workspace, article, django_assert_num_queries):
     chunks_make(entry_for(article), [REFUND_EN, *DISTRACTORS_EN])
     # The workspace's active model, set_config, the search, the pending count (+ the savepoint
-    # pair the test transaction adds). The query's usage is counted, not written: the
-    # process's usage flush writes it later (ingestion/services/usage.py).
-    with django_assert_num_queries(6):
+    # pair the test transaction adds), and the promotions lookup (search/promotions.py, with its
+    # own savepoint pair inside the test transaction). The query's usage is counted, not
+    # written: the process's usage flush writes it later (ingestion/services/usage.py).
+    with django_assert_num_queries(9):
         semantic_search(access=full_access(workspace), query="refund")
 
 

@@ -147,20 +147,38 @@ def answer_check(interface: str, expected: Expected, probe: Probe, status: int, 
     tally.record(interface, f"{status} {body['code']}")
 
 
+def facet_violations(expected: Expected, body: dict) -> list[str]:
+    """Facet counts (asked for by every API probe) never count a draft the caller may not see,
+    nor more entries of a content type than the caller's workspace holds visible."""
+    facets = body.get("facets")
+    if facets is None:
+        return ["no facets in the answer"]
+    found = []
+    if not expected.include_drafts and facets["status"].get(EntryStatus.DRAFT):
+        found.append(f"draft counted: {facets['status']}")
+    visible = Entry.objects.filter(workspace=expected.workspace)
+    if not expected.include_drafts:
+        visible = visible.filter(status=EntryStatus.PUBLISHED)
+    for api_id, count in facets["content_type"].items():
+        if count > visible.filter(content_type__api_id=api_id).count():
+            found.append(f"{count} {api_id} counted, more than the workspace holds visible")
+    return found
+
+
 def entry_results(expected: Expected) -> Callable[[dict], list[str]]:
     def problems(body: dict) -> list[str]:
         body["_count"] = len(body["results"])
         found = entry_violations(expected, [hit["id"] for hit in body["results"]])
         found += [f"hit {h['id']} says {h['status']}" for h in body["results"]
                   if h["status"] != EntryStatus.PUBLISHED and not expected.include_drafts]
-        return found
+        return found + facet_violations(expected, body)
     return problems
 
 
 def source_results(expected: Expected) -> Callable[[dict], list[str]]:
     def problems(body: dict) -> list[str]:
         body["_count"] = len(body["sources"])
-        return source_violations(expected, body["sources"])
+        return source_violations(expected, body["sources"]) + facet_violations(expected, body)
     return problems
 
 
@@ -170,7 +188,7 @@ def test_api_full_text_search_never_leaves_the_callers_workspace_or_policy():
     def check(world: World, probe: Probe, caller, tally: Tally) -> None:
         client, expected = api_client(world, caller, probe.slug)
         params = {"q": probe.query, **({"content_type": probe.content_type} if probe.content_type else {}),
-                  **({"status": probe.status} if probe.status else {})}
+                  **({"status": probe.status} if probe.status else {}), "facets": "content_type,status"}
         response = client.get(ENTRIES.format(slug=probe.slug), params)
         answer_check("API full-text", expected, probe, response.status_code, response.json(),
                      entry_results(expected), tally)
@@ -219,7 +237,8 @@ def test_api_ranked_search_never_leaves_the_callers_workspace_or_policy(search):
 
     def check(world: World, probe: Probe, caller, tally: Tally) -> None:
         client, expected = api_client(world, caller, probe.slug)
-        body = {"query": probe.query, "top_k": 100, "content_type": probe.content_type, "filter": probe.filter}
+        body = {"query": probe.query, "top_k": 100, "content_type": probe.content_type, "filter": probe.filter,
+                "facets": ["content_type", "status"]}
         if search == "agentic":
             body["queries"] = [probe.query, AGENTIC_SECOND_PART]
         response = client.post(f"/api/v1/workspaces/{probe.slug}/search/{search}", json.dumps(body),

@@ -1,0 +1,232 @@
+"""Facet counts: how the matches of a search split by content type, status and facetable fields.
+
+What is counted (docs/design/facets.md): every entry that matches within the caller's
+visibility, each once. Full-text: every entry matching the query (not just the page).
+Chunk searches (semantic, hybrid, agentic): the entries of the search's candidate pool that
+score at least `min_score` (semantic: the `ef_search` nearest chunks; hybrid: every fused
+candidate; agentic: every part's). Counts are disjunctive: a facet whose own key the
+request constrains (`content_type`, `status`, or a top-level filter condition on the field)
+is counted as if that constraint were not there.
+
+A field is facetable when its schema says `facet: true` (cms.schemas): text (the first
+FACET_TEXT_CHARS characters), tags (each tag), booleans, numbers (into the schema's
+`facet_ranges`) and dates (by month, YYYY-MM). Each facet returns its top MAX_FACET_VALUES
+values and, when there are more, an "other" count (the sum of the rest; a tagged entry
+counts once per tag).
+
+All facets are counted in ONE statement over a jsonb `m` shaped like chunk metadata
+({"content_type", "status", "fields"}): a lateral expansion gives each (facet, value) pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cms.models import FieldType
+from search.errors import SearchInputError
+from search.filters import FIELD_PREFIX, RESERVED_KEYS
+from search.options import MAX_FACETS  # noqa: F401 - the limit, declared with the option
+
+BUILTIN_FACETS = ("content_type", "status")
+MAX_FACET_VALUES = 20
+FACET_TEXT_CHARS = 100
+OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Facet:
+    name: str
+    kind: str  # "builtin" or a FieldType value
+    ranges: tuple[float, ...] = ()
+
+
+def facets_resolve(names: Sequence[str], schemas: Mapping[str, Sequence[dict]]) -> list[Facet]:
+    """The facets asked for, checked against the workspace's schemas (`unknown_facet` otherwise)."""
+    facetable: dict[str, Facet] = {}
+    for fields in schemas.values():
+        for spec in fields:
+            if spec.get("facet") and spec["id"] not in facetable:
+                facetable[spec["id"]] = Facet(spec["id"], spec["type"], tuple(spec.get("facet_ranges") or ()))
+    resolved = []
+    for name in names:
+        if name in BUILTIN_FACETS:
+            resolved.append(Facet(name, "builtin"))
+        elif name in facetable:
+            resolved.append(facetable[name])
+        else:
+            listed = ", ".join([*BUILTIN_FACETS, *sorted(facetable)])
+            raise SearchInputError("unknown_facet", f"{str(name)[:80]!r} is not a facet of this workspace; facets: "
+                                   f"{listed} (a field is a facet when its schema says facet: true).", path="facets")
+    return resolved
+
+
+def _range_label(low: float | None, high: float | None) -> str:
+    def text(x: float) -> str:
+        return str(int(x)) if float(x).is_integer() else str(x)
+    if low is None:
+        return f"<{text(high)}"
+    if high is None:
+        return f">={text(low)}"
+    return f"{text(low)}-{text(high)}"
+
+
+def _values_sql(facet: Facet, params: list[Any]) -> str:
+    """A jsonb array expression over `m`: the facet's values for one entry (params appended
+    in placeholder order)."""
+    def ref() -> str:
+        params.append(facet.name)
+        return "(m -> %s)" if facet.kind == "builtin" else "(m -> 'fields' -> %s)"
+
+    if facet.kind == "builtin":
+        return f"jsonb_build_array({ref()})"
+    if facet.kind == FieldType.TAGS:
+        return f"CASE WHEN jsonb_typeof({ref()}) = 'array' THEN {ref()} ELSE jsonb_build_array({ref()}) END"
+    if facet.kind == FieldType.TEXT:
+        return f"jsonb_build_array(to_jsonb(left({ref()} #>> '{{}}', {FACET_TEXT_CHARS})))"
+    if facet.kind == FieldType.DATE:
+        return f"jsonb_build_array(to_jsonb(left({ref()} #>> '{{}}', 7)))"
+    if facet.kind == FieldType.NUMBER:
+        if not facet.ranges:
+            return f"jsonb_build_array(CASE WHEN jsonb_typeof({ref()}) = 'number' THEN {ref()} END)"
+        sql = f"jsonb_build_array(to_jsonb(CASE WHEN jsonb_typeof({ref()}) <> 'number' THEN NULL"
+        bounds = [None, *facet.ranges, None]
+        for low, high in zip(bounds, bounds[1:]):
+            conditions = []
+            if low is not None:
+                conditions.append(f"{ref()}::numeric >= {float(low)!r}")
+            if high is not None:
+                conditions.append(f"{ref()}::numeric < {float(high)!r}")
+            sql += f" WHEN {' AND '.join(conditions)} THEN '{_range_label(low, high)}'"
+        return sql + " END))"
+    return f"jsonb_build_array({ref()})"  # boolean
+
+
+def facet_counts_sql(facets: Sequence[Facet], *, source_sql: str) -> tuple[str, list[Any]]:
+    """One statement: `source_sql` yields rows with a jsonb `m` and, per facet i, a boolean
+    column `f<i>` (whether the row counts for that facet: the other facets' constraints).
+    Returns (sql, params for the facet expressions, which come after the source's)."""
+    params: list[Any] = []
+    branches = []
+    for i, facet in enumerate(facets):
+        values = _values_sql(facet, params)
+        branches.append(f"SELECT {i} AS facet, v AS value FROM jsonb_array_elements_text({values}) AS v "
+                        f"WHERE src.f{i}")
+    sql = (f"SELECT x.facet, x.value, count(*) FROM ({source_sql}) AS src CROSS JOIN LATERAL ("
+           + " UNION ALL ".join(branches) + ") AS x WHERE x.value IS NOT NULL GROUP BY x.facet, x.value")
+    return sql, params
+
+
+def facet_counts_shape(facets: Sequence[Facet], rows: Sequence[tuple[int, str, int]]) -> dict[str, dict[str, int]]:
+    """{facet: {value: count}}, top MAX_FACET_VALUES by count (then value), plus "other"."""
+    grouped: dict[int, list[tuple[str, int]]] = {i: [] for i in range(len(facets))}
+    for index, value, count in rows:
+        grouped[index].append((value, count))
+    answer: dict[str, dict[str, int]] = {}
+    for i, facet in enumerate(facets):
+        ordered = sorted(grouped[i], key=lambda vc: (-vc[1], vc[0]))
+        top = dict(ordered[:MAX_FACET_VALUES])
+        rest = sum(count for _, count in ordered[MAX_FACET_VALUES:])
+        if rest:
+            top[OTHER] = rest
+        answer[facet.name] = top
+    return answer
+
+
+def filter_without_key(spec: Any, name: str) -> Any:
+    """The filter without its top-level conditions on facet `name` (disjunctive counting)."""
+    if not isinstance(spec, dict):
+        return spec
+    keys = {name, FIELD_PREFIX + name} if name not in RESERVED_KEYS else {name}
+    rest = {key: value for key, value in spec.items() if key not in keys}
+    return rest or None
+
+
+def facet_is_constrained(facet: Facet, request: Mapping[str, Any]) -> bool:
+    if facet.name == "content_type" and request.get("content_type") is not None:
+        return True
+    if facet.name == "status" and request.get("status") is not None:
+        return True
+    return filter_without_key(request.get("filter"), facet.name) != (request.get("filter") or None)
+
+
+def chunk_facet_counts(*, workspace_id: int, facets: Sequence[Facet],
+                       pools: Sequence[Sequence[int]]) -> dict[str, dict[str, int]]:
+    """Counts over candidate pools of chunk ids (pools[i]: facet i's pool), each entry (or
+    asset) once, in one statement."""
+    if not facets:
+        return {}
+    union = sorted(set().union(*map(set, pools)))
+    if all(set(pool) == set(pools[0]) for pool in pools):
+        # The common case (no facet constrained): one pool, no per-facet membership test.
+        flags, flag_params = ", ".join(f"TRUE AS f{i}" for i in range(len(facets))), []
+    else:
+        flags = ", ".join(f"bool_or(c.id = ANY(%s::bigint[])) AS f{i}" for i in range(len(facets)))
+        flag_params = [list(pool) for pool in pools]
+    # Each entry (or asset) once, with its first chunk's metadata (every chunk of an entry
+    # carries the same content type, status and fields).
+    source = (f"SELECT (array_agg(c.metadata))[1] AS m, {flags} FROM ingestion_chunk c "
+              "WHERE c.workspace_id = %s AND c.id = ANY(%s::bigint[]) GROUP BY c.entry_id, c.asset_id")
+    sql, facet_params = facet_counts_sql(facets, source_sql=source)
+    params = [*flag_params, workspace_id, union, *facet_params]
+    from search.statements import search_cursor  # noqa: PLC0415 - statements imports the settings chain late
+
+    with search_cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return facet_counts_shape(facets, rows)
+
+
+def chunk_search_facets(*, access: Any, request: Mapping[str, Any], pool: Sequence[int],
+                        rerun: Any) -> dict[str, dict[str, int]] | None:
+    """The `facets` of a chunk search's answer, or None when none were asked for.
+
+    `pool`: the answer's candidate chunk ids above min_score; `rerun(options)` runs the
+    same search with other options and returns its pool (for a constrained facet, without
+    its own constraint: disjunctive counts).
+    """
+    names = request.get("facets") or []
+    if not names:
+        return None
+    from cms.selectors import content_type_schemas  # noqa: PLC0415
+
+    facets = facets_resolve(names, content_type_schemas(workspace=access.workspace))
+    pools = []
+    for facet in facets:
+        if facet_is_constrained(facet, request):
+            widened = {**request, "facets": None, "filter": filter_without_key(request.get("filter"), facet.name)}
+            if facet.name == "content_type":
+                widened["content_type"] = None
+            pools.append(rerun(widened))
+        else:
+            pools.append(pool)
+    return chunk_facet_counts(workspace_id=access.workspace.pk, facets=facets, pools=pools)
+
+
+def entry_facet_counts(*, access: Any, facets: Sequence[Facet], match_sql: str, match_params: Sequence[Any],
+                       content_type_id: int | None, status: str | None,
+                       local_settings: Mapping[str, str] | None = None) -> dict[str, dict[str, int]]:
+    """Full-text: counts over every entry matching (`match_sql` over `e`, index-backed) within
+    the caller's visibility, in one statement; the content_type/status options narrow every
+    facet but their own."""
+    base, base_params = ["e.workspace_id = %s"], [access.workspace.pk]
+    if not access.include_drafts:
+        base.append("e.status = %s")
+        base_params.append("published")
+    constraints = {"content_type": ("e.content_type_id = %s", content_type_id), "status": ("e.status = %s", status)}
+    flags, flag_params = [], []
+    for i, facet in enumerate(facets):
+        others = [(sql, value) for name, (sql, value) in constraints.items() if value is not None and name != facet.name]
+        flags.append(f"({' AND '.join(sql for sql, _ in others) or 'TRUE'}) AS f{i}")
+        flag_params.extend(value for _, value in others)
+    source = (f"SELECT jsonb_build_object('content_type', ct.api_id, 'status', e.status, 'fields', e.data) AS m, "
+              f"{', '.join(flags)} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id "
+              f"WHERE {' AND '.join(base)} AND {match_sql}")
+    sql, facet_params = facet_counts_sql(facets, source_sql=source)
+    from search.statements import search_cursor  # noqa: PLC0415
+
+    with search_cursor() as cursor:
+        cursor.execute(sql, [*flag_params, *base_params, *match_params, *facet_params], local_settings=local_settings)
+        rows = cursor.fetchall()
+    return facet_counts_shape(facets, rows)

@@ -1,0 +1,123 @@
+"""In a real browser: the search page's facet sidebar (counts; a click filters) and the promotions page, English and Japanese.
+
+Full-text mode only needs no embedding: entries are saved through the services and searched
+as they are. The promotions page is the promotions admin (roles as for entries).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cms import services
+from cms.models import EntryStatus, Promotion, Role
+from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory, entry_make
+
+pytestmark = pytest.mark.browser
+
+FIELDS = [
+    {"id": "title", "label": "Title", "type": "text", "required": True},
+    {"id": "body", "label": "Body", "type": "text"},
+    {"id": "tags", "label": "Tags", "type": "tags", "facet": True},
+]
+
+
+@pytest.fixture
+def shop(transactional_db):
+    workspace = WorkspaceFactory(slug="shop", name="Acme ショップ")
+    faq = ContentTypeFactory(workspace=workspace, api_id="faq", name="FAQ", fields=FIELDS)
+    news = ContentTypeFactory(workspace=workspace, api_id="news", name="お知らせ", fields=FIELDS)
+    entries = {
+        "refund": entry_make(faq, title="Refund policy", body="Refunds within 30 days.", tags=["refund"]),
+        "refund2": entry_make(faq, title="Refund to a gift card", body="A refund may go to a gift card."),
+        "notice": entry_make(news, title="Refund delays in May", body="Refunds take longer this month."),
+        "draft": entry_make(faq, status=EntryStatus.DRAFT, title="Refund rules draft", body="Unannounced refund."),
+        "henpin": entry_make(faq, title="返品・返金について", body="30日以内であれば返品できます。"),
+        "henpin_news": entry_make(news, title="返品受付の休止", body="年末は返品の受付を休止します。"),
+        "returns": entry_make(faq, title="Returns desk", body="Bring the parcel to the desk."),
+    }
+    other = WorkspaceFactory(slug="globex", name="Globex")
+    entry_make(ContentTypeFactory(workspace=other, api_id="faq", name="FAQ", fields=FIELDS),
+               title="Globex refund secret", body="Refund in cash. 返品は現金で。")
+    return workspace, entries
+
+
+def member(username: str, workspace, role: str):
+    user = UserFactory(username=username)
+    MembershipFactory(user=user, workspace=workspace, role=role)
+    return user
+
+
+def facet_counts(page, facet: str) -> dict[str, str]:
+    items = page.locator(f'#search-facets ul[data-facet="{facet}"] li')
+    counts = {}
+    for i in range(items.count()):
+        item = items.nth(i)
+        value = item.locator("a").get_attribute("data-value")
+        count = item.locator(".facet-count")
+        counts[value or "All"] = count.inner_text() if count.count() else ""
+    return counts
+
+
+def test_the_facet_sidebar_counts_and_filters_on_click_english(login_page, screenshot, shop):
+    workspace, _ = shop
+    page = login_page(member("editor", workspace, Role.EDITOR))
+    page.goto("/admin/search/shop/?q=refund&mode=fulltext")
+
+    assert facet_counts(page, "content_type") == {"All": "", "faq": "3", "news": "1"}
+    assert facet_counts(page, "status") == {"All": "", "published": "3", "draft": "1"}
+    screenshot(page, "admin-search-facets-english")
+
+    with page.expect_navigation():
+        page.click('#search-facets ul[data-facet="content_type"] a[data-value="news"]')
+    assert page.locator("#search-results li.search-hit h3").all_inner_texts() == ["Refund delays in May"]
+    # Disjunctive: the content type counts stay; the status counts follow the choice.
+    assert facet_counts(page, "content_type") == {"All": "", "faq": "3", "news": "1"}
+    assert facet_counts(page, "status") == {"All": "", "published": "1"}
+    assert page.locator('#search-facets li.selected a[data-value="news"]').count() == 1
+    screenshot(page, "admin-search-facets-english-news")
+
+
+def test_the_facet_sidebar_in_japanese_and_for_a_viewer(login_page, screenshot, shop):
+    workspace, _ = shop
+    page = login_page(member("viewer", workspace, Role.VIEWER))
+    page.goto("/admin/search/shop/?q=返品&mode=fulltext")
+
+    assert facet_counts(page, "content_type") == {"All": "", "faq": "1", "news": "1"}
+    assert facet_counts(page, "status") == {"All": "", "published": "2"}  # a viewer never counts a draft
+    assert "お知らせ" in page.locator("#search-facets").inner_text()
+    screenshot(page, "admin-search-facets-japanese")
+
+
+def test_an_editor_pins_an_entry_and_it_comes_first_marked_promoted(login_page, screenshot, shop):
+    workspace, entries = shop
+    page = login_page(member("editor", workspace, Role.EDITOR))
+    page.goto("/admin/cms/promotion/add/")
+    page.select_option("#id_workspace", str(workspace.pk))
+    page.fill("#id_phrase", "  ＲＥＦＵＮＤ  ")
+    page.select_option("#id_entry", str(entries["returns"].pk))
+    with page.expect_navigation():
+        page.click('input[name="_save"]')
+    assert Promotion.objects.get().phrase == "refund"
+    services.promotion_create(workspace=workspace, phrase="返品", entry=entries["henpin_news"])
+    page.goto("/admin/cms/promotion/")
+    assert page.locator("#result_list tbody tr").count() == 2
+    screenshot(page, "admin-promotions-list")
+
+    page.goto("/admin/search/shop/?q=Refund&mode=fulltext")
+    first = page.locator("#search-results li.search-hit").first
+    assert first.locator("h3").inner_text() == "Returns desk"
+    assert first.locator(".promoted").count() == 1
+    screenshot(page, "admin-search-promoted-english")
+    page.goto("/admin/search/shop/?q=返品&mode=fulltext")
+    assert page.locator("#search-results li.search-hit h3").first.inner_text() == "返品受付の休止"
+    screenshot(page, "admin-search-promoted-japanese")
+
+
+def test_a_viewer_sees_promotions_read_only(login_page, screenshot, shop):
+    workspace, entries = shop
+    services.promotion_create(workspace=workspace, phrase="返品", entry=entries["henpin"])
+    page = login_page(member("viewer", workspace, Role.VIEWER))
+    page.goto("/admin/cms/promotion/")
+    assert page.locator("#result_list tbody tr").count() == 1
+    assert page.locator("a.addlink").count() == 0
+    screenshot(page, "admin-promotions-viewer-japanese")

@@ -1,0 +1,149 @@
+"""Facet counts against a brute-force count, disjunctive, within the caller's visibility, in every kind."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from cms.access import WorkspaceAccess
+from cms.models import Role
+from search.errors import SearchError
+from search.fulltext import search_entries
+from search.kinds import SEARCH_KINDS
+from tests.factories import entry_make, full_access
+from tests.search.pipeline_helpers import embed_all, fake_embeddings, field, semantic_type  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+TAGS = ["new", "sale", "used"]
+FIELDS = [{**field("tags", "tags"), "facet": True}, {**field("featured", "boolean"), "facet": True},
+          {**field("price", "number"), "facet": True, "facet_ranges": [10, 100]},
+          {**field("released", "date"), "facet": True}, field("secret", "text")]
+
+
+@pytest.fixture
+def catalogue(fake_embeddings, workspace, other_workspace):
+    rng = random.Random(7)
+    kinds = [semantic_type(workspace, api_id, FIELDS) for api_id in ("article", "faq")]
+    rows = []
+    for i in range(30):
+        kind = kinds[i % 2]
+        status = "draft" if i % 5 == 0 else "published"
+        data = {"tags": rng.sample(TAGS, rng.randint(0, 2)) or None, "featured": rng.choice([True, False]),
+                "price": rng.choice([5, 50, 500]), "released": f"2024-0{rng.randint(1, 3)}-15"}
+        data = {k: v for k, v in data.items() if v is not None}
+        entry_make(kind, status=status, title=f"widget {i}", body=f"<p>Widget notes {i}.</p>", **data)
+        rows.append({"content_type": kind.api_id, "status": status, **data})
+    # Another workspace matches every query: never counted.
+    other = semantic_type(other_workspace, "article", FIELDS)
+    for i in range(5):
+        entry_make(other, title=f"widget x{i}", body="<p>Widget notes.</p>", tags=["new"], price=5)
+    embed_all()
+    return workspace, rows
+
+
+def brute(rows, facet, keep=lambda r: True):
+    counts = Counter()
+    for r in rows:
+        if not keep(r):
+            continue
+        if facet == "tags":
+            counts.update(r.get("tags", []))
+        elif facet == "price":
+            counts[{5: "<10", 50: "10-100", 500: ">=100"}[r["price"]]] += 1
+        elif facet == "released":
+            counts[r["released"][:7]] += 1
+        elif facet == "featured":
+            counts[str(r["featured"]).lower()] += 1
+        else:
+            counts[r[facet]] += 1
+    return dict(counts)
+
+
+FACETS = ["content_type", "status", "tags", "featured", "price", "released"][:5]
+
+
+def test_full_text_counts_every_matching_entry_not_just_the_page(catalogue):
+    workspace, rows = catalogue
+
+    result = search_entries(access=full_access(workspace), query="widget", limit=3, facets=FACETS)
+
+    assert len(result.hits) == 3
+    for facet in FACETS:
+        assert result.facets[facet] == brute(rows, facet), facet
+
+
+def test_full_text_counts_are_disjunctive(catalogue):
+    workspace, rows = catalogue
+
+    result = search_entries(access=full_access(workspace), query="widget", content_type="faq", status="published",
+                            facets=["content_type", "status", "tags"])
+
+    assert result.facets["content_type"] == brute(rows, "content_type", lambda r: r["status"] == "published")
+    assert result.facets["status"] == brute(rows, "status", lambda r: r["content_type"] == "faq")
+    assert result.facets["tags"] == brute(rows, "tags", lambda r: r["content_type"] == "faq"
+                                          and r["status"] == "published")
+
+
+def test_a_viewer_never_counts_a_draft(catalogue):
+    workspace, rows = catalogue
+    viewer = WorkspaceAccess(workspace=workspace, role=Role.VIEWER, include_drafts=False)
+
+    result = search_entries(access=viewer, query="widget", facets=["status", "content_type"])
+
+    assert result.facets["status"] == {"published": brute(rows, "status")["published"]}
+    assert sum(result.facets["content_type"].values()) == sum(r["status"] == "published" for r in rows)
+
+
+@pytest.mark.parametrize("kind", ["semantic_search", "hybrid_search", "agentic_search"])
+def test_chunk_searches_count_each_entry_of_the_pool_once(catalogue, kind):
+    workspace, rows = catalogue
+    search = SEARCH_KINDS[kind]
+
+    result = search.search(full_access(workspace), {"query": "widget notes", "top_k": 3, "ef_search": 100,
+                                                    "facets": FACETS}, interface="api")
+    body = result.as_dict()
+
+    assert len(body["sources"]) == 3
+    # The pool holds every chunk here (60 chunks < ef_search / candidate depth): every entry counted once.
+    for facet in FACETS:
+        assert body["facets"][facet] == brute(rows, facet), facet
+
+
+@pytest.mark.parametrize("kind", ["semantic_search", "hybrid_search"])
+def test_chunk_search_counts_are_disjunctive(catalogue, kind):
+    workspace, rows = catalogue
+    search = SEARCH_KINDS[kind]
+
+    result = search.search(full_access(workspace), {
+        "query": "widget notes", "ef_search": 100, "content_type": "faq",
+        "filter": {"tags": {"$in": ["sale"]}}, "facets": ["content_type", "tags", "status"]}, interface="api")
+
+    def has_sale(r):
+        return "sale" in r.get("tags", [])
+    assert result.facets["content_type"] == brute(rows, "content_type", has_sale)
+    assert result.facets["tags"] == brute(rows, "tags", lambda r: r["content_type"] == "faq")
+    assert result.facets["status"] == brute(rows, "status", lambda r: r["content_type"] == "faq" and has_sale(r))
+
+
+def test_a_field_without_facet_true_is_refused(catalogue):
+    workspace, _ = catalogue
+    with pytest.raises(SearchError) as caught:
+        search_entries(access=full_access(workspace), query="widget", facets=["secret"])
+    assert caught.value.code == "unknown_facet"
+    assert caught.value.status == 400
+
+
+def test_top_twenty_and_other(fake_embeddings, workspace):
+    kind = semantic_type(workspace, "note", [{**field("label", "text"), "facet": True}])
+    for i in range(25):
+        for _ in range(1 + (i < 3)):
+            entry_make(kind, title=f"note {i}", body="<p>x</p>", label=f"label {i:02d}")
+
+    facets = search_entries(access=full_access(workspace), query="note", facets=["label"]).facets["label"]
+
+    assert len(facets) == 21
+    assert facets["label 00"] == 2
+    assert facets["other"] == 5
