@@ -121,6 +121,7 @@ class EntrySearchResult:
     search_id: str | None = None
     # Did-you-mean: when nothing was found, corrected queries that do find something.
     suggestions: tuple[str, ...] = ()
+    facets: dict[str, dict[str, int]] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The result as the API, MCP and the command print it (the API documents it)."""
