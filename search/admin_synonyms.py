@@ -49,6 +49,8 @@ def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
         **admin.site.each_context(request), "title": f"Synonyms: {workspace.name}", "workspace": workspace,
         "sets": list(SynonymSet.objects.for_workspace(workspace)), "may_edit": may_edit,
         "kinds": SynonymKind.choices,
+        # The insights page's "Add synonym" opens this page with the query that found nothing.
+        "terms_initial": request.GET.get("terms", "")[:200],
     })
 
 

@@ -1,5 +1,6 @@
-"""App config for search; connects read-your-writes to the content signals, and writes the
-search log's buffer when a Celery worker process shuts down."""
+"""App config for search; connects read-your-writes to the content signals, writes the search
+log's buffer when a Celery worker process shuts down, and offers the insights' queries to the
+promotion form's picker."""
 
 from django.apps import AppConfig
 
@@ -10,9 +11,12 @@ class SearchConfig(AppConfig):
     def ready(self) -> None:
         from celery.signals import worker_process_shutdown
 
+        from cms.admin_promotions import popular_queries_register
+        from search.insights import promotion_phrase_suggestions
         from search.read_your_writes import receivers_connect
 
         receivers_connect()
+        popular_queries_register(promotion_phrase_suggestions)
         # A pool process can leave by os._exit, skipping atexit: write the log first.
         worker_process_shutdown.connect(_search_log_flush, weak=False, dispatch_uid="search_log_flush")
 

@@ -218,3 +218,15 @@ def query_stats_csv(stats: list[QueryStats]) -> str:
         row["query"] = "'" + query if query[:1] in ("=", "+", "-", "@", "\t", "\r") else query
         writer.writerow([row[column] for column in CSV_COLUMNS])
     return out.getvalue()
+
+
+def promotion_phrase_suggestions(workspaces) -> list[str]:
+    """Phrases for the promotion form's "choose from popular queries" (cms.admin_promotions):
+    each workspace's queries that found nothing, then its most searched, over DEFAULT_DAYS;
+    redacted queries ([email], [number]) are left out."""
+    phrases: list[str] = []
+    for workspace in workspaces:
+        for stats in (zero_result_queries(workspace=workspace) + popular_queries(workspace=workspace)):
+            if "[email]" not in stats.query and "[number]" not in stats.query:
+                phrases.append(stats.query)
+    return list(dict.fromkeys(phrases))

@@ -14,7 +14,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
@@ -24,9 +24,6 @@ from search.insights_chart import daily_chart_svg
 from search.search_log import search_event_record
 
 PERIODS = (7, 30, 90)
-# The promotions page (another branch) names its "add" URL so; with it, each zero-result query
-# gets a "Promote an entry" link to it with ?query=<the query>. Without it, the action is left out.
-PROMOTE_URL_NAME = "admin_search_promotion_add"
 
 
 def insights_access(request: HttpRequest, slug: str) -> WorkspaceAccess:
@@ -47,12 +44,14 @@ def _days(request: HttpRequest) -> int:
     return DEFAULT_DAYS
 
 
-def promote_url(slug: str) -> str | None:
-    """Where "Promote an entry" leads (the promotions page, when this checkout has it)."""
-    try:
-        return reverse(PROMOTE_URL_NAME, args=[slug])
-    except NoReverseMatch:
-        return None
+def query_action_urls(workspace) -> dict[str, str]:
+    """The zero-result queries' actions, each a URL the query (url-encoded) completes: promote
+    an entry (the promotions admin's add form, phrase filled in) and add a synonym (the
+    workspace's synonyms page, the query as its first term)."""
+    return {
+        "promote": f"{reverse('admin:cms_promotion_add')}?workspace={workspace.pk}&phrase=",
+        "synonym": f"{reverse('admin_synonyms', args=[workspace.slug])}?terms=",
+    }
 
 
 def insights_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -67,7 +66,7 @@ def insights_page(request: HttpRequest, slug: str) -> HttpResponse:
         "days": days,
         "periods": PERIODS,
         "chart": daily_chart_svg(insights.per_day, label=f"Searches per day, last {days} days"),
-        "promote_url": promote_url(slug),
+        "action_urls": query_action_urls(access.workspace),
         "retention_days": settings.SEARCH_LOG_RETENTION_DAYS,
         "other_workspaces": [a.workspace for a in workspace_accesses_for_user(user=request.user)
                              if a.workspace.pk != access.workspace.pk and a.role in DRAFT_ROLES][:20],

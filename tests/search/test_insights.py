@@ -6,9 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import uuid
 from datetime import timedelta
+from html import escape, unescape
 from io import StringIO
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.core.management import call_command
@@ -148,8 +151,22 @@ def test_editor_sees_the_page_with_chart_lists_and_no_other_tenant(client, logge
     for table in ("insights-top", "insights-zero", "insights-low-ctr", "insights-slowest"):
         assert f'id="{table}"' in html
     assert "warranty" in html and "globex secret" not in html
-    # The promotions page is not in this checkout: no dead "Promote an entry" link.
-    assert 'data-action="promote"' not in html
+
+
+def test_a_zero_result_query_opens_the_promotion_and_synonym_forms_filled_in(client, logged):
+    client.force_login(member(logged, "ed", Role.EDITOR))
+    html = client.get("/admin/search/acme/insights/?days=30").content.decode()
+    zero = html[html.index('id="insights-zero"'):]
+    links = dict(re.findall(r'<a class="button" href="([^"]+)" data-action="(promote|synonym)"', zero)[:2])
+    by_action = {action: unescape(href) for href, action in links.items()}
+    assert set(by_action) == {"promote", "synonym"}
+    query = parse_qs(urlsplit(by_action["synonym"]).query)["terms"][0]
+    assert query and parse_qs(urlsplit(by_action["promote"]).query)["phrase"] == [query]
+    promotion_form = client.get(by_action["promote"]).content.decode()
+    assert f'value="{escape(query)}"' in promotion_form  # the phrase input, filled in
+    assert f'<option value="{escape(query)}">' in promotion_form  # and offered by its picker
+    synonyms_form = client.get(by_action["synonym"]).content.decode()
+    assert f'id="synonym-terms" size="80" placeholder="refund, money back, reimbursement" value="{escape(query)}"' in synonyms_form
 
 
 def test_csv_export(client, logged):
