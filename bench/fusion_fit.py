@@ -88,6 +88,9 @@ def cache_path(name: str, split: str, max_queries: int | None) -> Path:
 def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
     """Both legs of every query of a set's split, through hybrid_collect; cached in var/bench."""
     cache = cache_path(name, split, max_queries)
+    if not cache.exists():  # a set collected with its own --max-queries (a long one, capped for time)
+        found = sorted(cache.parent.glob(f"fusion-loso-{name}-{split}-*.pickle"))
+        cache = found[-1] if found else cache
     if cache.exists():
         with cache.open("rb") as handle:
             return pickle.load(handle)
@@ -354,7 +357,8 @@ def main() -> None:
     global READ_ONLY
     READ_ONLY = args.read_only
     evalbench.django_setup()
-    if not READ_ONLY and any(not cache_path(n, split, args.max_queries).exists() for n in names for split in ("fit", "test")):
+    if not READ_ONLY and not all(list((REPO_ROOT / "var" / "bench").glob(f"fusion-loso-{n}-{split}-*.pickle"))
+                                 for n in names for split in ("fit", "test")):
         from django.core.management import call_command
 
         from ingestion import services

@@ -283,7 +283,7 @@ def candidate_legs(candidate: Candidate, legs_used: list[str]) -> dict[str, dict
         legs[LEG_KEYWORD] = {"score": _round(candidate.keyword_score), "rank": candidate.keyword_rank}
     if LEG_SEMANTIC in legs_used:
         legs[LEG_SEMANTIC] = {"score": _round(candidate.semantic_score), "rank": candidate.semantic_rank}
-    legs["fused"] = {"score": _round(candidate.fused)}
+    legs["fused"] = {"score": candidate.fused}  # unrounded: the hit's score when nothing reranked it
     return legs
 
 

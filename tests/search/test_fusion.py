@@ -245,8 +245,11 @@ def test_agentic_fuses_each_part_with_its_own_features(embedded, workspace):
     assert all(0 <= hit.score <= 1 for hit in result.hits)
     for part, part_meta in zip(parts, meta["part_results"]):
         alone = hybrid_search(access=full_access(workspace), query=part).extra_meta
-        # The same fusion and the same per-query weights as a hybrid search of the part alone.
-        assert part_meta["weights"] == alone["weights"]
+        # The same fusion and the same per-query weights as a hybrid search of the part alone
+        # (within float noise: the parts' vectors are made in one batch, the part alone's singly).
+        assert part_meta["weights"]["source"] == alone["weights"]["source"]
+        for leg in ("keyword", "semantic"):
+            assert part_meta["weights"][leg] == pytest.approx(alone["weights"][leg], abs=1e-4)
         keyword, semantic = part_meta["weights"]["keyword"], part_meta["weights"]["semantic"]
         assert part_meta["weights"]["source"] == "default"
         assert keyword >= 0 and semantic >= 0
