@@ -55,7 +55,8 @@ class SynonymSetsView(WorkspaceAPIView):
     parser_classes = [BoundedJSONParser]  # JSON only (415 otherwise), nesting bounded
 
     @extend_schema(tags=["synonyms"], operation_id="synonym_sets_list", summary="The workspace's synonym sets",
-                   responses={200: SynonymSetSerializer(many=True)})
+                   responses={200: SynonymSetSerializer(many=True),
+                              **error_responses(family="EntrySearch", bad_request=["invalid_request"])})
     def get(self, request: Request, slug: str) -> Response:
         access = self.get_access()
         return Response([synonym_set_dict(s) for s in SynonymSet.objects.for_workspace(access.workspace)])

@@ -193,7 +193,10 @@ def test_owner_changes_the_workspace(client, acme):
     owner = UserFactory(username="boss")
     MembershipFactory(user=owner, workspace=acme, role=Role.OWNER)
     client.force_login(owner)
-    client.post(f"/admin/cms/workspace/{acme.pk}/change/", {"slug": "acme", "name": "Renamed"})
+    # The whole form, as the browser posts it (the search settings keep their values).
+    client.post(f"/admin/cms/workspace/{acme.pk}/change/", {
+        "slug": "acme", "name": "Renamed", "typo_one_edit_length": 5, "typo_two_edits_length": 9,
+        "search_log_enabled": "on"})
     assert Workspace.objects.get(pk=acme.pk).name == "Renamed"
 
 

@@ -29,7 +29,9 @@ from tests.search.semantic_helpers import REFUND_EN, chunk_make, entry_for, plai
 
 TIMEOUT_MS = 200
 # The FROM clause of the vector search (search/semantic.py), where sleeping() injects its wait.
-VECTOR_FROM = "ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
+# The vector leg's two plans (search/vector_leg.py): the HNSW walk, and the exact ranking of a
+# small matching set (what this module's few chunks take) whose first scan lists the ids.
+VECTOR_FROM = ("ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id", "ingestion_chunk c")
 
 
 @pytest.fixture(autouse=True)
@@ -38,14 +40,15 @@ def short_timeout(settings):
 
 
 @contextmanager
-def sleeping(table_alias: str, *, only_if: str = ""):
+def sleeping(table_alias: str | tuple[str, ...], *, only_if: str = ""):
     """Make this connection's statements that read `table_alias` (e.g. "cms_entry e") sleep
     5 s, in the statement itself; `only_if`: only in messages containing that text."""
 
     def wrapper(execute, sql, params, many, context):
         if only_if in sql:
             # A one-time filter: it runs first, whether or not any row matches.
-            sql = re.sub(rf"FROM {table_alias}\s+WHERE\s", f"FROM {table_alias} WHERE (SELECT true FROM pg_sleep(5)) AND ",
+            sources = "|".join(map(re.escape, (table_alias,) if isinstance(table_alias, str) else table_alias))
+            sql = re.sub(rf"(FROM (?:{sources})\s+)WHERE\s", r"\1WHERE (SELECT true FROM pg_sleep(5)) AND ",
                          sql, count=1)
         return execute(sql, params, many, context)
 
