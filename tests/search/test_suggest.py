@@ -108,7 +108,7 @@ def test_the_prefix_indexes_are_in_place(docs, workspace):
         cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE indexname IN"
                        " ('chunk_title_prefix', 'keyword_stat_term_prefix')")
         found = dict(cursor.fetchall())
-    assert "(workspace_id, lower(title) text_pattern_ops)" in found["chunk_title_prefix"]
+    assert "(workspace_id, lower((title)::text) text_pattern_ops)" in found["chunk_title_prefix"]
     assert "(workspace_id, term) INCLUDE (df)" in found["keyword_stat_term_prefix"]
 
 
