@@ -73,13 +73,17 @@ run: db
 	@# Ctrl-C (or TERM) stops the three by pid and waits until each has exited; so does any
 	@# one of them exiting (e.g. the port is taken). Background jobs of a script ignore SIGINT
 	@# (runserver does; Celery handles it), hence the TERM. Never `kill 0`: it signals this
-	@# shell too, which re-enters the trap. The embedded PostgreSQL runs in its own session
-	@# and keeps running.
+	@# shell too, which re-enters the trap. Beat still running 10 s after TERM is killed: it
+	@# holds no work (the database is the queue of record; a lost schedule entry only runs a
+	@# sweep early), and on a loaded machine it was seen taking over 20 s to exit. The embedded
+	@# PostgreSQL runs in its own session and keeps running.
 	@trap 'kill -TERM $$worker $$beat $$server 2>/dev/null' INT TERM; \
 	  $(VENV)/bin/celery -A cms worker --loglevel=INFO --concurrency=2 & worker=$$!; \
 	  $(VENV)/bin/celery -A cms beat --loglevel=INFO & beat=$$!; \
 	  $(PY) manage.py runserver $(HOST):$(PORT) --noreload & server=$$!; \
 	  wait -n; status=$$?; kill -TERM $$worker $$beat $$server 2>/dev/null; \
+	  for i in $$(seq 1 100); do kill -0 $$worker $$beat $$server 2>/dev/null || break; sleep 0.1; done; \
+	  kill -KILL $$beat 2>/dev/null; \
 	  while kill -0 $$worker $$beat $$server 2>/dev/null; do wait; done; exit $$status
 
 test: db mcp-clients
