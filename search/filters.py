@@ -411,12 +411,7 @@ class _Compiler:
         return test if operator == "$eq" else f"(NOT {test})"
 
     def _one_of(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
-        if not isinstance(operand, list):
-            raise FilterError("filter_type_mismatch", f"{path} takes a list of values.", path=path)
-        if len(operand) > MAX_IN_VALUES:
-            raise FilterError("filter_too_complex", f"{path} takes at most {MAX_IN_VALUES} values.", path=path)
-        for i, item in enumerate(operand):
-            self._check_scalar(item, f"{path}[{i}]")
+        operand = self._values_list(operand, path)
         expr = self.expr(self.key_ref(key, path))
         self.params.append([_jsonb(item) for item in operand])
         test = f"(COALESCE({expr}, 'null'::jsonb) = ANY(%s::jsonb[]))"
