@@ -14,8 +14,8 @@ FACET_TEXT_CHARS characters), tags (each tag), booleans, numbers (into the schem
 values and, when there are more, an "other" count (the sum of the rest; a tagged entry
 counts once per tag).
 
-All facets are counted in ONE statement over a jsonb `m` shaped like chunk metadata
-({"content_type", "status", "fields"}): a lateral expansion gives each (facet, value) pair.
+All facets are counted in ONE statement over rows with the entry's content type, status
+and fields (from chunk metadata or from the entry): see facet_counts_sql.
 """
 
 from __future__ import annotations
@@ -72,25 +72,26 @@ def _range_label(low: float | None, high: float | None) -> str:
     return f"{text(low)}-{text(high)}"
 
 
-def _values_sql(facet: Facet, params: list[Any]) -> str:
-    """A jsonb array expression over `m`: the facet's values for one entry (params appended
-    in placeholder order)."""
-    def ref() -> str:
-        params.append(facet.name)
-        return "(m -> %s)" if facet.kind == "builtin" else "(m -> 'fields' -> %s)"
-
+def _value_sql(facet: Facet, params: list[Any]) -> tuple[str, bool]:
+    """(SQL over the source's columns `content_type`, `status` (text) and `fields` (jsonb),
+    is_list): the facet's text value for one entry, or, when is_list, a jsonb array of its
+    values (params appended in placeholder order)."""
     if facet.kind == "builtin":
-        return f"jsonb_build_array({ref()})"
+        return facet.name, False  # a column of the source, named by the trusted facet name
+    def ref(text: bool = False) -> str:
+        params.append(facet.name)
+        return "(fields ->> %s)" if text else "(fields -> %s)"
+
     if facet.kind == FieldType.TAGS:
-        return f"CASE WHEN jsonb_typeof({ref()}) = 'array' THEN {ref()} ELSE jsonb_build_array({ref()}) END"
+        return f"CASE WHEN jsonb_typeof({ref()}) = 'array' THEN {ref()} ELSE jsonb_build_array({ref()}) END", True
     if facet.kind == FieldType.TEXT:
-        return f"jsonb_build_array(to_jsonb(left({ref()} #>> '{{}}', {FACET_TEXT_CHARS})))"
+        return f"left({ref(text=True)}, {FACET_TEXT_CHARS})", False
     if facet.kind == FieldType.DATE:
-        return f"jsonb_build_array(to_jsonb(left({ref()} #>> '{{}}', 7)))"
+        return f"left({ref(text=True)}, 7)", False
     if facet.kind == FieldType.NUMBER:
         if not facet.ranges:
-            return f"jsonb_build_array(CASE WHEN jsonb_typeof({ref()}) = 'number' THEN {ref()} END)"
-        sql = f"jsonb_build_array(to_jsonb(CASE WHEN jsonb_typeof({ref()}) <> 'number' THEN NULL"
+            return f"CASE WHEN jsonb_typeof({ref()}) = 'number' THEN {ref(text=True)} END", False
+        sql = f"CASE WHEN jsonb_typeof({ref()}) <> 'number' THEN NULL"
         bounds = [None, *facet.ranges, None]
         for low, high in zip(bounds, bounds[1:]):
             conditions = []
@@ -99,22 +100,31 @@ def _values_sql(facet: Facet, params: list[Any]) -> str:
             if high is not None:
                 conditions.append(f"{ref()}::numeric < {float(high)!r}")
             sql += f" WHEN {' AND '.join(conditions)} THEN '{_range_label(low, high)}'"
-        return sql + " END))"
-    return f"jsonb_build_array({ref()})"  # boolean
+        return sql + " END", False
+    return ref(text=True), False  # boolean: 'true' / 'false'
 
 
 def facet_counts_sql(facets: Sequence[Facet], *, source_sql: str) -> tuple[str, list[Any]]:
-    """One statement: `source_sql` yields rows with a jsonb `m` and, per facet i, a boolean
-    column `f<i>` (whether the row counts for that facet: the other facets' constraints).
-    Returns (sql, params for the facet expressions, which come after the source's)."""
+    """One statement: `source_sql` yields one row per entry (or asset) with text columns
+    `content_type` and `status`, a jsonb `fields`, and, per facet i, a boolean column `f<i>`
+    (whether the row counts for that facet: the other facets' constraints). The rows are
+    materialised once, then each facet is one GROUP BY over them (a tags facet expands its
+    list). Returns (sql, params for the facet expressions, which come after the source's).
+
+    Plain scalar expressions, not a jsonb document per entry expanded by a lateral set
+    function: over 20,000 matching entries that took 140 ms of a 170 ms statement."""
     params: list[Any] = []
     branches = []
     for i, facet in enumerate(facets):
-        values = _values_sql(facet, params)
-        branches.append(f"SELECT {i} AS facet, v AS value FROM jsonb_array_elements_text({values}) AS v "
-                        f"WHERE src.f{i}")
-    sql = (f"SELECT x.facet, x.value, count(*) FROM ({source_sql}) AS src CROSS JOIN LATERAL ("
-           + " UNION ALL ".join(branches) + ") AS x WHERE x.value IS NOT NULL GROUP BY x.facet, x.value")
+        value, is_list = _value_sql(facet, params)
+        if is_list:
+            branches.append(f"SELECT {i} AS facet, v AS value, count(*) AS n FROM src"
+                            f" CROSS JOIN LATERAL jsonb_array_elements_text({value}) AS v"
+                            f" WHERE src.f{i} AND v IS NOT NULL GROUP BY v")
+        else:
+            branches.append(f"SELECT {i} AS facet, value, count(*) AS n FROM (SELECT {value} AS value FROM src"
+                            f" WHERE src.f{i}) AS x WHERE value IS NOT NULL GROUP BY value")
+    sql = f"WITH src AS MATERIALIZED ({source_sql}) " + " UNION ALL ".join(branches)
     return sql, params
 
 
@@ -166,8 +176,10 @@ def chunk_facet_counts(*, workspace_id: int, facets: Sequence[Facet],
         flag_params = [list(pool) for pool in pools]
     # Each entry (or asset) once, with its first chunk's metadata (every chunk of an entry
     # carries the same content type, status and fields).
-    source = (f"SELECT (array_agg(c.metadata))[1] AS m, {flags} FROM ingestion_chunk c "
-              "WHERE c.workspace_id = %s AND c.id = ANY(%s::bigint[]) GROUP BY c.entry_id, c.asset_id")
+    source = (f"SELECT m ->> 'content_type' AS content_type, m ->> 'status' AS status, m -> 'fields' AS fields,"
+              f" {', '.join(f'f{i}' for i in range(len(facets)))} FROM ("
+              f"SELECT (array_agg(c.metadata))[1] AS m, {flags} FROM ingestion_chunk c "
+              "WHERE c.workspace_id = %s AND c.id = ANY(%s::bigint[]) GROUP BY c.entry_id, c.asset_id) AS one")
     sql, facet_params = facet_counts_sql(facets, source_sql=source)
     params = [*flag_params, workspace_id, union, *facet_params]
     from search.statements import search_cursor  # noqa: PLC0415 - statements imports the settings chain late
@@ -220,7 +232,7 @@ def entry_facet_counts(*, access: Any, facets: Sequence[Facet], match_sql: str, 
         others = [(sql, value) for name, (sql, value) in constraints.items() if value is not None and name != facet.name]
         flags.append(f"({' AND '.join(sql for sql, _ in others) or 'TRUE'}) AS f{i}")
         flag_params.extend(value for _, value in others)
-    source = (f"SELECT jsonb_build_object('content_type', ct.api_id, 'status', e.status, 'fields', e.data) AS m, "
+    source = (f"SELECT ct.api_id AS content_type, e.status AS status, e.data AS fields, "
               f"{', '.join(flags)} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id "
               f"WHERE {' AND '.join(base)} AND {match_sql}")
     sql, facet_params = facet_counts_sql(facets, source_sql=source)
