@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.db.models.expressions import RawSQL
 
 from cms import services as cms_services
 from cms.models import Entry
@@ -153,6 +154,32 @@ def test_equality_is_typed_a_number_never_equals_its_string(docs):
     assert found(docs, {"version": "2"}) == set()
 
 
+def test_equality_compares_numbers_by_value(docs):
+    # Equality is containment of {"fields": {key: value}}: 2 and 2.0 are the same number.
+    assert found(docs, {"version": 2.0}) == {"beta"}
+    assert found(docs, {"version": {"$ne": 2.0}}) == set(DOCS) - {"beta"}
+
+
+def test_equality_on_a_field_holding_a_list_is_not_membership(docs):
+    # Only a tags field matches any value of its list; a text field that happens to hold a
+    # list in its metadata must not match one of its items (a containment test would, at
+    # the top level of a document: it is only ever nested here).
+    from ingestion.models import Chunk
+
+    Chunk.objects.filter(workspace=docs, title="beta").update(
+        metadata=RawSQL("jsonb_set(metadata, '{fields,tag}', '[\"x\"]')", []))
+    assert found(docs, {"tag": "x"}) == {"alpha", "gamma"}
+
+
+def test_equality_uses_the_metadata_index_when_it_is_selective(docs):
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        compiled = filter_compile({"tag": "x"}, column="c.metadata")
+        cursor.execute("EXPLAIN SELECT id FROM ingestion_chunk c WHERE " + compiled.sql, compiled.params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "chunk_metadata_gin" in plan, plan
+
+
 # --- a filter only narrows -----------------------------------------------------------------------
 
 def test_a_filter_that_matches_everything_stays_in_the_workspace(docs):
@@ -213,7 +240,10 @@ def test_unknown_top_level_operator_is_refused():
 def test_keys_are_bound_as_parameters_not_spliced_into_sql():
     compiled = filter_compile({"tag": "x"})
     assert "tag" not in compiled.sql
-    assert compiled.params == ["tag", '"x"']
+    assert compiled.params == ['{"fields": {"tag": "x"}}']  # equality is containment of a bound document
+    compiled = filter_compile({"tag": {"$gt": 2}})
+    assert "tag" not in compiled.sql
+    assert "tag" in compiled.params
 
 
 # --- errors name the path -------------------------------------------------------------------
