@@ -360,6 +360,18 @@ def _ranked(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | None,
     return hits, int(rows[0]["candidates"]) if rows else 0
 
 
+def _postings_of_chunk_sql(chunk_id_sql: str, *, workspace: bool = False) -> str:
+    """Joins one chunk's postings of the query's terms (`p`, placeholder: the terms; then, with
+    `workspace`, the workspace id) and their weights (`q`), read by primary key: one index
+    descent per chunk (chunk_id, term = ANY(terms)). As a plain join of q and the postings
+    the planner reads every posting of every term instead (a hash join over 126,000
+    postings for 994 chunks, 23 of a 34 ms statement at 100k chunks); OFFSET 0 keeps the
+    lateral subquery from being flattened into that join."""
+    return (f"CROSS JOIN LATERAL (SELECT p.chunk_id, p.term, p.tf, p.length FROM {POSTING_TABLE} p"
+            f" WHERE p.chunk_id = {chunk_id_sql} AND p.term = ANY(%s::text[])"
+            + (" AND p.workspace_id = %s" if workspace else "") + " OFFSET 0) AS p JOIN q ON q.term = p.term")
+
+
 def _ranked_few(prepared: KeywordQuery, *, limit: int, where: CompiledFilter) -> tuple[list[ChunkHit], int] | None:
     """Exact BM25 over the chunks passing `where`, if at most EXACT_MAX_ROWS do (else None):
     the passing chunks are listed (capped), and each looks up its posting of each query
@@ -369,7 +381,7 @@ def _ranked_few(prepared: KeywordQuery, *, limit: int, where: CompiledFilter) ->
         " f AS MATERIALIZED (SELECT c.id FROM ingestion_chunk c WHERE c.workspace_id = %s AND "
         + where.sql + " LIMIT %s),"
         " scored AS MATERIALIZED (SELECT p.chunk_id, sum(" + _weight_sql("p") + ") AS score"
-        f"  FROM f CROSS JOIN q JOIN {POSTING_TABLE} p ON p.chunk_id = f.id AND p.term = q.term"
+        f"  FROM f {_postings_of_chunk_sql('f.id')}"
         "  WHERE (SELECT count(*) FROM f) <= %s GROUP BY p.chunk_id),"
         " best AS (SELECT chunk_id, score FROM scored ORDER BY score DESC, chunk_id LIMIT %s)"
         f" SELECT (SELECT count(*) FROM f) AS passing, (SELECT count(*) FROM scored) AS candidates,"
@@ -377,7 +389,8 @@ def _ranked_few(prepared: KeywordQuery, *, limit: int, where: CompiledFilter) ->
         " LEFT JOIN (best r JOIN ingestion_chunk c ON c.id = r.chunk_id) ON true ORDER BY r.score DESC, c.id"
     )
     params = [[t.term for t in prepared.terms], [t.weight for t in prepared.terms], prepared.workspace_id,
-              *where.params, EXACT_MAX_ROWS + 1, prepared.average_length, EXACT_MAX_ROWS, limit]
+              *where.params, EXACT_MAX_ROWS + 1, prepared.average_length, [t.term for t in prepared.terms],
+              EXACT_MAX_ROWS, limit]
     with search_cursor() as cursor:
         cursor.execute(sql, params, local_settings={"max_parallel_workers_per_gather": "0"})
         columns = [col.name for col in cursor.description]
@@ -401,10 +414,9 @@ def keyword_scores(prepared: KeywordQuery, chunk_ids: list[int]) -> dict[int, fl
     with search_cursor() as cursor:
         cursor.execute(
             "WITH q AS (SELECT * FROM unnest(%s::text[], %s::float8[]) AS q(term, weight))"
-            f" SELECT p.chunk_id, sum({_weight_sql('p')}) FROM unnest(%s::bigint[]) AS k(chunk_id) CROSS JOIN q"
-            f" JOIN {POSTING_TABLE} p ON p.chunk_id = k.chunk_id AND p.term = q.term AND p.workspace_id = %s"
-            " GROUP BY p.chunk_id",
+            f" SELECT p.chunk_id, sum({_weight_sql('p')}) FROM unnest(%s::bigint[]) AS k(chunk_id)"
+            f" {_postings_of_chunk_sql('k.chunk_id', workspace=True)} GROUP BY p.chunk_id",
             [[t.term for t in prepared.terms], [t.weight for t in prepared.terms], prepared.average_length,
-             chunk_ids, prepared.workspace_id],
+             chunk_ids, [t.term for t in prepared.terms], prepared.workspace_id],
         )
         return {int(chunk_id): float(score) for chunk_id, score in cursor.fetchall()}
