@@ -178,8 +178,7 @@ def vector_candidates(
                            vector_exact_params(vector_text=vector_text, workspace_id=workspace_id,
                                                model_name=model_name, where=where, limit=limit,
                                                max_distance=max_distance))
-            columns = [col.name for col in cursor.description]
-            rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+            rows = cursor.fetchall_dicts()
             exact_done = bool(rows) and rows[0]["matching"] <= EXACT_MAX_ROWS
             rows = [row for row in rows if row["id"] is not None]
         if not exact_done:
@@ -188,8 +187,7 @@ def vector_candidates(
                            vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id,
                                                     model_name=model_name, where=where, limit=limit,
                                                     max_distance=max_distance))
-            columns = [col.name for col in cursor.description]
-            rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+            rows = cursor.fetchall_dicts()
     return [
         ChunkHit(
             id=row["id"],
