@@ -1,7 +1,8 @@
-"""What every benchmark does first: Django on a database of its own, and a percentile."""
+"""What the benchmarks share: Django on a database of its own, the bench workspaces, a percentile."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,3 +36,31 @@ def corpus_is_loaded(connection: Any, marker_table: str, fingerprint: str) -> bo
         cursor.execute(f"SELECT fingerprint FROM {marker_table}")
         row = cursor.fetchone()
     return bool(row) and row[0] == fingerprint
+
+
+# The fields of the bench workspaces' `article` type that every bench loading them uses.
+ARTICLE_FIELDS = [{"id": "title", "label": "Title", "type": "text"},
+                  {"id": "body", "label": "Body", "type": "richtext"},
+                  {"id": "bucket", "label": "Bucket", "type": "number"}]
+
+
+def bench_workspaces(extra_fields: Sequence[dict[str, Any]] = ()) -> tuple[dict[str, int], dict[str, int]]:
+    """The workspaces bench-big and bench-small (created on first use), each with an `article`
+    type (ARTICLE_FIELDS, then `extra_fields`) and one published entry its chunks belong to:
+    (workspace ids, entry ids), each by "big" and "small". A type an older bench made without
+    one of `extra_fields` gets it."""
+    from cms.models import ContentType, Entry, Workspace
+
+    ws_ids, entry_ids = {}, {}
+    for name in ("big", "small"):
+        ws, _ = Workspace.objects.get_or_create(slug=f"bench-{name}", defaults={"name": f"Bench {name}"})
+        ct, _ = ContentType.objects.get_or_create(
+            workspace=ws, api_id="article", defaults={"name": "Article", "fields": [*ARTICLE_FIELDS, *extra_fields]})
+        missing = [field for field in extra_fields if not any(f["id"] == field["id"] for f in ct.fields)]
+        if missing:
+            ct.fields = [*ct.fields, *missing]
+            ct.save()
+        entry = Entry.objects.filter(workspace=ws).first() or Entry.objects.create(
+            workspace=ws, content_type=ct, data={"title": f"Bench {name}"}, status="published")
+        ws_ids[name], entry_ids[name] = ws.pk, entry.pk
+    return ws_ids, entry_ids

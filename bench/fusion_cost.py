@@ -20,7 +20,7 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -28,16 +28,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 
 # --- today's fusion (search/fusion.py at 0b40a65), unchanged ------------------------------------
-@dataclass
-class OldCandidate:
-    chunk_id: int
-    keyword_score: float | None = None
-    keyword_rank: int | None = None
-    semantic_score: float | None = None
-    semantic_rank: int | None = None
-    fused: float = 0.0
-
-
+# It ranks search.fusion.Candidate: the same fields as 0b40a65's, plus an entry_id it never reads.
 def _max_scaled(values):
     high = max((v for v in values if v is not None), default=0.0)
     if high <= 0:
@@ -67,12 +58,10 @@ def main() -> None:
                       keyword_rank=(i + 1) if i < n // 2 else None, semantic_score=rng.uniform(0.1, 0.8),
                       semantic_rank=(i - n // 2 + 1) if i >= n // 2 else None, entry_id=i // 3 + 1)
             for i in range(n)]
-    old_base = [OldCandidate(c.chunk_id, c.keyword_score, c.keyword_rank, c.semantic_score, c.semantic_rank)
-                for c in base]
     query = "how do I return an item bought online for a refund"
     timings: dict[str, list[float]] = {"today (weighted, pure Python)": [], "adaptive (features + fuse)": []}
     for _ in range(args.runs):
-        batch = [replace(c) for c in old_base]
+        batch = [replace(c) for c in base]
         started = time.perf_counter()
         old_fuse(batch, keyword_weight=0.6, semantic_weight=0.4)
         timings["today (weighted, pure Python)"].append(time.perf_counter() - started)

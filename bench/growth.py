@@ -119,22 +119,10 @@ def load(total: int, real_count: int, keyword: bool = True) -> tuple[dict[str, i
     from pgvector.psycopg import register_vector
     from psycopg.types.json import Jsonb
 
-    from cms.models import ContentType, Entry, Workspace
     from ingestion import services
 
     call_command("migrate", verbosity=0)
-    ws_ids, entry_ids = {}, {}
-    for name in ("big", "small"):
-        ws, _ = Workspace.objects.get_or_create(slug=f"bench-{name}", defaults={"name": f"Bench {name}"})
-        ct, _ = ContentType.objects.get_or_create(
-            workspace=ws, api_id="article",
-            defaults={"name": "Article", "fields": [{"id": "title", "label": "Title", "type": "text"},
-                                                   {"id": "body", "label": "Body", "type": "richtext"},
-                                                   {"id": "bucket", "label": "Bucket", "type": "number"},
-                                                   {"id": "tenth", "label": "Tenth", "type": "number"}]})
-        entry = Entry.objects.filter(workspace=ws).first() or Entry.objects.create(
-            workspace=ws, content_type=ct, data={"title": f"Bench {name}"}, status="published")
-        ws_ids[name], entry_ids[name] = ws.pk, entry.pk
+    ws_ids, entry_ids = bench_django.bench_workspaces([{"id": "tenth", "label": "Tenth", "type": "number"}])
     fingerprint = f"growth v1 {total} {real_count}"
     with connection.cursor() as cursor:
         cursor.execute("CREATE TABLE IF NOT EXISTS bench_growth_built (fingerprint text, figures jsonb)")

@@ -166,26 +166,11 @@ def ensure_dataset(total: int, rebuild: bool) -> tuple[dict[str, int], np.ndarra
     from django.core.management import call_command
     from django.db import connection
 
-    from cms.models import ContentType, Entry, Workspace
     from ingestion.models import Chunk
 
     call_command("migrate", verbosity=0)
-    ws_ids = {}
-    entry_ids = {}
-    for name in ("big", "small"):
-        ws, _ = Workspace.objects.get_or_create(slug=f"bench-{name}", defaults={"name": f"Bench {name}"})
-        ct, _ = ContentType.objects.get_or_create(
-            workspace=ws, api_id="article",
-            defaults={"name": "Article", "fields": [{"id": "title", "label": "Title", "type": "text"},
-                                                   {"id": "body", "label": "Body", "type": "richtext"},
-                                                   {"id": "bucket", "label": "Bucket", "type": "number"},
-                                                   {"id": "category", "label": "Category", "type": "text"}]})
-        if not any(f["id"] == "category" for f in ct.fields):  # a data set loaded by an older bench
-            ct.fields = [*ct.fields, {"id": "category", "label": "Category", "type": "text"}]
-            ct.save()
-        entry = Entry.objects.filter(workspace=ws).first() or Entry.objects.create(
-            workspace=ws, content_type=ct, data={"title": f"Bench {name}"}, status="published")
-        ws_ids[name], entry_ids[name] = ws.pk, entry.pk
+    # A data set loaded by an older bench has no category field: bench_workspaces adds it.
+    ws_ids, entry_ids = bench_django.bench_workspaces([{"id": "category", "label": "Category", "type": "text"}])
 
     rng = np.random.default_rng(20260101)
     texts = real_chunk_texts()

@@ -349,8 +349,7 @@ def _ranked(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | None,
         # The lateral index reads are many tiny scans: parallel workers only add their start-up;
         # the per-chunk sums of a few thousand postings fit in memory rather than spilling.
         cursor.execute(sql, params, local_settings={"max_parallel_workers_per_gather": "0", "work_mem": "32MB"})
-        columns = [col.name for col in cursor.description]
-        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+        rows = cursor.fetchall_dicts()
     hits = [
         ChunkHit(id=row["id"], score=float(row["score"]), text=row["text"], title=row["title"], field=row["field"],
                  ordinal=row["ordinal"], source_kind=row["source_kind"], entry_id=row["entry_id"],
@@ -393,8 +392,7 @@ def _ranked_few(prepared: KeywordQuery, *, limit: int, where: CompiledFilter) ->
               EXACT_MAX_ROWS, limit]
     with search_cursor() as cursor:
         cursor.execute(sql, params, local_settings={"max_parallel_workers_per_gather": "0"})
-        columns = [col.name for col in cursor.description]
-        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+        rows = cursor.fetchall_dicts()
     if rows[0]["passing"] > EXACT_MAX_ROWS:
         return None
     hits = [

@@ -152,6 +152,11 @@ class SearchCursor:
     def fetchall(self) -> list[tuple]:
         return self._cursor.fetchall()
 
+    def fetchall_dicts(self) -> list[dict[str, Any]]:
+        """The remaining rows of the last statement, each a dict by column name."""
+        columns = [col.name for col in self._cursor.description]
+        return [dict(zip(columns, row)) for row in self._cursor.fetchall()]
+
     @property
     def description(self) -> Any:
         return self._cursor.description

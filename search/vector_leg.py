@@ -6,6 +6,7 @@ runs the same candidates beside the keyword leg.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import connection
@@ -13,7 +14,7 @@ from django.db import connection
 from ingestion.models import ChunkStatus
 from search.chunk_results import ChunkHit, json_object
 from search.filters import CompiledFilter
-from search.statements import search_cursor
+from search.statements import SearchCursor, search_cursor
 
 # The HNSW candidate list size when the caller gives none. bench/semantic.py at 100k chunks
 # (m=16, ef_construction=64): ef 40 -> recall@10 0.92 (4.0 ms p50), 100 -> 0.98 (5.1 ms),
@@ -168,28 +169,25 @@ def vector_candidates(
     """
     vector_text = vector_literal(query_vector)
     bounded = max_distance is not None
+
+    def ranked(cursor: SearchCursor, plan_sql: Callable[..., str], plan_params: Callable[..., list[Any]]) -> list[dict]:
+        """The rows of one of the two plans (exact, candidates): both take the same arguments."""
+        cursor.execute(plan_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
+                                bounded=bounded),
+                       plan_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
+                                   where=where, limit=limit, max_distance=max_distance))
+        return cursor.fetchall_dicts()
+
     with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
         cursor.execute(search_settings_sql(), search_settings_params(ef_search))
         rows: list[dict] = []
         exact_done = False
         if EXACT_MAX_ROWS > 0:
-            cursor.execute(vector_exact_sql(dimensions=dimensions, where_sql=where.sql,
-                                            include_vectors=include_vectors, bounded=bounded),
-                           vector_exact_params(vector_text=vector_text, workspace_id=workspace_id,
-                                               model_name=model_name, where=where, limit=limit,
-                                               max_distance=max_distance))
-            columns = [col.name for col in cursor.description]
-            rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+            rows = ranked(cursor, vector_exact_sql, vector_exact_params)
             exact_done = bool(rows) and rows[0]["matching"] <= EXACT_MAX_ROWS
             rows = [row for row in rows if row["id"] is not None]
         if not exact_done:
-            cursor.execute(vector_candidates_sql(dimensions=dimensions, where_sql=where.sql,
-                                                 include_vectors=include_vectors, bounded=bounded),
-                           vector_candidates_params(vector_text=vector_text, workspace_id=workspace_id,
-                                                    model_name=model_name, where=where, limit=limit,
-                                                    max_distance=max_distance))
-            columns = [col.name for col in cursor.description]
-            rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+            rows = ranked(cursor, vector_candidates_sql, vector_candidates_params)
     return [
         ChunkHit(
             id=row["id"],

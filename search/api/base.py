@@ -1,11 +1,15 @@
-"""Base view for per-workspace API endpoints: resolves the caller's access from the URL slug."""
+"""Base views for per-workspace API endpoints: resolve the caller's access from the URL slug,
+and answer a search's errors as API errors."""
 
 from __future__ import annotations
 
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cms.access import WorkspaceAccess, workspace_access_for_api_key, workspace_access_for_user
 from cms.models import ApiKey
+from search.errors import SearchError
+from search.interface_errors import api_error_from
 
 
 class WorkspaceAPIView(APIView):
@@ -21,3 +25,13 @@ class WorkspaceAPIView(APIView):
         if isinstance(self.request.auth, ApiKey):
             return workspace_access_for_api_key(api_key=self.request.auth, slug=self.kwargs["slug"])
         return workspace_access_for_user(user=self.request.user, slug=self.kwargs["slug"])
+
+
+class SearchAPIView(WorkspaceAPIView):
+    """A per-workspace view that runs searches: a SearchError it lets through is the API's
+    answer for it (search.interface_errors.api_error_from), not a 500."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, SearchError):
+            exc = api_error_from(exc)
+        return super().handle_exception(exc)

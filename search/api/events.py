@@ -11,12 +11,11 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from search.api.base import WorkspaceAPIView
+from search.api.base import SearchAPIView
 from search.api.limits import BoundedJSONParser
 from search.api.schema import error_responses
 from search.api.searches import request_json_object
-from search.errors import SearchError, SearchInputError
-from search.interface_errors import api_error_from
+from search.errors import SearchInputError
 from search.search_log import search_event_record
 
 POSITION_MAX = 1000
@@ -78,15 +77,10 @@ SearchEventResponse = inline_serializer(name="SearchEventResponse", fields={
 })
 
 
-class SearchEventView(WorkspaceAPIView):
+class SearchEventView(SearchAPIView):
     """Record a click on a search's result."""
 
     parser_classes = [BoundedJSONParser]
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, SearchError):
-            exc = api_error_from(exc)
-        return super().handle_exception(exc)
 
     @extend_schema(
         tags=["search"], operation_id="search_event", summary="Report a click on a search result",

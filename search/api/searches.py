@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cms.api_errors import ApiError
-from search.api.base import WorkspaceAPIView
+from search.api.base import SearchAPIView
 from search.api.limits import BoundedJSONParser
 from search.api.schema import (
     PROVIDER_CODES,
@@ -31,8 +31,7 @@ from search.api.schema import (
     SemanticSearchResponseDoc,
     error_responses,
 )
-from search.errors import SearchError, SearchInputError
-from search.interface_errors import api_error_from
+from search.errors import SearchInputError
 from search.kinds import AGENTIC_SEARCH, HYBRID_SEARCH, SEARCH_ENTRIES, SEMANTIC_SEARCH, SearchKind
 from search.option_schemas import option_openapi_schema
 from search.options import SuggestOptions, option_from_text
@@ -44,15 +43,10 @@ FORBIDDEN_CODES = ["status_not_visible", "permission_denied"]
 _SLUG = OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The workspace slug.")
 
 
-class SearchView(WorkspaceAPIView):
+class SearchView(SearchAPIView):
     """A search endpoint: `kind` says which search and what it accepts."""
 
     kind: SearchKind
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, SearchError):
-            exc = api_error_from(exc)
-        return super().handle_exception(exc)
 
 
 # --- full-text: GET with query parameters ---------------------------------------------------
@@ -180,13 +174,8 @@ def _suggest_parameters() -> list[OpenApiParameter]:
     ]
 
 
-class SuggestView(WorkspaceAPIView):
+class SuggestView(SearchAPIView):
     """Completions as you type: ?q=&limit= (what search may see, nothing more)."""
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, SearchError):
-            exc = api_error_from(exc)
-        return super().handle_exception(exc)
 
     @extend_schema(
         tags=["search"], operation_id="search_suggest", summary="As-you-type suggestions",

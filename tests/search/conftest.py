@@ -1,4 +1,4 @@
-"""Fixtures for the full-text search tests."""
+"""Fixtures the search tests share."""
 
 from __future__ import annotations
 
@@ -6,12 +6,19 @@ import pytest
 from django.db import connection
 
 from cms.models import Entry, EntryStatus
+from tests.factories import ContentTypeFactory
 from tests.search.replica_server import streaming_replica  # noqa: F401 - fixture (tests/search/test_replicas.py)
 from tests.search.semantic_helpers import local_embeddings, local_model, no_embeddings  # noqa: F401 - fixtures
 
 # More rows than the recent scan reads (search.fulltext.RECENT_SCAN_MIN_ROWS), so a term
 # missing from them sends the search to an index.
 FILLER_ENTRIES = 150
+
+
+@pytest.fixture
+def doc_type(workspace):
+    """A content type whose entries are searched semantically too (api_id `doc`)."""
+    return ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
 
 
 @pytest.fixture

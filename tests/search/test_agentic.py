@@ -33,11 +33,6 @@ REFUND = "Refund window"
 
 
 @pytest.fixture
-def doc_type(workspace):
-    return ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
-
-
-@pytest.fixture
 def docs(doc_type):
     for i in range(6):
         entry_make(doc_type, title=f"Password reset {i}",

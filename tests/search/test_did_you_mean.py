@@ -19,11 +19,6 @@ URL = "/api/v1/workspaces/acme/search/entries"
 
 
 @pytest.fixture
-def doc_type(workspace):
-    return ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
-
-
-@pytest.fixture
 def docs(doc_type):
     entry_make(doc_type, title="Refund policy", body="<p>Refunds within 30 days.</p>")
     entry_make(doc_type, title="Warehouse hours", body="<p>The warehouse opens at nine.</p>")

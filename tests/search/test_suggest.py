@@ -8,16 +8,11 @@ from django.db import connection
 
 from cms.models import EntryStatus
 from search.suggest import suggest_run
-from tests.factories import ContentTypeFactory, api_key_make, bearer, entry_make, full_access
+from tests.factories import api_key_make, bearer, entry_make, full_access
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/workspaces/{slug}/search/suggest"
-
-
-@pytest.fixture
-def doc_type(workspace):
-    return ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
 
 
 @pytest.fixture

@@ -7,8 +7,6 @@ runs searches; the writes are ingestion.services.switch.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -16,28 +14,23 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from ingestion.management.commands.ingestion_status import progress_line
 from ingestion.selectors import embedding_models, embedding_switch_progress
 from ingestion.services import switch
-from search.compare import (
-    CompareInputError,
-    embedding_compare,
-    qrels_parse,
-    queries_parse,
-)
+from search.compare import CompareInputError, embedding_compare
 from search.errors import SearchError
-from search.management.access import access_from_options
 from search.interface_errors import command_error_from
+from search.management.access import access_from_options
+from search.management.workspace_actions import (
+    add_judged_queries_arguments,
+    judged_queries_read,
+    report_json,
+    workspace_actions,
+)
 
 
 class Command(BaseCommand):
     help = "Switch a workspace's embedding model: start, promote, rollback, abort, prune, compare, status."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-
-        def action(name: str, help_text: str) -> CommandParser:
-            sub = actions.add_parser(name, help=help_text)
-            sub.add_argument("workspace", help="workspace slug")
-            return sub
-
+        action = workspace_actions(parser)
         start = action("start", "backfill vectors of a new model beside the active one")
         start.add_argument("--model", required=True, help="model name or backend alias (local, minilm, voyage, fake)")
         start.add_argument("--dry-run", action="store_true", help="estimate texts, tokens and cost; change nothing")
@@ -48,8 +41,7 @@ class Command(BaseCommand):
         prune = action("prune", "delete the vectors of a model that is neither active nor target")
         prune.add_argument("--model", required=True)
         compare = action("compare", "run the same queries on the active and the target model")
-        compare.add_argument("--queries", required=True, help="file: one query a line, or `id<TAB>query`")
-        compare.add_argument("--qrels", default=None, help="file: `query_id doc relevance` a line (doc = entry id)")
+        add_judged_queries_arguments(compare, required=True)
         compare.add_argument("--model", default=None, help="compare with this model (default: the target, "
                                                             "else the previous model)")
         compare.add_argument("--json", action="store_true")
@@ -102,8 +94,7 @@ class Command(BaseCommand):
         if not models.active:
             raise CommandError("[not_configured] No embedding provider is configured, so no model is active.")
         try:
-            parsed_queries = queries_parse(_read(queries, "--queries"))
-            parsed_qrels = qrels_parse(_read(qrels, "--qrels")) if qrels else None
+            parsed_queries, parsed_qrels = judged_queries_read(queries=queries, qrels=qrels)
             report = embedding_compare(access=access, queries=parsed_queries, models=(models.active, other),
                                        qrels=parsed_qrels).as_dict()
         except CompareInputError as exc:
@@ -111,7 +102,7 @@ class Command(BaseCommand):
         except SearchError as exc:
             raise command_error_from(exc) from exc
         if json:
-            self.stdout.write(_json(report))
+            self.stdout.write(report_json(report))
             return
         active, other = report["models"]
         self.stdout.write(f"{report['queries']} queries: active {active} vs {other}")
@@ -143,18 +134,5 @@ def _said(action: str, slug: str, o: switch.SwitchOutcome) -> str:
     return f"Pruned: {o.deleted} vectors deleted from {slug}."
 
 
-def _read(path: str, option: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"[file_unreadable] {option} {path}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise CommandError(f"[file_invalid] {option} {path} is not UTF-8 text.") from exc
-
-
 def _f(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
-
-
-def _json(report: dict) -> str:
-    return json.dumps(report, ensure_ascii=False, indent=2)

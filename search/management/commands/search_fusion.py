@@ -7,13 +7,11 @@ compare` reads them (search.compare). The work is search.fusion_pin.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from search.compare import CompareInputError, qrels_parse, queries_parse
+from search.compare import CompareInputError
 from search.errors import SearchError
 from search.fusion import FUSION_METHODS, FusionSetting
 from search.fusion_pin import (
@@ -27,30 +25,28 @@ from search.fusion_pin import (
 from search.hybrid import fusion_setting
 from search.interface_errors import command_error_from
 from search.management.access import access_from_options
+from search.management.workspace_actions import (
+    add_judged_queries_arguments,
+    judged_queries_read,
+    report_json,
+    workspace_actions,
+)
 
 
 class Command(BaseCommand):
     help = "A workspace's hybrid fusion: show, compare settings on judged queries, pin one, unpin."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-
-        def action(name: str, help_text: str) -> CommandParser:
-            sub = actions.add_parser(name, help=help_text)
-            sub.add_argument("workspace", help="workspace slug")
-            return sub
-
+        action = workspace_actions(parser)
         action("show", "the fusion the workspace's searches use, and the pin's evidence")
         compare = action("compare", "nDCG@10 of the default and other settings on the workspace's judged queries")
-        compare.add_argument("--queries", required=True, help="file: one query a line, or `id<TAB>query`")
-        compare.add_argument("--qrels", default=None, help="file: `query_id doc relevance` a line (doc = entry id)")
+        add_judged_queries_arguments(compare, required=True)
         compare.add_argument("--json", action="store_true")
         pin = action("pin", "pin a setting, if it scores at least the default on the judged queries")
         pin.add_argument("--fusion", required=True, choices=FUSION_METHODS)
         pin.add_argument("--keyword-weight", type=float, default=None,
                          help="0..1 (semantic: the complement); weighted and rrf: 0.5 when left out")
-        pin.add_argument("--queries", default=None)
-        pin.add_argument("--qrels", default=None)
+        add_judged_queries_arguments(pin, required=False)
         pin.add_argument("--force", action="store_true", help="pin without judged queries (never over a worse score)")
         action("unpin", "return the workspace to the default fusion")
 
@@ -82,14 +78,13 @@ class Command(BaseCommand):
                               f"({ws.search_fusion.get('evidence') or 'no evidence recorded'}).")
 
     def _compare(self, access, *, queries: str, qrels: str | None, json: bool = False, **_: Any) -> None:
-        parsed_queries = queries_parse(_read(queries, "--queries"))
-        parsed_qrels = qrels_parse(_read(qrels, "--qrels")) if qrels else None
+        parsed_queries, parsed_qrels = judged_queries_read(queries=queries, qrels=qrels)
         pinned = access.workspace.search_fusion
         current = fusion_setting(fusion=None, keyword_weight=None, semantic_weight=None, pinned=pinned) if pinned else None
         report = fusion_compare(access=access, queries=parsed_queries, qrels=parsed_qrels,
                                 settings=compare_settings(current))
         if json:
-            self.stdout.write(_json(report))
+            self.stdout.write(report_json(report))
             return
         self.stdout.write(f"{access.workspace.slug}: {report['queries']} queries, {report['judged_queries']} judged")
         self.stdout.write(f"  {'setting':<16} {'nDCG@10':>8} {'top-10 overlap':>15} {'median top score':>17}")
@@ -104,8 +99,8 @@ class Command(BaseCommand):
         setting: FusionSetting = fusion_setting_parse(fusion=fusion, keyword_weight=keyword_weight)
         if (queries is None) != (qrels is None):
             raise CommandError("[file_invalid] --queries and --qrels go together.")
-        parsed_queries = queries_parse(_read(queries, "--queries")) if queries else None
-        parsed_qrels = qrels_parse(_read(qrels, "--qrels")) if qrels else None
+        parsed_queries, parsed_qrels = (judged_queries_read(queries=queries, qrels=qrels) if queries
+                                        else (None, None))
         outcome = workspace_fusion_pin(access=access, setting=setting, queries=parsed_queries, qrels=parsed_qrels,
                                        force=force)
         self.stdout.write(f"Pinned: {access.workspace.slug} fuses with {setting_name(setting)} "
@@ -114,14 +109,3 @@ class Command(BaseCommand):
 
 def _pin_name(pin: dict) -> str:
     return setting_name(fusion_setting(fusion=None, keyword_weight=None, semantic_weight=None, pinned=pin))
-
-
-def _read(path: str, option: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"[file_unreadable] {option} {path}: {exc.strerror or exc}") from exc
-
-
-def _json(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False)
