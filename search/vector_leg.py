@@ -84,20 +84,29 @@ def matching_sql(*, where_sql: str) -> str:
 def vector_exact_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool) -> str:
     """The plan for a small matching set (EXACT_MAX_ROWS), in one scan: the ids of the chunks
     passing the filter, listed up to EXACT_MAX_ROWS + 1; if no more than EXACT_MAX_ROWS, their
-    vectors' distances, every one computed, top-N sorted, no index (`+ 0` keeps the HNSW index
-    out). The first column, `matching`, is how many were listed; above the bound no row is
-    ranked (one row with `matching` and NULLs), and the caller walks the index instead."""
+    vectors' distances, every one computed once, top-N sorted, no index (the distances are a
+    subquery's column, kept from being flattened, so the HNSW index cannot serve the ORDER
+    BY); only the top N then read their chunk rows. The first column, `matching`, is how
+    many were listed; above the bound no row is ranked (one row with `matching` and NULLs),
+    and the caller walks the index instead.
+
+    Each distance is computed once, and no chunk row is read before the sort: written as one
+    join sorted by `distance + 0`, a 1%-of-100k filter (994 rows) computed every distance
+    twice (select list and sort key) and read 994 chunk rows, 17 ms instead of ~7."""
     dims = int(dimensions)
     distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
-    columns = _columns(distance, include_vectors)
     return (
         "WITH f AS MATERIALIZED (SELECT c.id FROM ingestion_chunk c WHERE c.workspace_id = %s"
         f" AND {where_sql} LIMIT %s),"
-        f" r AS (SELECT {columns}, false AS exact, true AS exact_plan FROM f"
-        " JOIN ingestion_chunkvector v ON v.chunk_id = f.id AND v.model = %s AND v.workspace_id = %s"
-        " JOIN ingestion_chunk c ON c.id = f.id WHERE (SELECT count(*) FROM f) <= %s"
-        + (f" AND ({distance}) <= %s" if bounded else "")
-        + f" ORDER BY ({distance}) + 0, c.id LIMIT %s)"
+        f" d AS (SELECT * FROM (SELECT v.chunk_id, {distance} AS distance"
+        + (", v.embedding" if include_vectors else "")
+        + " FROM f JOIN ingestion_chunkvector v ON v.chunk_id = f.id AND v.model = %s AND v.workspace_id = %s"
+        " WHERE (SELECT count(*) FROM f) <= %s OFFSET 0) AS s"
+        + (" WHERE s.distance <= %s" if bounded else "")
+        + " ORDER BY s.distance, s.chunk_id LIMIT %s),"
+        " r AS (SELECT c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
+        " d.distance" + (", d.embedding::real[] AS vector" if include_vectors else "")
+        + ", false AS exact, true AS exact_plan FROM d JOIN ingestion_chunk c ON c.id = d.chunk_id)"
         " SELECT (SELECT count(*) FROM f) AS matching, r.* FROM (SELECT 1) one LEFT JOIN r ON true"
         " ORDER BY r.distance, r.id"
     )
@@ -108,8 +117,8 @@ def vector_exact_params(*, vector_text: str, workspace_id: int, model_name: str,
     params: list[Any] = [workspace_id, *where.params, EXACT_MAX_ROWS + 1,
                          vector_text, model_name, workspace_id, EXACT_MAX_ROWS]
     if max_distance is not None:
-        params += [vector_text, max_distance]
-    return params + [vector_text, limit]
+        params.append(max_distance)
+    return params + [limit]
 
 
 def _columns(distance: str, include_vectors: bool) -> str:
