@@ -335,7 +335,7 @@ def selective(total: int, ws_ids: dict[str, int], texts: list[str]) -> None:
                            [access.workspace.pk, MODEL, *where.params])
             rows = cursor.fetchone()[0]
         truth = {t: exact_ids(access.workspace.pk, backend.embed_query(t), where) for t in texts}
-        for plan, max_rows in (("HNSW walk (before)", 0), ("now", default_max)):
+        for plan, max_rows in (("no exact plan", 0), ("now", default_max)):
             vector_leg.EXACT_MAX_ROWS = max_rows
             try:
                 hyb = timed(lambda t: hybrid_search(access=access, query=t, top_k=TOP_K, filter=spec), texts)
