@@ -422,12 +422,19 @@ class _Compiler:
 
     def _one_of(self, key: str, operator: str, operand: Any, path: str, *, depth: int) -> str:
         operand = self._values_list(operand, path)
-        expr = self.expr(self.key_ref(key, path))
-        self.params.append([_jsonb(item) for item in operand])
-        test = f"(COALESCE({expr}, 'null'::jsonb) = ANY(%s::jsonb[]))"
-        if self.is_list(key):
-            # One containment test per value: a BitmapOr over the GIN index where it is used.
-            test = "(" + " OR ".join([test, *(self.holds(key, [item]) for item in operand if item is not None)]) + ")"
+        self.key_ref(key, path)
+        # One containment test per value, as for $eq (a BitmapOr over the GIN index, estimated
+        # from statistics); null matches a missing key or a JSON null, as for $eq.
+        tests = []
+        for item in dict.fromkeys(_jsonb(item) for item in operand):
+            value = json.loads(item)
+            if value is None:
+                tests.append(f"(COALESCE({self.expr(self.key_ref(key, path))}, 'null'::jsonb) = 'null'::jsonb)")
+                continue
+            tests.append(self.holds(key, value))
+            if self.is_list(key):
+                tests.append(self.holds(key, [value]))
+        test = "(" + " OR ".join(tests) + ")" if tests else "FALSE"  # MongoDB: {$in: []} matches nothing
         return test if operator == "$in" else f"(NOT {test})"
 
     # --- lists (tags) ----------------------------------------------------------------------

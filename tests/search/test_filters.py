@@ -160,6 +160,15 @@ def test_equality_compares_numbers_by_value(docs):
     assert found(docs, {"version": {"$ne": 2.0}}) == set(DOCS) - {"beta"}
 
 
+def test_in_with_null_matches_null_and_missing_as_eq_does(docs):
+    # $in is one containment test per value; null keeps $eq's meaning (missing or JSON null).
+    assert found(docs, {"tag": {"$in": [None, "y"]}}) == {"beta", "delta", "epsilon"}
+    assert found(docs, {"tag": {"$nin": [None, "y"]}}) == {"alpha", "gamma"}
+    assert found(docs, {"version": {"$in": [2.0, 3]}}) == {"beta", "gamma"}
+    assert found(docs, {"tag": {"$in": []}}) == set()
+    assert found(docs, {"tag": {"$nin": []}}) == set(DOCS)
+
+
 def test_equality_on_a_field_holding_a_list_is_not_membership(docs):
     # Only a tags field matches any value of its list; a text field that happens to hold a
     # list in its metadata must not match one of its items (a containment test would, at
