@@ -5,7 +5,10 @@ Two kinds, both read through btree prefix ranges with a LIMIT, never a trigram o
 
 - `title`: titles of chunks (so of entries and assets) the caller may see that start with
   the prefix, NFKC-lowercased (返 -> 返品・返金について, "refund po" -> "Refund policy"),
-  newest first. Index `chunk_title_prefix` on (workspace_id, lower(title) text_pattern_ops).
+  newest first. Index `chunk_title_prefix` on (workspace_id, lower(title) text_pattern_ops),
+  read in its own order (`ORDER BY ... USING ~<~`): ordered by the default collation
+  instead, the index cannot give the order and every title in the range is fetched and
+  sorted before the LIMIT (29 ms for "a" at 100k chunks, 1.5 ms in index order).
 - `term`: the workspace's dictionary terms (the keyword statistics) completing the last
   word, most frequent first (df), each checked to occur in a chunk the caller may see, so a
   published-only key is never offered a word only drafts contain. Index
@@ -91,7 +94,7 @@ def suggest_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SuggestR
             "SELECT title FROM ("
             " SELECT c.title, c.updated_at FROM ingestion_chunk c"
             " WHERE c.workspace_id = %s AND lower(c.title) ~>=~ %s AND lower(c.title) ~<~ %s"
-            f" AND {visible.sql} ORDER BY lower(c.title) LIMIT %s) t"
+            f" AND {visible.sql} ORDER BY lower(c.title) USING ~<~ LIMIT %s) t"
             " GROUP BY title ORDER BY max(updated_at) DESC, title LIMIT %s",
             [workspace_id, prefix, prefix + _TOP, *visible.params, TITLE_SCAN_ROWS, limit],
         )
