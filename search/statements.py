@@ -4,10 +4,10 @@ A statement is sent in one message with the statements that set its transaction-
 settings (`set_config(..., true)`, which is `SET LOCAL` with parameters) before it and put
 them back after it, so the limit costs no round trip:
 
-    SELECT set_config('search.saved_statement_timeout', current_setting('statement_timeout'), true),
+    SELECT set_config('search.saved_statement_timeout', coalesce(current_setting('statement_timeout', true), ''), true),
            set_config('statement_timeout', '3000', true), ...;
     <the search statement>;
-    SELECT set_config('statement_timeout', current_setting('search.saved_statement_timeout'), true), ...
+    SELECT set_config('statement_timeout', nullif(current_setting('search.saved_statement_timeout'), ''), true), ...
 
 PostgreSQL times each statement of a message separately, with the timeout in force when it
 starts. In autocommit the message is its own transaction, so nothing outlives it; inside a
@@ -80,12 +80,15 @@ class SearchCursor:
         timeout_ms = search_statement_timeout_ms()
         wanted = {**({"statement_timeout": str(timeout_ms)} if timeout_ms else {}), **(local_settings or {})}
         if wanted:
+            # A setting of an extension not loaded yet in this session (pg_trgm's threshold before
+            # its first use) has no value: it is saved as '' and put back as NULL, which is a reset.
             save = ", ".join(
-                f"set_config('{_SAVED_PREFIX}{name}', current_setting('{name}'), true), set_config('{name}', %s, true)"
+                f"set_config('{_SAVED_PREFIX}{name}', coalesce(current_setting('{name}', true), ''), true),"
+                f" set_config('{name}', %s, true)"
                 for name in wanted
             )
             restore = ", ".join(
-                f"set_config('{name}', current_setting('{_SAVED_PREFIX}{name}'), true)" for name in wanted
+                f"set_config('{name}', nullif(current_setting('{_SAVED_PREFIX}{name}'), ''), true)" for name in wanted
             )
             sql, params = f"SELECT {save}; {sql}; SELECT {restore}", [*wanted.values(), *params]
         self._run(sql, params, skip_first_result=bool(wanted))

@@ -146,9 +146,6 @@ def typo_corrections(*, workspace_id: int, words: list[tuple[QueryWord, int]]) -
     slack = [edits for _, edits in words]
     sql = TYPO_CANDIDATES_SQL
     with search_cursor() as cursor:
-        # pg_trgm defines its threshold setting when its library loads: a connection that has
-        # not used it yet would refuse to save and set it (search_cursor's local settings).
-        cursor.execute("SELECT show_limit()")
         cursor.execute(sql, [terms, slack, workspace_id, workspace_id, CANDIDATES_PER_WORD],
                        local_settings={"pg_trgm.similarity_threshold": str(TRIGRAM_THRESHOLD)})
         rows = cursor.fetchall()

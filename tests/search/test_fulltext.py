@@ -363,9 +363,10 @@ def test_common_term_search_is_one_statement(workspace, article_type, filler_ent
 @pytest.mark.django_db(transaction=True)
 def test_rare_term_search_is_two_round_trips(workspace, article_type, filler_entries, django_assert_num_queries):
     # The recent scan, then one message: planner settings, the index statement, restore.
-    # Then the promotions lookup; and, as it finds nothing, did-you-mean's three (the
-    # dictionary, pg_trgm's settings, the trigram candidates: search/typos.py).
-    with django_assert_num_queries(6):
+    # Then the promotions lookup; and, as it finds nothing, did-you-mean's two (the
+    # dictionary, then the trigram candidates with pg_trgm's threshold in the same message:
+    # search/typos.py, search/statements.py).
+    with django_assert_num_queries(5):
         search_entries(access=full_access(workspace), query="xqzzy")
 
 

@@ -162,3 +162,16 @@ def test_kana_variants():
     assert "サーバー" in kana_variants("サーバ-")
     assert "サーバ" in kana_variants("サーバー")
     assert re.fullmatch("[ぁ-ゖー]+", kana_variants("サーバー")[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_typo_search_can_be_the_first_statement_of_a_new_connection(no_embeddings, docs, workspace):
+    # pg_trgm defines its threshold setting only once its library is loaded in the session;
+    # the search's settings wrapper saves and restores it even before then, in the same message.
+    connection.close()
+    result = keyword_only(workspace, "refnud")
+
+    assert titles(result)[0] == "Refund policy"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('pg_trgm.similarity_threshold')")
+        assert float(cursor.fetchone()[0]) == pytest.approx(0.3)  # the default again after the search
