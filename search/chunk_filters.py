@@ -48,9 +48,11 @@ def chunk_filter_compile(
     list_fields = {spec_["id"] for fields in in_scope for spec_ in fields if spec_["type"] == FieldType.TAGS}
     compiled = filter_compile(spec, column=f"{alias}.metadata", field_ids=field_ids, list_fields=list_fields)
     _refuse_invisible_statuses(spec, access)
-    parts = [chunk_visibility_filter(access, alias=alias), compiled]
+    parts = [part for part in (chunk_visibility_filter(access, alias=alias), compiled) if part.sql != "TRUE"]
     if content_type is not None:
         parts.insert(0, CompiledFilter(f"({alias}.metadata ->> 'content_type') = %s", [content_type]))
+    if not parts:
+        return CompiledFilter("TRUE", [])  # every chunk passes (the vector leg counts on the spelling)
     return CompiledFilter(
         "(" + " AND ".join(part.sql for part in parts) + ")", [p for part in parts for p in part.params]
     )

@@ -114,8 +114,7 @@ def chunk_filter(*, access: WorkspaceAccess, content_type: str | None, spec: Any
     searches, can never disagree about what a filter means.
     """
     compiled = chunk_filter_for(access=access, spec=spec, content_type=content_type)
-    trivial = content_type is None and spec in (None, {}) and access.include_drafts
-    return ChunkFilter(compiled=compiled, trivial=trivial)
+    return ChunkFilter(compiled=compiled, trivial=compiled.sql == "TRUE")
 
 
 # --- options -------------------------------------------------------------------------------

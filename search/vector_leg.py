@@ -11,7 +11,9 @@ from typing import Any
 
 from django.db import connection
 
+from ingestion.keywords import LENGTH_TERM
 from ingestion.models import ChunkStatus
+from ingestion.services.keyword import DELTA_TABLE, STAT_TABLE
 from search.chunk_results import ChunkHit, json_object
 from search.filters import CompiledFilter
 from search.statements import SearchCursor, search_cursor
@@ -33,6 +35,9 @@ SCAN_MEM_MULTIPLIER = 4
 # while ranking 2,000 rows exactly costs a few ms and is exact. One statement lists the
 # passing chunk ids up to EXACT_MAX_ROWS + 1 and, if no more, ranks them (vector_exact_sql);
 # otherwise the walk runs. docs/design/vectors.md has the figures and what this costs.
+# When every chunk of the workspace passes (no filter, drafts visible: the filter is TRUE),
+# its chunk count decides instead, read from the keyword statistics in the statement that
+# sets the HNSW settings: listing 2,001 ids cost an unfiltered search ~2 ms at 100k chunks.
 EXACT_MAX_ROWS = 2_000
 
 
@@ -159,6 +164,14 @@ def search_settings_params(ef_search: int) -> list[str]:
     return [str(int(ef_search)), str(MAX_SCAN_TUPLES), str(SCAN_MEM_MULTIPLIER)]
 
 
+# The workspace's chunk count: every chunk has a LENGTH_TERM posting from the transaction
+# that wrote it (ingestion/services/keyword.py), counted in KeywordStat plus its deltas.
+_WORKSPACE_CHUNKS_SQL = (
+    f"(SELECT coalesce(sum(df), 0) FROM (SELECT df FROM {STAT_TABLE} WHERE workspace_id = %s AND term = %s"
+    f" UNION ALL SELECT df FROM {DELTA_TABLE} WHERE workspace_id = %s AND term = %s) AS s)"
+)
+
+
 def vector_candidates(
     *,
     workspace_id: int,
@@ -187,11 +200,18 @@ def vector_candidates(
                                    where=where, limit=limit, max_distance=max_distance))
         return cursor.fetchall_dicts()
 
+    every_chunk_passes = where.sql == "TRUE"
     with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
-        cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+        if every_chunk_passes:
+            cursor.execute(f"{search_settings_sql()}, {_WORKSPACE_CHUNKS_SQL}",
+                           [*search_settings_params(ef_search), workspace_id, LENGTH_TERM, workspace_id, LENGTH_TERM])
+            too_many = cursor.fetchone()[-1] > EXACT_MAX_ROWS
+        else:
+            cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+            too_many = False
         rows: list[dict] = []
         exact_done = False
-        if EXACT_MAX_ROWS > 0:
+        if EXACT_MAX_ROWS > 0 and not too_many:
             rows = ranked(cursor, vector_exact_sql, vector_exact_params)
             exact_done = bool(rows) and rows[0]["matching"] <= EXACT_MAX_ROWS
             rows = [row for row in rows if row["id"] is not None]

@@ -83,3 +83,37 @@ def test_max_distance_applies_on_the_exact_plan(notes, workspace, local_embeddin
                              min_score=threshold)
 
     assert [hit.score for hit in result.hits] == pytest.approx(best[:3], abs=1e-5)
+
+
+def test_an_unfiltered_search_of_a_large_workspace_lists_no_ids(notes, workspace, monkeypatch):
+    # Every chunk passes, and the workspace's chunk count (200 > 50) already says the exact
+    # plan cannot apply: no statement lists the passing ids (it cost ~2 ms at 100k chunks).
+    from ingestion.services import keyword_index_missing
+    from search.statements import SearchCursor
+
+    keyword_index_missing(workspace_id=workspace.pk)  # as sync does for every chunk it writes
+    monkeypatch.setattr("search.vector_leg.EXACT_MAX_ROWS", 50)
+    sent = []
+    execute = SearchCursor.execute
+
+    def capture(self, sql, params=(), **kwargs):
+        sent.append(sql)
+        return execute(self, sql, params, **kwargs)
+
+    monkeypatch.setattr(SearchCursor, "execute", capture)
+    unfiltered = semantic_search(access=full_access(workspace), query="refund", top_k=10)
+    listed_unfiltered = [sql for sql in sent if "WITH f AS MATERIALIZED" in sql]
+    sent.clear()
+    filtered = semantic_search(access=full_access(workspace), query="refund", top_k=10, filter={"version": 1})
+    listed_filtered = [sql for sql in sent if "WITH f AS MATERIALIZED" in sql]
+
+    assert len(unfiltered.hits) == 10 and listed_unfiltered == []
+    assert all(hit.exact_plan for hit in filtered.hits) and len(listed_filtered) == 1
+
+
+def test_an_unfiltered_search_of_a_small_workspace_is_ranked_exactly(notes, workspace, local_embeddings):
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=10)  # 200 <= 2,000
+
+    assert all(hit.exact_plan for hit in result.hits)
+    assert [hit.score for hit in result.hits] == pytest.approx(
+        exact_scores("refund", list(range(len(TEXTS))), local_embeddings)[:10], abs=1e-5)
