@@ -12,8 +12,10 @@ Typo'd queries come from a fixed-seed generator (SEED), one change per query:
 - Japanese: a kana variant where the query has kana: a katakana word (2+ characters) typed
   in hiragana, else a long-vowel mark ー typed as "-"; a query with neither stays as it is
   (counted in "changed").
-Queries: each set's test split (bench/evalsets.py: SciFact test, StackFAQ all, JSQuAD test),
-the first --max-queries of it. Nothing is fitted here.
+Queries: each set's test split (bench/evalsets.py: SciFact test, JSQuAD test, the test half
+of StackFAQ, CovidFAQ and JaQuAD), the first --max-queries of it; `--split fit` reads the fit
+split instead (SciFact train, JSQuAD valid, the fit halves), which is what a typo setting may
+be chosen on. Nothing is fitted here.
 """
 
 from __future__ import annotations
@@ -159,6 +161,8 @@ def main() -> None:
     parser.add_argument("--sets", default=",".join(ALL_SETS))
     parser.add_argument("--max-queries", type=int, default=400)
     parser.add_argument("--methods", default="keyword,hybrid")
+    parser.add_argument("--split", choices=("test", "fit"), default="test",
+                        help="the queries: the test split (the figures to report) or the fit split (to choose on)")
     parser.add_argument("--show", type=int, default=0, help="print this many typo'd queries per set")
     parser.add_argument("--load", default="", help="sets to load into BENCH_EVAL_DB first (created and "
                         "migrated if missing), embedded by the local model")
@@ -179,14 +183,14 @@ def main() -> None:
         for name in [n for n in args.load_keyword_only.split(",") if n]:
             workspace_load_keyword_only(load_set(name, "test"))
 
-    print(f"bench/typos.py  db={evalbench.EVAL_DB}  seed={SEED}  max queries per set={args.max_queries}  "
+    print(f"bench/typos.py  db={evalbench.EVAL_DB}  split={args.split}  seed={SEED}  max queries per set={args.max_queries}  "
           f"loadavg={os.getloadavg()}", flush=True)
     for name in [n.strip() for n in args.sets.split(",") if n.strip()]:
         workspace = workspace_read(f"eval-{name}")
         if workspace is None:
             print(f"{name}: no workspace eval-{name} in {evalbench.EVAL_DB}; skipped", flush=True)
             continue
-        data = load_set(name, "test")
+        data = load_set(name, args.split)
         from cms.models import Entry
         entry_ids = list(Entry.objects.filter(workspace=workspace).order_by("pk").values_list("pk", flat=True))
         entry_to_doc = {pk: doc["_id"] for pk, doc in zip(entry_ids, data.corpus)}

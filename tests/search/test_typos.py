@@ -175,3 +175,20 @@ def test_a_typo_search_can_be_the_first_statement_of_a_new_connection(no_embeddi
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_setting('pg_trgm.similarity_threshold')")
         assert float(cursor.fetchone()[0]) == pytest.approx(0.3)  # the default again after the search
+
+
+@pytest.mark.parametrize("word", ["ransaction", "xransaction", "atransaction"])
+def test_the_first_letter_is_never_corrected(no_embeddings, docs, workspace, word):
+    # As Lucene's and Solr's spellcheckers (prefix 1): in a small dictionary a word that
+    # differs in its first letter is more often another real word ("kills" is not "ills").
+    result = keyword_only(workspace, word)
+
+    assert result.extra_meta.get("corrections") in (None, [])
+    assert titles(result) == []
+
+
+def test_the_first_two_letters_swapped_are_corrected(no_embeddings, docs, workspace):
+    result = keyword_only(workspace, "rtansaction")
+
+    assert titles(result)[0] == "Understanding statements"
+    assert result.extra_meta["corrections"][0]["matched"] == "transaction"
