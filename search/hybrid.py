@@ -401,7 +401,8 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
             candidates[cid].semantic_score = score
     collected.features = query_features(
         query=query, query_terms=prepared.query_terms if prepared is not None else 0,
-        known_idfs=[bm25_idf(chunks=prepared.chunks, df=t.df) for t in prepared.terms] if prepared is not None else [],
+        known_idfs=[bm25_idf(chunks=prepared.chunks, df=t.df) for t in prepared.typed_terms] if prepared is not None
+        else [],
         chunks=prepared.chunks if prepared is not None else 0,
         keyword_scores=[c.keyword_score for c in candidates.values()] if LEG_KEYWORD in collected.legs_used else [],
         semantic_scores=[c.semantic_score for c in candidates.values()] if LEG_SEMANTIC in collected.legs_used

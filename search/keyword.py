@@ -239,6 +239,12 @@ class KeywordQuery:
     query_terms: int
     corrections: list[Correction] = field(default_factory=list)
     expansions: list[Expansion] = field(default_factory=list)
+    typed: frozenset[str] = frozenset()  # the query's own terms, as typed (not corrections or additions)
+
+    @property
+    def typed_terms(self) -> list[_Term]:
+        """The terms read that the query itself holds: what the fusion features describe."""
+        return [t for t in self.terms if t.term in self.typed]
 
     @property
     def truncated(self) -> int:
@@ -273,7 +279,7 @@ def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDID
     (one more statement, on the terms' prefix btree).
     """
     counts: dict[str, float] = dict(keyword_query_terms(query))
-    query_terms = len(counts)
+    query_terms, typed = len(counts), frozenset(counts)
     if prefix:
         last = keyword_words(query)[-1:]
         if last and not last[0].cjk and len(last[0].surface) >= 2:
@@ -302,7 +308,7 @@ def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDID
     terms, limits = _plan(counts, dfs, chunks, budget=budget, champions=champions)
     return KeywordQuery(workspace_id=workspace_id, terms=terms, limits=limits, chunks=chunks,
                         average_length=total_length / chunks if chunks else 1.0,
-                        query_terms=query_terms, corrections=corrections,
+                        query_terms=query_terms, corrections=corrections, typed=typed,
                         expansions=[e for e in expansions if any(t in dfs for t in e.terms)])
 
 
