@@ -192,3 +192,19 @@ def test_the_first_two_letters_swapped_are_corrected(no_embeddings, docs, worksp
 
     assert titles(result)[0] == "Understanding statements"
     assert result.extra_meta["corrections"][0]["matched"] == "transaction"
+
+
+def test_fusion_features_describe_the_typed_words_not_their_corrections(no_embeddings, docs, workspace):
+    # The adaptive weights were fitted on features of the query as typed (bench/fusion_fit.py
+    # collects without typo tolerance): a correction must not count as a known word.
+    from search.hybrid import chunk_filter, hybrid_collect
+
+    def features(typos):
+        return hybrid_collect(workspace_id=workspace.pk, query="refnud policy", depth=10, keyword_leg=True,
+                              semantic_leg=False, ef_search=40, typos=typos,
+                              where=chunk_filter(access=full_access(workspace), content_type=None, spec=None)).features
+
+    corrected, as_typed = features(TypoBudget()), features(None)
+
+    assert corrected.coverage == as_typed.coverage == pytest.approx(0.5)  # "polici" known, "refnud" not
+    assert corrected.rarity == pytest.approx(as_typed.rarity)
