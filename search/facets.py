@@ -217,11 +217,12 @@ def chunk_search_facets(*, access: Any, request: Mapping[str, Any], pool: Sequen
 
 
 def entry_facet_counts(*, access: Any, facets: Sequence[Facet], match_sql: str, match_params: Sequence[Any],
-                       content_type_id: int | None, status: str | None,
+                       content_type_id: int | None, status: str | None, matched: Sequence[Any] | None = None,
                        local_settings: Mapping[str, str] | None = None) -> dict[str, dict[str, int]]:
     """Full-text: counts over every entry matching (`match_sql` over `e`, index-backed) within
     the caller's visibility, in one statement; the content_type/status options narrow every
-    facet but their own."""
+    facet but their own, and `matched[i]` (a CompiledFilter over `e`: the caller's filter
+    without facet i's own condition) narrows facet i."""
     base, base_params = ["e.workspace_id = %s"], [access.workspace.pk]
     if not access.include_drafts:
         base.append("e.status = %s")
@@ -230,8 +231,12 @@ def entry_facet_counts(*, access: Any, facets: Sequence[Facet], match_sql: str, 
     flags, flag_params = [], []
     for i, facet in enumerate(facets):
         others = [(sql, value) for name, (sql, value) in constraints.items() if value is not None and name != facet.name]
-        flags.append(f"({' AND '.join(sql for sql, _ in others) or 'TRUE'}) AS f{i}")
+        conditions = [sql for sql, _ in others]
         flag_params.extend(value for _, value in others)
+        if matched is not None and matched[i].sql != "TRUE":
+            conditions.append(matched[i].sql)
+            flag_params.extend(matched[i].params)
+        flags.append(f"({' AND '.join(conditions) or 'TRUE'}) AS f{i}")
     source = (f"SELECT ct.api_id AS content_type, e.status AS status, e.data AS fields, "
               f"{', '.join(flags)} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id "
               f"WHERE {' AND '.join(base)} AND {match_sql}")
