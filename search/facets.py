@@ -20,6 +20,8 @@ and fields (from chunk metadata or from the entry): see facet_counts_sql.
 
 from __future__ import annotations
 
+import datetime
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,13 +44,20 @@ class Facet:
     ranges: tuple[float, ...] = ()
 
 
-def facets_resolve(names: Sequence[str], schemas: Mapping[str, Sequence[dict]]) -> list[Facet]:
-    """The facets asked for, checked against the workspace's schemas (`unknown_facet` otherwise)."""
+def facetable_fields(schemas: Mapping[str, Sequence[dict]]) -> dict[str, Facet]:
+    """The fields whose schema says `facet: true`, in schema order (the first content type
+    that declares a field id gives its type and ranges)."""
     facetable: dict[str, Facet] = {}
     for fields in schemas.values():
         for spec in fields:
-            if spec.get("facet") and spec["id"] not in facetable:
+            if spec.get("facet") and spec["id"] not in facetable and spec["id"] not in BUILTIN_FACETS:
                 facetable[spec["id"]] = Facet(spec["id"], spec["type"], tuple(spec.get("facet_ranges") or ()))
+    return facetable
+
+
+def facets_resolve(names: Sequence[str], schemas: Mapping[str, Sequence[dict]]) -> list[Facet]:
+    """The facets asked for, checked against the workspace's schemas (`unknown_facet` otherwise)."""
+    facetable = facetable_fields(schemas)
     resolved = []
     for name in names:
         if name in BUILTIN_FACETS:
@@ -70,6 +79,53 @@ def _range_label(low: float | None, high: float | None) -> str:
     if high is None:
         return f">={text(low)}"
     return f"{text(low)}-{text(high)}"
+
+
+def facet_value_condition(facet: Facet, value: str) -> Any:
+    """The filter condition (search/filters.py) on the facet's key that selects the entries
+    counted under `value`, one of its labels: the inverse of how the facet labels a value.
+
+    Tags: `{"$in": [tag]}`; a number range: `{"$gte": low, "$lt": high}`; a month:
+    `{"$gte": "2024-05-01", "$lt": "2024-06-01"}`; a boolean: true or false; text: the value
+    (a label of FACET_TEXT_CHARS characters may be the start of a longer value: `$contains`).
+    SearchInputError `facet_value_invalid` for a label the facet never gives (a hand-edited URL).
+    """
+    def refuse() -> SearchInputError:
+        return SearchInputError("facet_value_invalid", f"{value[:40]!r} is not a value of facet {facet.name}.",
+                                path=f"facets.{facet.name}")
+
+    if facet.kind == "builtin" or facet.kind == FieldType.TEXT:
+        if facet.kind == FieldType.TEXT and len(value) >= FACET_TEXT_CHARS:
+            return {"$contains": value}
+        return value
+    if facet.kind == FieldType.TAGS:
+        return {"$in": [value]}
+    if facet.kind == FieldType.BOOLEAN:
+        if value not in ("true", "false"):
+            raise refuse()
+        return value == "true"
+    if facet.kind == FieldType.DATE:
+        try:
+            month = datetime.date.fromisoformat(f"{value}-01")
+        except ValueError:
+            raise refuse() from None
+        following = month.replace(year=month.year + month.month // 12, month=month.month % 12 + 1)
+        return {"$gte": month.isoformat(), "$lt": following.isoformat()}
+    if facet.kind == FieldType.NUMBER:
+        if facet.ranges:
+            bounds = [None, *facet.ranges, None]
+            for low, high in zip(bounds, bounds[1:]):
+                if _range_label(low, high) == value:
+                    return {**({"$gte": low} if low is not None else {}), **({"$lt": high} if high is not None else {})}
+            raise refuse()
+        try:
+            number = float(value)
+        except ValueError:
+            raise refuse() from None
+        if not math.isfinite(number):
+            raise refuse()
+        return int(number) if number.is_integer() else number
+    raise refuse()
 
 
 def _value_sql(facet: Facet, params: list[Any]) -> tuple[str, bool]:
