@@ -20,10 +20,17 @@ from django.utils.safestring import SafeString
 
 from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
 from cms.models import ContentType, Entry
-from cms.selectors import content_type_list, entries_by_id
+from cms.selectors import content_type_list, content_type_schemas, entries_by_id
 from ingestion.selectors import chunk_pending_count, embedding_provider_status
 from rest_framework import serializers
 
+from search.admin_facets import (
+    sidebar_facet_names,
+    sidebar_field_choices,
+    sidebar_filter,
+    sidebar_groups,
+    sidebar_hidden_inputs,
+)
 from search.chunk_results import ChunkHit, SearchResult
 from search.errors import SearchError
 from search.fulltext import EntryHit, EntrySearchResult
@@ -47,12 +54,14 @@ PAGE_OWN_OPTIONS = {
     "status": "the status select (for chunk searches, a filter on status)",
     "limit": "the page size (20 entries a page)",
     "offset": "the previous and next links",
-    "facets": "the facet sidebar: counts by content type and status, a click applies the filter",
+    "facets": "the facet sidebar (search/admin_facets.py): counts by content type, status and the facetable "
+              "fields, a click applies the filter",
 }
 NOT_ON_PAGE = {
     "include_vectors": "a page shows text, not vectors",
     "include_sources": "the page is the sources",
-    "filter": "structured JSON: the page filters by content type and status; agents and the API take any filter",
+    "filter": "structured JSON: the page builds it from the selects and the facet sidebar's clicks "
+              "(facet.<field>=<value>); agents and the API take any filter",
     "rerank_weights": "structured JSON: tuning for integrators, with the API",
     "queries": "the page lets the server split the question; parts written by hand are for agents",
 }
@@ -170,6 +179,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
     content_type = params.get("content_type") or None
     status = params.get("status") or None
     content_types = list(content_type_list(workspace=workspace))
+    schemas = content_type_schemas(workspace=workspace)
 
     entry_rows: list[EntryRow] | None = None
     chunk_rows: list[ChunkRow] | None = None
@@ -178,12 +188,14 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
     kind = KINDS_BY_MODE[mode]
     try:
         if query is not None:
+            chosen = sidebar_filter(sidebar_field_choices(params), schemas)
             options = {"query": query, "content_type": content_type, **page_option_values(kind, params),
-                       "facets": list(SIDEBAR_FACETS)}
+                       "facets": sidebar_facet_names(schemas)}
             if kind.chunks:
-                options = {"top_k": TOP_K, **options, "filter": {"status": status} if status else None}
+                spec = {**({"status": status} if status else {}), **chosen}
+                options = {"top_k": TOP_K, **options, "filter": spec or None}
             else:
-                options.update(status=status, limit=PAGE_SIZE,
+                options.update(status=status, filter=chosen or None, limit=PAGE_SIZE,
                                offset=option_from_text(kind.options, "offset", params.get("offset") or "0"))
             result = kind.search(access, options, interface="admin")
         if isinstance(result, EntrySearchResult):
@@ -235,47 +247,11 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             pages=_pages(request, result, len(entry_rows)) if entry_rows is not None else {},
             suggestion_links=_suggestion_links(request, result),
             correction=_correction(request, result),
-            facet_groups=_facet_groups(request, result, content_types),
+            facet_groups=sidebar_groups(params, getattr(result, "facets", None), schemas,
+                                        {ct.api_id: ct.name for ct in content_types}),
+            facet_inputs=sidebar_hidden_inputs(params),
         ),
     )
-
-
-# The sidebar's facets: the page's own filters (the content type and status selects).
-SIDEBAR_FACETS = {"content_type": "By content type", "status": "By status"}
-
-
-@dataclass(frozen=True)
-class FacetLink:
-    label: str
-    value: str
-    count: int | None
-    url: str
-    selected: bool
-
-
-def _facet_groups(request: HttpRequest, result: Any, content_types: list[ContentType]) -> list[dict[str, Any]]:
-    """The facet sidebar, like the changelist's list_filter: per facet an "All" link and one
-    link per value with its count; a click sets that filter (and goes back to the first page).
-    Counts are the search's own (search/facets.py): disjunctive, within what the user may see."""
-    facets = getattr(result, "facets", None)
-    if not facets:
-        return []
-    names = {ct.api_id: ct.name for ct in content_types}
-    base = {key: value for key, value in request.GET.items() if key != "offset"}
-    groups = []
-    for name, title in SIDEBAR_FACETS.items():
-        counts = facets.get(name, {})
-        chosen = base.get(name, "")
-        links = [FacetLink("All", "", None, "?" + urlencode({**base, name: ""}), chosen == "")]
-        for value, count in counts.items():
-            if value == "other":
-                continue
-            label = names.get(value, value) if name == "content_type" else value
-            links.append(FacetLink(label, value, count, "?" + urlencode({**base, name: value}), chosen == value))
-        if chosen and chosen not in counts:
-            links.append(FacetLink(names.get(chosen, chosen), chosen, 0, "?" + urlencode(base), True))
-        groups.append({"name": name, "title": title, "links": links})
-    return groups
 
 
 def _entry_rows(access: WorkspaceAccess, result: EntrySearchResult, content_types: list[ContentType]) -> list[EntryRow]:

@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cms.access import WorkspaceAccess
-from cms.models import EntryStatus, FieldType
 from cms.selectors import content_type_schemas
-from search.errors import SearchError, SearchInputError
-from search.filters import CompiledFilter, filter_compile, filter_statuses_requested
+from search.errors import SearchInputError
+from search.filters import CompiledFilter
+from search.scoped_filters import scoped_filter_compile
 from search.visibility import chunk_visibility_filter
 
 
@@ -43,11 +43,8 @@ def chunk_filter_compile(
         raise SearchInputError(
             "unknown_content_type", f"This workspace has no content type {str(content_type)[:80]!r}."
         )
-    in_scope = [schemas[content_type]] if content_type is not None else list(schemas.values())
-    field_ids = {spec_["id"] for fields in in_scope for spec_ in fields}
-    list_fields = {spec_["id"] for fields in in_scope for spec_ in fields if spec_["type"] == FieldType.TAGS}
-    compiled = filter_compile(spec, column=f"{alias}.metadata", field_ids=field_ids, list_fields=list_fields)
-    _refuse_invisible_statuses(spec, access)
+    compiled = scoped_filter_compile(spec, column=f"{alias}.metadata", content_type=content_type, access=access,
+                                     schemas=schemas)
     parts = [part for part in (chunk_visibility_filter(access, alias=alias), compiled) if part.sql != "TRUE"]
     if content_type is not None:
         parts.insert(0, CompiledFilter(f"({alias}.metadata ->> 'content_type') = %s", [content_type]))
@@ -56,30 +53,6 @@ def chunk_filter_compile(
     return CompiledFilter(
         "(" + " AND ".join(part.sql for part in parts) + ")", [p for part in parts for p in part.params]
     )
-
-
-def _refuse_invisible_statuses(spec: Any, access: WorkspaceAccess) -> None:
-    """403 `status_not_visible` when the filter asks for a status `access` hides, as the
-    full-text search answers `status=draft`.
-
-    The rule is the full-text one, read per condition: naming a hidden status where the
-    condition selects it (`status: "draft"`, `$in: ["draft", ...]`, `$ne` under `$not`) is
-    refused even beside visible ones (`$in: ["draft", "published"]`, `$or` of both), since
-    the answer would silently leave out what was asked for; conditions that exclude it
-    (`$ne: "draft"`, `$nin`) only narrow and pass. The visibility predicate is ANDed in
-    regardless: this decides whether the caller hears "not for you" instead of an empty list.
-    """
-    if access.include_drafts:
-        return
-    for status, path in filter_statuses_requested(spec):
-        if status in EntryStatus.values and not access.may_see_status(status):
-            raise SearchError(
-                "status_not_visible",
-                f"This caller sees {' and '.join(access.entry_statuses)} entries only; {path} asks for "
-                f"status {status!r}, which is not available (a filter may exclude it with $ne or $nin).",
-                status=403,
-                path=path,
-            )
 
 
 def chunk_filter_needs_schemas(spec: Any, content_type: Any) -> bool:

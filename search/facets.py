@@ -20,6 +20,8 @@ and fields (from chunk metadata or from the entry): see facet_counts_sql.
 
 from __future__ import annotations
 
+import datetime
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,13 +44,20 @@ class Facet:
     ranges: tuple[float, ...] = ()
 
 
-def facets_resolve(names: Sequence[str], schemas: Mapping[str, Sequence[dict]]) -> list[Facet]:
-    """The facets asked for, checked against the workspace's schemas (`unknown_facet` otherwise)."""
+def facetable_fields(schemas: Mapping[str, Sequence[dict]]) -> dict[str, Facet]:
+    """The fields whose schema says `facet: true`, in schema order (the first content type
+    that declares a field id gives its type and ranges)."""
     facetable: dict[str, Facet] = {}
     for fields in schemas.values():
         for spec in fields:
-            if spec.get("facet") and spec["id"] not in facetable:
+            if spec.get("facet") and spec["id"] not in facetable and spec["id"] not in BUILTIN_FACETS:
                 facetable[spec["id"]] = Facet(spec["id"], spec["type"], tuple(spec.get("facet_ranges") or ()))
+    return facetable
+
+
+def facets_resolve(names: Sequence[str], schemas: Mapping[str, Sequence[dict]]) -> list[Facet]:
+    """The facets asked for, checked against the workspace's schemas (`unknown_facet` otherwise)."""
+    facetable = facetable_fields(schemas)
     resolved = []
     for name in names:
         if name in BUILTIN_FACETS:
@@ -70,6 +79,53 @@ def _range_label(low: float | None, high: float | None) -> str:
     if high is None:
         return f">={text(low)}"
     return f"{text(low)}-{text(high)}"
+
+
+def facet_value_condition(facet: Facet, value: str) -> Any:
+    """The filter condition (search/filters.py) on the facet's key that selects the entries
+    counted under `value`, one of its labels: the inverse of how the facet labels a value.
+
+    Tags: `{"$in": [tag]}`; a number range: `{"$gte": low, "$lt": high}`; a month:
+    `{"$gte": "2024-05-01", "$lt": "2024-06-01"}`; a boolean: true or false; text: the value
+    (a label of FACET_TEXT_CHARS characters may be the start of a longer value: `$contains`).
+    SearchInputError `facet_value_invalid` for a label the facet never gives (a hand-edited URL).
+    """
+    def refuse() -> SearchInputError:
+        return SearchInputError("facet_value_invalid", f"{value[:40]!r} is not a value of facet {facet.name}.",
+                                path=f"facets.{facet.name}")
+
+    if facet.kind == "builtin" or facet.kind == FieldType.TEXT:
+        if facet.kind == FieldType.TEXT and len(value) >= FACET_TEXT_CHARS:
+            return {"$contains": value}
+        return value
+    if facet.kind == FieldType.TAGS:
+        return {"$in": [value]}
+    if facet.kind == FieldType.BOOLEAN:
+        if value not in ("true", "false"):
+            raise refuse()
+        return value == "true"
+    if facet.kind == FieldType.DATE:
+        try:
+            month = datetime.date.fromisoformat(f"{value}-01")
+        except ValueError:
+            raise refuse() from None
+        following = month.replace(year=month.year + month.month // 12, month=month.month % 12 + 1)
+        return {"$gte": month.isoformat(), "$lt": following.isoformat()}
+    if facet.kind == FieldType.NUMBER:
+        if facet.ranges:
+            bounds = [None, *facet.ranges, None]
+            for low, high in zip(bounds, bounds[1:]):
+                if _range_label(low, high) == value:
+                    return {**({"$gte": low} if low is not None else {}), **({"$lt": high} if high is not None else {})}
+            raise refuse()
+        try:
+            number = float(value)
+        except ValueError:
+            raise refuse() from None
+        if not math.isfinite(number):
+            raise refuse()
+        return int(number) if number.is_integer() else number
+    raise refuse()
 
 
 def _value_sql(facet: Facet, params: list[Any]) -> tuple[str, bool]:
@@ -217,11 +273,12 @@ def chunk_search_facets(*, access: Any, request: Mapping[str, Any], pool: Sequen
 
 
 def entry_facet_counts(*, access: Any, facets: Sequence[Facet], match_sql: str, match_params: Sequence[Any],
-                       content_type_id: int | None, status: str | None,
+                       content_type_id: int | None, status: str | None, matched: Sequence[Any] | None = None,
                        local_settings: Mapping[str, str] | None = None) -> dict[str, dict[str, int]]:
     """Full-text: counts over every entry matching (`match_sql` over `e`, index-backed) within
     the caller's visibility, in one statement; the content_type/status options narrow every
-    facet but their own."""
+    facet but their own, and `matched[i]` (a CompiledFilter over `e`: the caller's filter
+    without facet i's own condition) narrows facet i."""
     base, base_params = ["e.workspace_id = %s"], [access.workspace.pk]
     if not access.include_drafts:
         base.append("e.status = %s")
@@ -230,8 +287,12 @@ def entry_facet_counts(*, access: Any, facets: Sequence[Facet], match_sql: str, 
     flags, flag_params = [], []
     for i, facet in enumerate(facets):
         others = [(sql, value) for name, (sql, value) in constraints.items() if value is not None and name != facet.name]
-        flags.append(f"({' AND '.join(sql for sql, _ in others) or 'TRUE'}) AS f{i}")
+        conditions = [sql for sql, _ in others]
         flag_params.extend(value for _, value in others)
+        if matched is not None and matched[i].sql != "TRUE":
+            conditions.append(matched[i].sql)
+            flag_params.extend(matched[i].params)
+        flags.append(f"({' AND '.join(conditions) or 'TRUE'}) AS f{i}")
     source = (f"SELECT ct.api_id AS content_type, e.status AS status, e.data AS fields, "
               f"{', '.join(flags)} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id "
               f"WHERE {' AND '.join(base)} AND {match_sql}")

@@ -153,20 +153,22 @@ class CompiledFilter:
 
 def filter_compile(
     spec: Any, *, column: str = "metadata", path: str = "filter", field_ids: Collection[str] | None = None,
-    list_fields: Collection[str] = (),
+    list_fields: Collection[str] = (), fields_column: str | None = None,
 ) -> CompiledFilter:
     """Validate `spec` and compile it; raise FilterError naming the path to the first bad part.
 
     `column` is the metadata column expression (trusted, from the caller's code, never from
     input). `field_ids`, when given, are the entry fields a key may name; None checks only
     the field id's form. `list_fields` are the field ids that hold a list (tags) in some
-    content type in scope: their equality operators match any value of the list. An empty
-    filter (None or {}) compiles to TRUE.
+    content type in scope: their equality operators match any value of the list.
+    `fields_column` (trusted too), when given, is the fields object itself, read instead of
+    `column -> 'fields'` (full-text reads `e.data` as it is, instead of a copy inside a
+    built metadata object per condition). An empty filter (None or {}) compiles to TRUE.
     """
     if spec is None:
         return CompiledFilter("TRUE", [])
     _bounds_check(spec, path)
-    compiler = _Compiler(column, field_ids, list_fields)
+    compiler = _Compiler(column, field_ids, list_fields, fields_column)
     sql = compiler.document(spec, path, depth=0)
     return CompiledFilter(sql, compiler.params)
 
@@ -265,8 +267,10 @@ def _bounds_check(spec: Any, path: str) -> None:
 
 
 class _Compiler:
-    def __init__(self, column: str, field_ids: Collection[str] | None = None, list_fields: Collection[str] = ()):
+    def __init__(self, column: str, field_ids: Collection[str] | None = None, list_fields: Collection[str] = (),
+                 fields_column: str | None = None):
         self.column = column
+        self.fields_column = fields_column
         self.field_ids = None if field_ids is None else frozenset(field_ids)
         self.list_fields = frozenset(list_fields)
         self.params: list[Any] = []
@@ -342,6 +346,8 @@ class _Compiler:
                 "type in this search has fields)."),
                 path=path,
             )
+        if self.fields_column is not None:
+            return f"({self.fields_column} -> %s)", field_id
         return f"({self.column} -> 'fields' -> %s)", field_id
 
     def expr(self, ref: tuple[str, str]) -> str:
@@ -448,6 +454,9 @@ class _Compiler:
         """`column @> {"fields": {key: values}}`: the key is a list holding every value of a
         list, or equals a scalar (the jsonb_path_ops GIN index on chunk metadata answers it)."""
         field_id = key[len(FIELD_PREFIX):] if key.startswith(FIELD_PREFIX) else key
+        if key not in RESERVED_KEYS and self.fields_column is not None:
+            self.params.append(_jsonb({field_id: values}))
+            return f"({self.fields_column} @> %s::jsonb)"
         doc = {key: values} if key in RESERVED_KEYS else {"fields": {field_id: values}}
         self.params.append(_jsonb(doc))
         return f"({self.column} @> %s::jsonb)"

@@ -47,8 +47,10 @@ from typing import Any
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
 from cms.selectors import content_type_schemas
+from search.entry_filters import entry_filter_compile
 from search.errors import SearchError, SearchInputError
-from search.facets import entry_facet_counts, facets_resolve
+from search.facets import entry_facet_counts, facets_resolve, filter_without_key
+from search.filters import CompiledFilter
 from search.promotions import promoted_entry_ids
 from search.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions
 from search.snippets import excerpt, fold, match_spans
@@ -168,10 +170,11 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
     """Entries of the workspace with a field value containing `query` (case-insensitive), newest first.
 
     Only entries the caller may see (`access`, cms/access.py) are searched. `content_type` is
-    an api_id and `status` an EntryStatus value; both optional filters that only narrow.
-    Raises SearchInputError for input the caller can fix. Cost: one statement when the
-    recent scan answers (two when it is extended), two round trips when an index is
-    needed, plus one to resolve `content_type`.
+    an api_id, `status` an EntryStatus value and `filter` the chunk searches' metadata filter
+    (search/entry_filters.py); all optional, all only narrow. Raises SearchInputError for
+    input the caller can fix. Cost: one statement when the recent scan answers (two when it
+    is extended), two round trips when an index is needed, plus one to resolve
+    `content_type` and one to read the schemas a `filter` is checked against.
     """
     query, limit, offset, filters = _inputs_validate(access=access, options=options)
     request = EntrySearchOptions.validated(options)
@@ -219,7 +222,8 @@ def search_entries_explain(*, access: WorkspaceAccess, **options: Any) -> tuple[
 @dataclass(frozen=True)
 class _Filters:
     """The caller's predicates on `cms_entry e`: `sql` for the recent scan (the workspace
-    predicate drives entry_ws_newest), `beside_grams_sql` for the index statement."""
+    predicate drives entry_ws_newest), `beside_grams_sql` for the index statement, and the
+    caller's `filter` (`matched`), tested with the substring on each candidate row."""
 
     workspace_id: int
     sql: str
@@ -230,6 +234,12 @@ class _Filters:
     # estimate), which never removes a row. `+ 0` keeps the predicate as a check only.
     beside_grams_sql: str
     content_type_id: int | None = None
+    # The `filter` option compiled over `e` (search/entry_filters.py); TRUE when not given.
+    # It is part of the match, not of the scan's predicates: the recent scan still reads at
+    # most its budget of newest rows, and a selective filter sends the search to the index.
+    matched: CompiledFilter = CompiledFilter("TRUE", [])
+    # The workspace's schemas, when the filter needed them (the facets reuse them).
+    schemas: Mapping[str, Any] | None = None
 
 
 def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> tuple[str, int, int, _Filters]:
@@ -237,6 +247,7 @@ def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> 
     workspace = access.workspace
     request = EntrySearchOptions.validated(options)
     query, content_type, status = request["query"], request["content_type"], request["status"]
+    spec = request["filter"]
     limit, offset = request["limit"], request["offset"]
     sql, params = ["e.workspace_id = %s"], [workspace.pk]
     if content_type is not None:
@@ -267,12 +278,18 @@ def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> 
     elif not access.include_drafts:
         sql.append("e.status = %s")
         params.append(EntryStatus.PUBLISHED)
+    schemas, matched = None, CompiledFilter("TRUE", [])
+    if spec is not None:
+        schemas = content_type_schemas(workspace=workspace)
+        matched = entry_filter_compile(spec, content_type=content_type, access=access, schemas=schemas)
     return query, limit, offset, _Filters(
         workspace_id=workspace.pk,
         sql=" AND ".join(sql),
         params=tuple(params),
         beside_grams_sql=" AND ".join(["e.workspace_id + 0 = %s", *sql[1:]]),
         content_type_id=content_type_id if content_type is not None else None,
+        matched=matched,
+        schemas=schemas,
     )
 
 
@@ -310,7 +327,7 @@ _HIT_COLUMNS = "e.id, ct.api_id, ct.fields, e.status, e.created_at, e.updated_at
 # the whole workspace read).
 _RECENT_SQL = """
     WITH recent AS MATERIALIZED (
-        SELECT e.id, e.created_at, e.search_text LIKE lower(%s) AS hit FROM cms_entry e
+        SELECT e.id, e.created_at, {hit} AS hit FROM cms_entry e
         WHERE {filters} ORDER BY e.created_at DESC, e.id DESC LIMIT %s
     ), summary AS (
         SELECT count(*) AS scanned, count(*) FILTER (WHERE hit) AS hits,
@@ -329,11 +346,11 @@ _RECENT_SQL = """
 # and return the page's rows. Fewer than `wanted` rows back means "not settled".
 _RECENT_UNTIL_SQL = """
     WITH hits AS (
-        SELECT r.id, r.created_at FROM (
-            SELECT e.id, e.created_at, e.search_text FROM cms_entry e
+        SELECT e.id, e.created_at FROM (
+            SELECT e.id, e.created_at, e.search_text, e.status, e.content_type_id, e.data FROM cms_entry e
             WHERE {filters} ORDER BY e.created_at DESC, e.id DESC LIMIT %s
-        ) AS r
-        WHERE r.search_text LIKE lower(%s) LIMIT %s
+        ) AS e
+        WHERE {hit} LIMIT %s
     )
     SELECT (SELECT count(*) FROM hits), {columns}
     FROM (SELECT id FROM hits ORDER BY created_at DESC, id DESC OFFSET %s) AS page
@@ -355,6 +372,15 @@ _PLANNER_SETTINGS = {
 }
 
 
+def _hit_test(filters: _Filters) -> tuple[str, tuple]:
+    """The recent scan's test of one row of `e`, with its params (the LIKE pattern first):
+    the substring, then, only on a row that has it, the caller's filter."""
+    if filters.matched.sql == "TRUE":
+        return "e.search_text LIKE lower(%s)", ()
+    return f"(CASE WHEN e.search_text LIKE lower(%s) THEN {filters.matched.sql} ELSE FALSE END)", tuple(
+        filters.matched.params)
+
+
 def _search(
     *, filters: _Filters, query: str, limit: int, offset: int, explain: bool = False
 ) -> tuple[SearchPlan, list]:
@@ -362,9 +388,11 @@ def _search(
     (plan, EXPLAIN lines of the statement that finds them) when `explain`."""
     wanted = offset + limit + 1
     budget = min(max(RECENT_SCAN_MIN_ROWS, RECENT_SCAN_ROWS_PER_HIT * wanted), RECENT_SCAN_MAX_ROWS)
-    recent_sql = _RECENT_SQL.format(filters=filters.sql, columns=_HIT_COLUMNS)
+    hit_sql, hit_params = _hit_test(filters)
+    recent_sql = _RECENT_SQL.format(hit=hit_sql, filters=filters.sql, columns=_HIT_COLUMNS)
     with search_cursor() as cursor:
-        recent_params = (_like_pattern(query), *filters.params, budget, offset + 1, wanted, wanted, budget)
+        recent_params = (_like_pattern(query), *hit_params, *filters.params, budget, offset + 1, wanted, wanted,
+                         budget)
         cursor.execute(recent_sql, recent_params)
         rows = cursor.fetchall()
         scanned, hits = rows[0][0], rows[0][1]
@@ -373,9 +401,9 @@ def _search(
                 return SearchPlan.RECENT_SCAN, _explain(cursor, recent_sql, recent_params)
             return SearchPlan.RECENT_SCAN, [row[2:] for row in rows if row[2] is not None]
         if hits >= RECENT_SCAN_EXTEND_MIN_RATE * scanned:
-            until_sql = _RECENT_UNTIL_SQL.format(filters=filters.sql, columns=_HIT_COLUMNS)
+            until_sql = _RECENT_UNTIL_SQL.format(hit=hit_sql, filters=filters.sql, columns=_HIT_COLUMNS)
             longer = min(math.ceil(RECENT_SCAN_EXTEND_MARGIN * scanned * wanted / hits), RECENT_SCAN_EXTEND_MAX_ROWS)
-            until_params = (*filters.params, max(longer, budget), _like_pattern(query), wanted, offset)
+            until_params = (*filters.params, max(longer, budget), _like_pattern(query), *hit_params, wanted, offset)
             cursor.execute(until_sql, until_params)
             rows = cursor.fetchall()
             if rows and rows[0][0] >= wanted:
@@ -390,12 +418,12 @@ def _search(
         index_sql = f"""
             SELECT {_HIT_COLUMNS} FROM (
                 SELECT e.id, e.content_type_id, e.status, e.created_at, e.updated_at, e.data
-                FROM cms_entry e WHERE {filters.beside_grams_sql} AND {match_sql}
+                FROM cms_entry e WHERE {filters.beside_grams_sql} AND {match_sql} AND {filters.matched.sql}
                 ORDER BY e.created_at DESC, e.id DESC LIMIT %s OFFSET %s
             ) AS e JOIN cms_contenttype ct ON ct.id = e.content_type_id
             ORDER BY e.created_at DESC, e.id DESC
         """
-        index_params = (*filters.params, *match_params, limit + 1, offset)
+        index_params = (*filters.params, *match_params, *filters.matched.params, limit + 1, offset)
         if explain:
             index_sql = f"EXPLAIN {index_sql}"
         cursor.execute(index_sql, index_params, local_settings=_PLANNER_SETTINGS)
@@ -408,14 +436,16 @@ def _search(
 def _promoted_first(access: WorkspaceAccess, filters: _Filters, request: Mapping[str, Any], query: str,
                     hits: list[EntryHit]) -> list[EntryHit]:
     """The first page with the entries pinned to the query (search/promotions.py) on top,
-    marked promoted, each once; later pages are unchanged."""
+    marked promoted, each once; later pages are unchanged. A pinned entry the filter leaves
+    out is not pinned."""
     pinned_ids = promoted_entry_ids(access=access, query=query, content_type_id=filters.content_type_id,
                                     status=request["status"])
     if not pinned_ids:
         return hits
     with search_cursor() as cursor:
         cursor.execute(f"SELECT {_HIT_COLUMNS} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id"
-                       " WHERE e.workspace_id = %s AND e.id = ANY(%s)", [filters.workspace_id, pinned_ids])
+                       f" WHERE e.workspace_id = %s AND e.id = ANY(%s) AND {filters.matched.sql}",
+                       [filters.workspace_id, pinned_ids, *filters.matched.params])
         rows = {row[0]: row for row in cursor.fetchall()}
     pinned = [replace(_hit(rows[i], query), promoted=True) for i in pinned_ids if i in rows]
     return [*pinned, *(hit for hit in hits if hit.entry_id not in rows)]
@@ -432,13 +462,19 @@ def _gram_match(workspace_id: int, query: str) -> tuple[str, tuple]:
 
 def _facets(access: WorkspaceAccess, request: Mapping[str, Any], filters: _Filters, query: str) -> dict | None:
     """Counts over every entry the query matches (search/facets.py), with the same
-    index-backed predicate as the index statement."""
+    index-backed predicate as the index statement; each facet under the filter without its
+    own top-level condition (disjunctive)."""
     if not request["facets"]:
         return None
-    facets = facets_resolve(request["facets"], content_type_schemas(workspace=access.workspace))
+    schemas = filters.schemas if filters.schemas is not None else content_type_schemas(workspace=access.workspace)
+    facets = facets_resolve(request["facets"], schemas)
+    spec = request["filter"]
+    matched = [filters.matched if spec is None else entry_filter_compile(
+        filter_without_key(spec, facet.name), content_type=request["content_type"], access=access, schemas=schemas)
+        for facet in facets]
     match_sql, match_params = _gram_match(filters.workspace_id, query)
     return entry_facet_counts(access=access, facets=facets, match_sql=match_sql, match_params=match_params,
-                              content_type_id=filters.content_type_id, status=request["status"],
+                              content_type_id=filters.content_type_id, status=request["status"], matched=matched,
                               local_settings=_PLANNER_SETTINGS)
 
 

@@ -106,14 +106,16 @@ SEARCH_ENTRIES = SearchKind(
     summary="Full-text search over entries",
     description="Entries whose field values contain `q` (case-insensitive, literal: `%` and `_` are ordinary "
     "characters), newest first. For exact words, names, ids, slugs and product codes. Percent-encode the query "
-    "string as UTF-8 (`curl -G --data-urlencode \"q=返品\"`).",
+    "string as UTF-8 (`curl -G --data-urlencode \"q=返品\"`). `filter` takes the chunk searches' filter as JSON "
+    "text (`--data-urlencode 'filter={\"tags\": {\"$in\": [\"sale\"]}}'`).",
     guidance="Use for an exact word or code: names, ids, slugs, SKUs, error codes, a quoted phrase.\n\n"
     "Entries whose field values contain `query` (case-insensitive, literal), newest first; each result names the "
     "matched fields and has a snippet around the first match. Not for questions or meaning: use hybrid_search for "
-    "those. `status` narrows to \"draft\" or \"published\" (only those list_content_types shows you); page with "
-    "limit and offset.",
+    "those. `status` narrows to \"draft\" or \"published\" (only those list_content_types shows you); `filter` is "
+    "the same MongoDB-style filter as semantic_search, over the entry's fields; page with limit and offset.",
     bad_request_codes=(*_QUERY_CODES, "unknown_parameter", "limit_invalid", "limit_out_of_range", "offset_invalid",
-                       "offset_out_of_range", "unknown_content_type", "unknown_status", *FACET_CODES),
+                       "offset_out_of_range", "unknown_content_type", "unknown_status", *FILTER_CODES,
+                       "malformed_json", "json_too_deep", "json_invalid_character", *FACET_CODES),
 )
 
 SEMANTIC_SEARCH = SearchKind(

@@ -35,6 +35,7 @@ from rest_framework.fields import empty
 from cms.models import EntryStatus
 from search.errors import SearchInputError, argument_refused
 from search.filters import filter_help
+from search.json_input import json_loads_bounded
 from search.fusion import DEFAULT_RERANK_WEIGHTS, FUSION_METHODS
 
 # --- limits -------------------------------------------------------------------------------
@@ -179,10 +180,19 @@ class ApiIdField(OptionField, serializers.CharField):
 
 class JSONObjectField(OptionField, serializers.DictField):
     """A JSON object whose meaning the search checks (the filter: search/filters.py, with
-    codes per part). Text interfaces give it as JSON text."""
+    codes per part). Text interfaces give it as JSON text (`filter={"tags": "sale"}` in a
+    query string), read as a JSON body is: `malformed_json`, `json_too_deep`."""
 
     def check(self, value: Any) -> Any:
         return value
+
+    def from_text(self, text: str) -> Any:
+        if not text.strip():
+            return None  # `filter=` in a query string: no filter, as an unset option
+        try:
+            return json_loads_bounded(text, what=self.field_name)
+        except json.JSONDecodeError as exc:
+            raise SearchInputError("malformed_json", f"{self.field_name} is not valid JSON: {exc}") from exc
 
 
 class FacetsField(OptionField, serializers.ListField):
@@ -379,6 +389,8 @@ class EntrySearchOptions(SearchOptions):
                              help_text=f"Page size, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}).")
     offset = WholeNumberField(min_value=0, max_value=MAX_OFFSET, required=False, default=0,
                               help_text=f"Results to skip, 0-{MAX_OFFSET}.")
+    filter = JSONObjectField(required=False, allow_null=True, default=None,
+                             help_text=f"{filter_help()} As JSON text in a query string, percent-encoded.")
     facets = FacetsField(required=False, allow_null=True, default=None, help_text=FACETS_HELP)
 
 

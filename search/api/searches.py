@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -117,6 +118,26 @@ def query_string_parse(request: Request) -> dict[str, str]:
     return params
 
 
+def _json_query_parameters(kind: SearchKind) -> frozenset[str]:
+    """The query parameters given as JSON text (an object option, such as `filter`)."""
+    return frozenset(QUERY_PARAMETER_NAMES.get(name, name) for name, field in kind.options().fields.items()
+                     if isinstance(field, (serializers.DictField, serializers.Serializer)))
+
+
+class QueryStringSchema(AutoSchema):
+    """drf-spectacular's schema of a search view (`kind`) read by GET, with each JSON-text query parameter described as OpenAPI 3.0
+    describes one: `content: {application/json: {schema}}`, not a `schema` of type object
+    (which means `?key=value&...`, one parameter per property)."""
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        json_parameters = _json_query_parameters(self.view.kind)
+        for parameter in (operation or {}).get("parameters", []):
+            if parameter["in"] == "query" and parameter["name"] in json_parameters:
+                parameter["content"] = {"application/json": {"schema": parameter.pop("schema")}}
+        return operation
+
+
 def _query_parameters(kind: SearchKind) -> list[OpenApiParameter]:
     fields = kind.options().fields
     return [
@@ -127,9 +148,10 @@ def _query_parameters(kind: SearchKind) -> list[OpenApiParameter]:
 
 
 class EntrySearchView(SearchView):
-    """Search entries of the workspace: ?q=&content_type=&status=&limit=&offset= (members only)."""
+    """Search entries of the workspace: ?q=&content_type=&status=&filter=<JSON>&limit=&offset=&facets= (members only)."""
 
     kind = SEARCH_ENTRIES
+    schema = QueryStringSchema()
 
     @extend_schema(
         tags=["search"], operation_id=SEARCH_ENTRIES.name, summary=SEARCH_ENTRIES.summary,

@@ -1,4 +1,4 @@
-"""In a real browser: the search page's facet sidebar (counts; a click filters) and the promotions page, English and Japanese.
+"""In a real browser: the search page's facet sidebar (counts; a click filters, field facets too) and the promotions page, English and Japanese.
 
 Full-text mode only needs no embedding: entries are saved through the services and searched
 as they are. The promotions page is the promotions admin (roles as for entries).
@@ -18,6 +18,7 @@ FIELDS = [
     {"id": "title", "label": "Title", "type": "text", "required": True},
     {"id": "body", "label": "Body", "type": "text"},
     {"id": "tags", "label": "Tags", "type": "tags", "facet": True},
+    {"id": "price", "label": "Price", "type": "number", "facet": True, "facet_ranges": [1000, 5000]},
 ]
 
 
@@ -27,12 +28,16 @@ def shop(transactional_db):
     faq = ContentTypeFactory(workspace=workspace, api_id="faq", name="FAQ", fields=FIELDS)
     news = ContentTypeFactory(workspace=workspace, api_id="news", name="お知らせ", fields=FIELDS)
     entries = {
-        "refund": entry_make(faq, title="Refund policy", body="Refunds within 30 days.", tags=["refund"]),
-        "refund2": entry_make(faq, title="Refund to a gift card", body="A refund may go to a gift card."),
-        "notice": entry_make(news, title="Refund delays in May", body="Refunds take longer this month."),
-        "draft": entry_make(faq, status=EntryStatus.DRAFT, title="Refund rules draft", body="Unannounced refund."),
-        "henpin": entry_make(faq, title="返品・返金について", body="30日以内であれば返品できます。"),
-        "henpin_news": entry_make(news, title="返品受付の休止", body="年末は返品の受付を休止します。"),
+        "refund": entry_make(faq, title="Refund policy", body="Refunds within 30 days.", tags=["refund"], price=500),
+        "refund2": entry_make(faq, title="Refund to a gift card", body="A refund may go to a gift card.",
+                              tags=["gift card"], price=3000),
+        "notice": entry_make(news, title="Refund delays in May", body="Refunds take longer this month.",
+                             tags=["refund", "delivery"], price=3000),
+        "draft": entry_make(faq, status=EntryStatus.DRAFT, title="Refund rules draft", body="Unannounced refund.",
+                            tags=["refund"], price=9000),
+        "henpin": entry_make(faq, title="返品・返金について", body="30日以内であれば返品できます。", tags=["返品"], price=800),
+        "henpin_news": entry_make(news, title="返品受付の休止", body="年末は返品の受付を休止します。",
+                                  tags=["返品", "年末年始"], price=800),
         "returns": entry_make(faq, title="Returns desk", body="Bring the parcel to the desk."),
     }
     other = WorkspaceFactory(slug="globex", name="Globex")
@@ -86,6 +91,63 @@ def test_the_facet_sidebar_in_japanese_and_for_a_viewer(login_page, screenshot, 
     assert facet_counts(page, "status") == {"All": "", "published": "2"}  # a viewer never counts a draft
     assert "お知らせ" in page.locator("#search-facets").inner_text()
     screenshot(page, "admin-search-facets-japanese")
+
+
+def test_a_field_facet_click_filters_and_facets_combine_english(login_page, screenshot, shop):
+    workspace, _ = shop
+    page = login_page(member("editor", workspace, Role.EDITOR))
+    page.goto("/admin/search/shop/?q=refund&mode=fulltext&offset=0")
+
+    assert facet_counts(page, "tags") == {"All": "", "refund": "3", "delivery": "1", "gift card": "1"}
+    assert facet_counts(page, "price") == {"All": "", "1000-5000": "2", "<1000": "1", ">=5000": "1"}
+    assert page.locator('#search-facets ul[data-facet="tags"]').evaluate(
+        "ul => ul.previousElementSibling.textContent") == "By Tags"
+
+    with page.expect_navigation():
+        page.click('#search-facets ul[data-facet="tags"] a[data-value="refund"]')
+    assert sorted(page.locator("#search-results li.search-hit h3").all_inner_texts()) == [
+        "Refund delays in May", "Refund policy", "Refund rules draft"]
+    assert "offset" not in page.url and "facet.tags=refund" in page.url
+    # Disjunctive: the tags keep their counts; the price ranges follow the chosen tag.
+    assert facet_counts(page, "tags") == {"All": "", "refund": "3", "delivery": "1", "gift card": "1"}
+    assert facet_counts(page, "price") == {"All": "", "1000-5000": "1", "<1000": "1", ">=5000": "1"}
+
+    with page.expect_navigation():
+        page.click('#search-facets ul[data-facet="price"] a[data-value="1000-5000"]')
+    assert page.locator("#search-results li.search-hit h3").all_inner_texts() == ["Refund delays in May"]
+    assert page.locator('#search-facets ul[data-facet="tags"] li.selected a').get_attribute("data-value") == "refund"
+    assert page.locator('#search-facets ul[data-facet="price"] li.selected a').get_attribute("data-value") == (
+        "1000-5000")
+    screenshot(page, "admin-search-field-facets-english")
+
+    # The URL is the whole state: opened afresh, the same page; a new query keeps the facets.
+    shared = page.url
+    page.goto(shared)
+    assert page.locator("#search-results li.search-hit h3").all_inner_texts() == ["Refund delays in May"]
+    page.fill("#search-q", "delays")
+    with page.expect_navigation():
+        page.click("#search-submit")
+    assert "facet.price=1000-5000" in page.url and "facet.tags=refund" in page.url
+
+    with page.expect_navigation():
+        page.click('#search-facets ul[data-facet="price"] a[data-value=""]')
+    assert "facet.price" not in page.url and "facet.tags=refund" in page.url
+    assert page.locator('#search-facets ul[data-facet="price"] li.selected a').inner_text() == "All"
+
+
+def test_a_field_facet_in_japanese_for_a_viewer(login_page, screenshot, shop):
+    workspace, _ = shop
+    page = login_page(member("viewer", workspace, Role.VIEWER))
+    page.goto("/admin/search/shop/?q=返品&mode=fulltext")
+
+    assert facet_counts(page, "tags") == {"All": "", "返品": "2", "年末年始": "1"}
+    with page.expect_navigation():
+        page.click('#search-facets ul[data-facet="tags"] a[data-value="年末年始"]')
+
+    assert page.locator("#search-results li.search-hit h3").all_inner_texts() == ["返品受付の休止"]
+    assert page.locator('#search-facets ul[data-facet="tags"] li.selected').inner_text().startswith("年末年始")
+    assert facet_counts(page, "content_type") == {"All": "", "news": "1"}
+    screenshot(page, "admin-search-field-facets-japanese")
 
 
 def test_an_editor_pins_an_entry_and_it_comes_first_marked_promoted(login_page, screenshot, shop):

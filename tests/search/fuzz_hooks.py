@@ -11,7 +11,8 @@ The hooks point the generated data at what exists, as a fuzzer is told identifie
 event names a real search, FUZZ_SEARCH_ID, and a result, FUZZ_ENTRY_ID or FUZZ_CHUNK_ID): most
 cases name the key's workspace (FUZZ_WORKSPACE), so they reach the search instead of stopping
 at a 404; some the other tenant's, the rest whatever the schema allows. And a valid (positive)
-case names one of the workspace's content types and a filter on its fields: which types and
+case names one of the workspace's content types and a filter on its fields (in a JSON body, or
+as JSON text in full-text's query string): which types and
 fields exist is data, which the document cannot list, so a random name is rightly a 400
 (`unknown_content_type`, `unknown_filter_key`). Invalid (negative) cases are left as generated,
 except that one in INJECT_EVERY carries a lone UTF-16 surrogate, which no
@@ -201,6 +202,10 @@ def map_case(context, case):
         return _click_event(case, pick)
     if isinstance(case.query, dict) and case.query.get("content_type"):
         case.query["content_type"] = CONTENT_TYPES[pick % len(CONTENT_TYPES)]
+    if isinstance(case.query, dict) and case.query.get("filter") is not None:
+        # Full-text's filter: JSON text in the query string (the document's application/json content).
+        chosen = _valid_filter(case.query.get("content_type"), pick)
+        case.query["filter"] = json.dumps(chosen) if isinstance(case.query["filter"], str) else chosen
     # Facets that exist (a random name is rightly a 400 unknown_facet): the counts must hold
     # nothing of the other tenant and no draft the key may not see (leaks above).
     if isinstance(case.query, dict) and case.query.get("facets") is not None:
@@ -212,10 +217,15 @@ def map_case(context, case):
         if case.body.get("content_type") is not None:
             content_type = case.body["content_type"] = CONTENT_TYPES[pick % len(CONTENT_TYPES)]
         if case.body.get("filter") is not None:
-            choices = ANY_TYPE_FILTERS + (VALID_FILTERS[content_type] if content_type else [
-                f for fs in VALID_FILTERS.values() for f in fs] + [{"$or": [{"version": 2}, {"sku": "SKU-002"}]}])
-            case.body["filter"] = choices[pick % len(choices)]
+            case.body["filter"] = _valid_filter(content_type, pick)
     return case
+
+
+def _valid_filter(content_type: str | None, pick: int) -> dict:
+    """A filter on the seeded fields of `content_type` (any of the workspace's when None)."""
+    choices = ANY_TYPE_FILTERS + (VALID_FILTERS[content_type] if content_type else [
+        f for fs in VALID_FILTERS.values() for f in fs] + [{"$or": [{"version": 2}, {"sku": "SKU-002"}]}])
+    return choices[pick % len(choices)]
 
 
 def _click_event(case, pick: int):

@@ -87,6 +87,46 @@ def test_full_text_counts_are_disjunctive(catalogue):
                                           and r["status"] == "published")
 
 
+def test_full_text_counts_with_a_field_filter_are_disjunctive(catalogue):
+    workspace, rows = catalogue
+
+    def has_sale(r):
+        return "sale" in r.get("tags", [])
+
+    def cheap(r):
+        return r["price"] < 100
+
+    result = search_entries(access=full_access(workspace), query="widget", content_type="faq",
+                            filter={"tags": {"$in": ["sale"]}, "price": {"$lt": 100}},
+                            facets=["content_type", "tags", "price", "status"])
+
+    assert result.facets["content_type"] == brute(rows, "content_type", lambda r: has_sale(r) and cheap(r))
+    assert result.facets["tags"] == brute(rows, "tags", lambda r: r["content_type"] == "faq" and cheap(r))
+    assert result.facets["price"] == brute(rows, "price", lambda r: r["content_type"] == "faq" and has_sale(r))
+    assert result.facets["status"] == brute(rows, "status", lambda r: r["content_type"] == "faq" and has_sale(r)
+                                            and cheap(r))
+    assert {hit.entry_id for hit in result.hits} and all(hit.content_type == "faq" for hit in result.hits)
+
+
+def test_full_text_does_not_lift_a_nested_condition_on_the_facet(catalogue):
+    workspace, rows = catalogue
+
+    result = search_entries(access=full_access(workspace), query="widget",
+                            filter={"$and": [{"tags": "sale"}]}, facets=["tags"])
+
+    assert result.facets["tags"] == brute(rows, "tags", lambda r: "sale" in r.get("tags", []))
+
+
+def test_full_text_status_in_the_filter_is_lifted_for_the_status_facet(catalogue):
+    workspace, rows = catalogue
+
+    result = search_entries(access=full_access(workspace), query="widget", filter={"status": "draft"},
+                            facets=["status", "content_type"])
+
+    assert result.facets["status"] == brute(rows, "status")
+    assert result.facets["content_type"] == brute(rows, "content_type", lambda r: r["status"] == "draft")
+
+
 def test_a_viewer_never_counts_a_draft(catalogue):
     workspace, rows = catalogue
     viewer = WorkspaceAccess(workspace=workspace, role=Role.VIEWER, include_drafts=False)

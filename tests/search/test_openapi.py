@@ -149,6 +149,20 @@ def test_entry_search_errors_match(openapi, keys, article_type, key, params, sta
     check(openapi, as_key(keys.get(key)).get(ENTRIES.format(slug="acme"), params), status)
 
 
+def test_entry_search_filter_is_documented_as_json_text_and_its_answers_match(openapi, keys, article_type):
+    entry_make(article_type, title="Refund policy")
+    client = as_key(keys["valid"])
+    document = openapi.spec.read_value() if hasattr(openapi.spec, "read_value") else openapi.spec.contents()
+    (parameter,) = [p for p in document["paths"][ENTRIES]["get"]["parameters"] if p["name"] == "filter"]
+
+    assert set(parameter["content"]) == {"application/json"} and "schema" not in parameter
+    found = client.get(ENTRIES.format(slug="acme"), {"q": "refund", "filter": '{"status": "published"}'})
+    openapi.validate_request(DjangoOpenAPIRequest(found.wsgi_request))
+    check(openapi, found, 200)
+    check(openapi, client.get(ENTRIES.format(slug="acme"), {"q": "refund", "filter": '{"colour": "red"}'}), 400)
+    check(openapi, client.get(ENTRIES.format(slug="acme"), {"q": "refund", "filter": '{"status": "draft"}'}), 403)
+
+
 def test_entry_search_404_matches(openapi, keys, other_workspace):
     check(openapi, as_key(keys["valid"]).get(ENTRIES.format(slug="globex"), {"q": "refund"}), 404)
 
