@@ -160,28 +160,33 @@ def _value_sql(facet: Facet, params: list[Any]) -> tuple[str, bool]:
     return ref(text=True), False  # boolean: 'true' / 'false'
 
 
-def facet_counts_sql(facets: Sequence[Facet], *, source_sql: str) -> tuple[str, list[Any]]:
+def facet_counts_sql(facets: Sequence[Facet], *, source_sql: str, source_params: Sequence[Any]
+                     ) -> tuple[str, list[Any]]:
     """One statement: `source_sql` yields one row per entry (or asset) with text columns
     `content_type` and `status`, a jsonb `fields`, and, per facet i, a boolean column `f<i>`
-    (whether the row counts for that facet: the other facets' constraints). The rows are
-    materialised once, then each facet is one GROUP BY over them (a tags facet expands its
-    list). Returns (sql, params for the facet expressions, which come after the source's).
+    (whether the row counts for that facet: the other facets' constraints). Each facet's
+    value is computed once per row and only those narrow rows are materialised; then each
+    facet is one GROUP BY over them (a tags facet expands its list). Returns (sql, params).
 
     Plain scalar expressions, not a jsonb document per entry expanded by a lateral set
-    function: over 20,000 matching entries that took 140 ms of a 170 ms statement."""
+    function: over 20,000 matching entries that took 140 ms of a 170 ms statement. And the
+    values, not the fields: materialised whole, 20,000 entries' fields (6 MB) spilled to disk
+    and each facet parsed every document again (bench/facets.py, full-text)."""
     params: list[Any] = []
-    branches = []
+    values, branches = [], []
     for i, facet in enumerate(facets):
         value, is_list = _value_sql(facet, params)
+        values.append(f"{value} AS v{i}, s.f{i}")
         if is_list:
             branches.append(f"SELECT {i} AS facet, v AS value, count(*) AS n FROM src"
-                            f" CROSS JOIN LATERAL jsonb_array_elements_text({value}) AS v"
+                            f" CROSS JOIN LATERAL jsonb_array_elements_text(src.v{i}) AS v"
                             f" WHERE src.f{i} AND v IS NOT NULL GROUP BY v")
         else:
-            branches.append(f"SELECT {i} AS facet, value, count(*) AS n FROM (SELECT {value} AS value FROM src"
-                            f" WHERE src.f{i}) AS x WHERE value IS NOT NULL GROUP BY value")
-    sql = f"WITH src AS MATERIALIZED ({source_sql}) " + " UNION ALL ".join(branches)
-    return sql, params
+            branches.append(f"SELECT {i} AS facet, v{i} AS value, count(*) AS n FROM src"
+                            f" WHERE src.f{i} AND v{i} IS NOT NULL GROUP BY v{i}")
+    sql = (f"WITH src AS MATERIALIZED (SELECT {', '.join(values)} FROM ({source_sql}) AS s) "
+           + " UNION ALL ".join(branches))
+    return sql, [*params, *source_params]
 
 
 def facet_counts_shape(facets: Sequence[Facet], rows: Sequence[tuple[int, str, int]]) -> dict[str, dict[str, int]]:
@@ -236,8 +241,7 @@ def chunk_facet_counts(*, workspace_id: int, facets: Sequence[Facet],
               f" {', '.join(f'f{i}' for i in range(len(facets)))} FROM ("
               f"SELECT (array_agg(c.metadata))[1] AS m, {flags} FROM ingestion_chunk c "
               "WHERE c.workspace_id = %s AND c.id = ANY(%s::bigint[]) GROUP BY c.entry_id, c.asset_id) AS one")
-    sql, facet_params = facet_counts_sql(facets, source_sql=source)
-    params = [*flag_params, workspace_id, union, *facet_params]
+    sql, params = facet_counts_sql(facets, source_sql=source, source_params=[*flag_params, workspace_id, union])
     from search.statements import search_cursor  # noqa: PLC0415 - statements imports the settings chain late
 
     with search_cursor() as cursor:
@@ -296,10 +300,10 @@ def entry_facet_counts(*, access: Any, facets: Sequence[Facet], match_sql: str, 
     source = (f"SELECT ct.api_id AS content_type, e.status AS status, e.data AS fields, "
               f"{', '.join(flags)} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id "
               f"WHERE {' AND '.join(base)} AND {match_sql}")
-    sql, facet_params = facet_counts_sql(facets, source_sql=source)
+    sql, params = facet_counts_sql(facets, source_sql=source, source_params=[*flag_params, *base_params, *match_params])
     from search.statements import search_cursor  # noqa: PLC0415
 
     with search_cursor() as cursor:
-        cursor.execute(sql, [*flag_params, *base_params, *match_params, *facet_params], local_settings=local_settings)
+        cursor.execute(sql, params, local_settings=local_settings)
         rows = cursor.fetchall()
     return facet_counts_shape(facets, rows)
