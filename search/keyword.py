@@ -271,9 +271,8 @@ def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDID
     """Tokenize `query` and read its terms' statistics in the workspace (one statement).
 
     `typos` (search.typos): correct the words missing from the workspace's dictionary within
-    this budget. Kana variants are read in the same statement; edit-distance candidates take
-    one more (trigram-indexed) only when a word is missing, and one for their statistics
-    only when some are found. `synonyms` (search.synonyms): terms the query's phrases add,
+    this budget. Kana variants are read in the same statement; edit-distance candidates, with
+    their statistics, take one more (trigram-indexed) only when a word is missing. `synonyms` (search.synonyms): terms the query's phrases add,
     at SYNONYM_WEIGHT, read in the first statement too. `prefix`: the last word also
     matches the PREFIX_COMPLETIONS most frequent terms starting with it, at PREFIX_WEIGHT
     (one more statement, on the terms' prefix btree).
@@ -293,11 +292,9 @@ def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDID
     if typos is not None and counts:
         corrections = kana_corrections(kana, dfs)
         missing = words_to_correct(query, set(dfs), typos)
-        found = typo_corrections(workspace_id=workspace_id, words=missing)
-        if found:
-            _, _, more = _statistics(workspace_id=workspace_id, terms=[c.matched for c in found])
-            corrections += [c for c in found if c.matched in more]
-            dfs.update(more)
+        found = typo_corrections(workspace_id=workspace_id, words=missing)  # with their terms' df
+        corrections += found
+        dfs.update({c.matched: c.df for c in found})
         for correction in corrections:
             factor = counts.get(correction.term, 1.0) * correction.weight
             if correction.matched not in counts or counts[correction.matched] < factor:

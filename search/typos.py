@@ -100,6 +100,7 @@ class Correction:
     edits: int
     kind: str  # "typo" or "kana"
     weight: float
+    df: int = 0  # the matched term's document frequency (typo corrections; kana ones read it with the query's)
 
     def as_meta(self) -> dict:
         return {"word": self.word, "matched": self.shown, "term": self.matched, "edits": self.edits,
@@ -130,14 +131,16 @@ def words_to_correct(query: str, present: set[str], budget: TypoBudget) -> list[
 
 
 # Per word, its closest terms by trigram similarity through the GIN index of each table
-# (KeywordStat, and the deltas not folded in yet), within the length window.
+# (KeywordStat, and the deltas not folded in yet), within the length window, with their
+# document frequency (stat plus deltas: a term whose chunks are all gone is no candidate).
 TYPO_CANDIDATES_SQL = (
-    "SELECT q.term, c.term FROM unnest(%s::text[], %s::int[]) AS q(term, slack) CROSS JOIN LATERAL ("
-    " SELECT t.term FROM ("
-    f"  SELECT s.term FROM {STAT_TABLE} s WHERE s.workspace_id = %s AND s.term %% q.term"
-    f"  UNION SELECT d.term FROM {DELTA_TABLE} d WHERE d.workspace_id = %s AND d.term %% q.term) t"
+    "SELECT q.term, c.term, c.df FROM unnest(%s::text[], %s::int[]) AS q(term, slack) CROSS JOIN LATERAL ("
+    " SELECT t.term, sum(t.df)::bigint AS df FROM ("
+    f"  SELECT s.term, s.df FROM {STAT_TABLE} s WHERE s.workspace_id = %s AND s.term %% q.term"
+    f"  UNION ALL SELECT d.term, d.df FROM {DELTA_TABLE} d WHERE d.workspace_id = %s AND d.term %% q.term) t"
     " WHERE length(t.term) BETWEEN length(q.term) - q.slack AND length(q.term) + q.slack AND t.term <> ''"
     " AND (left(t.term, 1) = left(q.term, 1) OR left(t.term, 2) = reverse(left(q.term, 2)))"
+    " GROUP BY t.term HAVING sum(t.df) > 0"
     " ORDER BY similarity(t.term, q.term) DESC, t.term LIMIT %s) c"
 )
 
@@ -146,7 +149,7 @@ def typo_corrections(*, workspace_id: int, words: list[tuple[QueryWord, int]]) -
     """The closest dictionary terms of each word within its budget (one indexed statement).
 
     Each correction's `weight` is EDIT_PENALTY ** edits (the caller multiplies the term's
-    idf by it); `df` is read with the query's statistics afterwards.
+    idf by it) and `df` the matched term's document frequency, read in the same statement.
     """
     if not words:
         return []
@@ -158,8 +161,10 @@ def typo_corrections(*, workspace_id: int, words: list[tuple[QueryWord, int]]) -
                        local_settings={"pg_trgm.similarity_threshold": str(TRIGRAM_THRESHOLD)})
         rows = cursor.fetchall()
     neighbours: dict[str, list[str]] = {}
-    for term, candidate in rows:
+    dfs: dict[str, int] = {}
+    for term, candidate, df in rows:
         neighbours.setdefault(term, []).append(candidate)
+        dfs[candidate] = int(df)
     corrections: list[Correction] = []
     for word, edits in words:
         scored = []
@@ -175,7 +180,7 @@ def typo_corrections(*, workspace_id: int, words: list[tuple[QueryWord, int]]) -
         for distance, candidate in sorted(c for c in scored if c[0] == best)[:CORRECTIONS_PER_WORD]:
             corrections.append(Correction(word=word.surface, term=word.term, matched=candidate,
                                           shown=shown_form(word, candidate), edits=distance, kind="typo",
-                                          weight=EDIT_PENALTY ** distance))
+                                          weight=EDIT_PENALTY ** distance, df=dfs[candidate]))
     return corrections
 
 

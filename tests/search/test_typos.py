@@ -208,3 +208,19 @@ def test_fusion_features_describe_the_typed_words_not_their_corrections(no_embed
 
     assert corrected.coverage == as_typed.coverage == pytest.approx(0.5)  # "polici" known, "refnud" not
     assert corrected.rarity == pytest.approx(as_typed.rarity)
+
+
+def test_a_typo_costs_one_statement_with_its_candidates_statistics(no_embeddings, docs, workspace):
+    # The query's statistics, then the trigram candidates with their df: no third read.
+    # (Each search statement runs in a savepoint inside this test's transaction: not counted.)
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        prepared = keyword_query_prepare(workspace_id=workspace.pk, query="refnud policy", typos=TypoBudget())
+    statements = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
+
+    assert len(statements) == 2 and "similarity(" in statements[1]
+
+    weights = {t.term: t for t in prepared.terms}
+    assert [c.matched for c in prepared.corrections] == ["refund"]
+    assert weights["refund"].df == 1 and weights["refund"].weight < weights["polici"].weight * 1.5
