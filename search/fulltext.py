@@ -468,10 +468,12 @@ def _facets(access: WorkspaceAccess, request: Mapping[str, Any], filters: _Filte
         return None
     schemas = filters.schemas if filters.schemas is not None else content_type_schemas(workspace=access.workspace)
     facets = facets_resolve(request["facets"], schemas)
-    spec = request["filter"]
-    matched = [filters.matched if spec is None else entry_filter_compile(
-        filter_without_key(spec, facet.name), content_type=request["content_type"], access=access, schemas=schemas)
-        for facet in facets]
+    spec = request["filter"] or None
+    matched = []
+    for facet in facets:  # compiled again only for a facet the filter constrains
+        without = filter_without_key(spec, facet.name)
+        matched.append(filters.matched if without == spec else entry_filter_compile(
+            without, content_type=request["content_type"], access=access, schemas=schemas))
     match_sql, match_params = _gram_match(filters.workspace_id, query)
     return entry_facet_counts(access=access, facets=facets, match_sql=match_sql, match_params=match_params,
                               content_type_id=filters.content_type_id, status=request["status"], matched=matched,

@@ -11,9 +11,8 @@ from typing import Any
 
 from django.db import connection
 
-from ingestion.keywords import LENGTH_TERM
 from ingestion.models import ChunkStatus
-from ingestion.services.keyword import DELTA_TABLE, STAT_TABLE
+from ingestion.services.keyword import workspace_length_sql
 from search.chunk_results import ChunkHit, json_object
 from search.filters import CompiledFilter
 from search.statements import SearchCursor, search_cursor
@@ -164,14 +163,6 @@ def search_settings_params(ef_search: int) -> list[str]:
     return [str(int(ef_search)), str(MAX_SCAN_TUPLES), str(SCAN_MEM_MULTIPLIER)]
 
 
-# The workspace's chunk count: every chunk has a LENGTH_TERM posting from the transaction
-# that wrote it (ingestion/services/keyword.py), counted in KeywordStat plus its deltas.
-_WORKSPACE_CHUNKS_SQL = (
-    f"(SELECT coalesce(sum(df), 0) FROM (SELECT df FROM {STAT_TABLE} WHERE workspace_id = %s AND term = %s"
-    f" UNION ALL SELECT df FROM {DELTA_TABLE} WHERE workspace_id = %s AND term = %s) AS s)"
-)
-
-
 def vector_candidates(
     *,
     workspace_id: int,
@@ -203,8 +194,10 @@ def vector_candidates(
     every_chunk_passes = where.sql == "TRUE"
     with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
         if every_chunk_passes:
-            cursor.execute(f"{search_settings_sql()}, {_WORKSPACE_CHUNKS_SQL}",
-                           [*search_settings_params(ef_search), workspace_id, LENGTH_TERM, workspace_id, LENGTH_TERM])
+            length_sql, length_params = workspace_length_sql(workspace_id=workspace_id)
+            cursor.execute(f"{search_settings_sql()},"
+                           f" (SELECT coalesce(w.chunks, 0) FROM ({length_sql}) AS w(chunks, total))",
+                           [*search_settings_params(ef_search), *length_params])
             too_many = cursor.fetchone()[-1] > EXACT_MAX_ROWS
         else:
             cursor.execute(search_settings_sql(), search_settings_params(ef_search))

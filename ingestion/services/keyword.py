@@ -44,14 +44,18 @@ class ChunkText:
     text: str
 
 
+def workspace_length_sql(*, workspace_id: int) -> tuple[str, list]:
+    """One row: the workspace's chunk count and summed length (its LENGTH_TERM statistics plus
+    their deltas; every chunk has a LENGTH_TERM posting), with its params."""
+    return (f"SELECT sum(df), sum(tf) FROM (SELECT df, tf FROM {STAT_TABLE} WHERE workspace_id = %s AND term = %s"
+            f" UNION ALL SELECT df, tf FROM {DELTA_TABLE} WHERE workspace_id = %s AND term = %s) s",
+            [workspace_id, LENGTH_TERM, workspace_id, LENGTH_TERM])
+
+
 def workspace_average_length(*, workspace_id: int) -> float | None:
     """The workspace's mean chunk length in BM25 tokens (committed and in this transaction), or None."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT sum(df), sum(tf) FROM (SELECT df, tf FROM {STAT_TABLE} WHERE workspace_id = %s AND term = %s"
-            f" UNION ALL SELECT df, tf FROM {DELTA_TABLE} WHERE workspace_id = %s AND term = %s) s",
-            [workspace_id, LENGTH_TERM, workspace_id, LENGTH_TERM],
-        )
+        cursor.execute(*workspace_length_sql(workspace_id=workspace_id))
         chunks, total = cursor.fetchone()
     if not chunks:
         return None
