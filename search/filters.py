@@ -431,11 +431,11 @@ class _Compiler:
         self.key_ref(key, path)
         # One containment test per value, as for $eq (a BitmapOr over the GIN index, estimated
         # from statistics); null matches a missing key or a JSON null, as for $eq.
-        tests, seen = [], []
-        for value in operand:
-            if any(value == other and type(value) is type(other) for other in seen):
+        tests, seen = [], set()
+        for value in operand:  # scalars (_values_list), so hashable
+            if (type(value), value) in seen:
                 continue  # a repeated value adds nothing (`True == 1`, so the type is compared too)
-            seen.append(value)
+            seen.add((type(value), value))
             if value is None:
                 tests.append(f"(COALESCE({self.expr(self.key_ref(key, path))}, 'null'::jsonb) = 'null'::jsonb)")
                 continue

@@ -176,8 +176,8 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
     is extended), two round trips when an index is needed, plus one to resolve
     `content_type` and one to read the schemas a `filter` is checked against.
     """
-    query, limit, offset, filters = _inputs_validate(access=access, options=options)
-    request = EntrySearchOptions.validated(options)
+    request, filters = _inputs_validate(access=access, options=options)
+    query, limit, offset = request["query"], request["limit"], request["offset"]
     plan, rows = _search(filters=filters, query=query, limit=limit, offset=offset)
     hits = [_hit(row, query) for row in rows[:limit]]
     if offset == 0:
@@ -214,8 +214,9 @@ def entry_suggestions(*, access: WorkspaceAccess, query: str, filters: _Filters)
 
 def search_entries_explain(*, access: WorkspaceAccess, **options: Any) -> tuple[SearchPlan, str]:
     """The plan search_entries chooses, and PostgreSQL's EXPLAIN of the statement that finds the rows."""
-    query, limit, offset, filters = _inputs_validate(access=access, options=options)
-    plan, lines = _search(filters=filters, query=query, limit=limit, offset=offset, explain=True)
+    request, filters = _inputs_validate(access=access, options=options)
+    plan, lines = _search(filters=filters, query=request["query"], limit=request["limit"], offset=request["offset"],
+                          explain=True)
     return plan, "\n".join(lines)
 
 
@@ -242,13 +243,11 @@ class _Filters:
     schemas: Mapping[str, Any] | None = None
 
 
-def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> tuple[str, int, int, _Filters]:
-    """The declared options checked (EntrySearchOptions), and the caller's predicates."""
+def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> tuple[dict[str, Any], _Filters]:
+    """The declared options checked once (EntrySearchOptions), and the caller's predicates."""
     workspace = access.workspace
     request = EntrySearchOptions.validated(options)
-    query, content_type, status = request["query"], request["content_type"], request["status"]
-    spec = request["filter"]
-    limit, offset = request["limit"], request["offset"]
+    content_type, status, spec = request["content_type"], request["status"], request["filter"]
     sql, params = ["e.workspace_id = %s"], [workspace.pk]
     if content_type is not None:
         if not isinstance(content_type, str) or not _API_ID.fullmatch(content_type):
@@ -282,7 +281,7 @@ def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> 
     if spec is not None:
         schemas = content_type_schemas(workspace=workspace)
         matched = entry_filter_compile(spec, content_type=content_type, access=access, schemas=schemas)
-    return query, limit, offset, _Filters(
+    return request, _Filters(
         workspace_id=workspace.pk,
         sql=" AND ".join(sql),
         params=tuple(params),
