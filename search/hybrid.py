@@ -375,7 +375,9 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
             semantic_hits = vector_candidates(
                 workspace_id=workspace_id, model_name=embedding.model, dimensions=embedding.dimensions,
                 query_vector=query_vector, limit=depth, where=where.compiled, ef_search=ef_search,
-                include_vectors=include_vectors)
+                include_vectors=include_vectors,
+                # The keyword leg read the workspace's chunk count with its terms' statistics.
+                workspace_chunks=prepared.chunks if prepared is not None and prepared.query_terms else None)
             collected.legs_used.append(LEG_SEMANTIC)
             collected.leg_meta[LEG_SEMANTIC] = {"model": collected.model, "returned": len(semantic_hits)}
             for rank, hit in enumerate(semantic_hits, start=1):

@@ -174,11 +174,14 @@ def vector_candidates(
     ef_search: int,
     max_distance: float | None = None,
     include_vectors: bool = False,
+    workspace_chunks: int | None = None,
 ) -> list[ChunkHit]:
     """The nearest chunks of one workspace by their current vectors of one model, ranked by cosine distance.
 
     At most EXACT_MAX_ROWS matching rows are ranked exactly (every distance computed);
     more are ranked by the HNSW walk (with its own exact fallback, vector_candidates_sql).
+    `workspace_chunks`: the workspace's chunk count, when the caller has read it already (the
+    keyword leg of hybrid search has), so an unfiltered search does not read it again.
     """
     vector_text = vector_literal(query_vector)
     bounded = max_distance is not None
@@ -193,7 +196,10 @@ def vector_candidates(
 
     every_chunk_passes = where.sql == "TRUE"
     with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
-        if every_chunk_passes:
+        if every_chunk_passes and workspace_chunks is not None:
+            cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+            too_many = workspace_chunks > EXACT_MAX_ROWS
+        elif every_chunk_passes:
             length_sql, length_params = workspace_length_sql(workspace_id=workspace_id)
             cursor.execute(f"{search_settings_sql()},"
                            f" (SELECT coalesce(w.chunks, 0) FROM ({length_sql}) AS w(chunks, total))",

@@ -117,3 +117,32 @@ def test_an_unfiltered_search_of_a_small_workspace_is_ranked_exactly(notes, work
     assert all(hit.exact_plan for hit in result.hits)
     assert [hit.score for hit in result.hits] == pytest.approx(
         exact_scores("refund", list(range(len(TEXTS))), local_embeddings)[:10], abs=1e-5)
+
+
+def test_hybrid_reads_the_chunk_count_once(notes, workspace, monkeypatch):
+    # The keyword leg reads the workspace's chunk count with its terms' statistics; the vector
+    # leg decides between exact and walk from that figure instead of reading it again.
+    from ingestion.services import keyword_index_missing
+    from search.statements import SearchCursor
+
+    keyword_index_missing(workspace_id=workspace.pk)
+    monkeypatch.setattr("search.vector_leg.EXACT_MAX_ROWS", 50)
+    sent = []
+    execute = SearchCursor.execute
+
+    def capture(self, sql, params=(), **kwargs):
+        sent.append(sql)
+        return execute(self, sql, params, **kwargs)
+
+    monkeypatch.setattr(SearchCursor, "execute", capture)
+    walked = hybrid_search(access=full_access(workspace), query="refund", top_k=10)
+    settings_statements = [sql for sql in sent if "set_config" in sql]
+    listed = [sql for sql in sent if "WITH f AS MATERIALIZED" in sql]
+
+    assert len(walked.hits) == 10 and listed == []  # 200 > 50: walked, nothing listed
+    assert settings_statements and not any("AS w(chunks, total)" in sql for sql in settings_statements)
+    monkeypatch.setattr("search.vector_leg.EXACT_MAX_ROWS", 2_000)
+    sent.clear()
+    exact = hybrid_search(access=full_access(workspace), query="refund", top_k=10)
+    # 200 <= 2,000: the exact plan, decided from the same figure
+    assert exact.hits and len([sql for sql in sent if "WITH f AS MATERIALIZED" in sql]) == 1
