@@ -21,7 +21,9 @@ Run from the repo root:
      from Python: real queries from the three sets, and common-term queries;
    - how many candidates it scored and how many postings it read at most, and its top 10
      against exact BM25 (every posting of every term read): agreement@10;
-   - hybrid_search end to end (top_k 10), including the query's embedding by the local model.
+   - hybrid_search end to end (top_k 10), including the query's embedding by the local model,
+     with its default fusion and with the fusion before issue 18 (weighted 0.60 / 0.75, as a
+     request), alternated query by query: p95 of each and their ratio (issue 18: <= 1.1x).
    The load average is printed with the figures: the machine is shared.
 """
 
@@ -237,7 +239,8 @@ def measure(args: argparse.Namespace) -> None:
           f"{CHAMPIONS} champions per common term; query embedding p50 {statistics.median(embed_ms):.1f} ms")
     print(f"load average {load1:.1f}/{load5:.1f} on {os.cpu_count()} CPUs (timings include any contention)\n")
     header = (f"{'scenario':<20} {'rows':>6} {'queries':<7} {'kw p50':>7} {'kw p95':>7} {'cand p50':>8} "
-              f"{'cand max':>8} {'read max':>8} {'agree@10':>8} {'exact q':>7} {'hyb p50':>7} {'hyb p95':>7}")
+              f"{'cand max':>8} {'read max':>8} {'agree@10':>8} {'exact q':>7} {'hyb p50':>7} {'hyb p95':>7} "
+              f"{'tdy p50':>7} {'tdy p95':>7} {'p95/tdy':>7}")
     print(header)
     print("-" * len(header))
     for label, access, spec, rows in scenarios:
@@ -261,19 +264,33 @@ def measure(args: argparse.Namespace) -> None:
                 truth = {h.id for h in exact[:TOP_K]}
                 if truth:
                     agree.append(len(ids & truth) / len(truth))
-            hyb_ms = []
-            for text in texts:
-                started = time.perf_counter()
-                hybrid_search(access=access, query=text, top_k=TOP_K, filter=spec)
-                hyb_ms.append((time.perf_counter() - started) * 1000)
+            # Hybrid as shipped, and with the fusion before issue 18 (weighted, 0.60 / 0.75 by
+            # script) as a request: the same legs and statements; alternated query by query,
+            # each first every other time, so contention falls on both.
+            hyb_ms, today_ms = [], []
+            for i, text in enumerate(texts):
+                runs = [(hyb_ms, {}), (today_ms, today_fusion(text))]
+                for out, options in (runs if i % 2 == 0 else runs[::-1]):
+                    started = time.perf_counter()
+                    hybrid_search(access=access, query=text, top_k=TOP_K, filter=spec, **options)
+                    out.append((time.perf_counter() - started) * 1000)
             print(f"{label:<20} {rows:>6} {kind:<7} {statistics.median(kw_ms):>7.1f} {pct(kw_ms, 0.95):>7.1f} "
                   f"{int(statistics.median(cands)):>8} {max(cands):>8} {max(reads):>8} "
                   f"{statistics.mean(agree) if agree else float('nan'):>8.3f} {exhaustive:>3}/{len(texts):<3} "
-                  f"{statistics.median(hyb_ms):>7.1f} {pct(hyb_ms, 0.95):>7.1f}", flush=True)
+                  f"{statistics.median(hyb_ms):>7.1f} {pct(hyb_ms, 0.95):>7.1f} {statistics.median(today_ms):>7.1f} "
+                  f"{pct(today_ms, 0.95):>7.1f} {pct(hyb_ms, 0.95) / pct(today_ms, 0.95):>6.2f}x", flush=True)
     load1, load5, _ = os.getloadavg()
     print(f"\nload average at the end {load1:.1f}/{load5:.1f}")
     if args.bounds:
         bound_sweep(ws_ids["big"], queries["real"], args.bounds)
+
+
+def today_fusion(query: str) -> dict:
+    """The fusion before issue 18 as request options: weighted, keyword 0.60 (Latin) / 0.75 (CJK)."""
+    from search.fusion import cjk_share
+
+    weight = 0.75 if cjk_share(query) >= 0.3 else 0.6
+    return {"fusion": "weighted", "keyword_weight": weight, "semantic_weight": round(1 - weight, 2)}
 
 
 def bound_sweep(ws_id: int, texts: list[str], bounds: str) -> None:
