@@ -56,6 +56,9 @@ ADAPTIVE_KEYWORD = (-0.0048, 0.8687, -0.4703, -0.6570, 0.0017, 1.5306, -0.9613)
 ADAPTIVE_SEMANTIC = (0.1304, -0.1782, 0.4234, -0.1682, 1.2571, 0.6992, -0.7846)
 ADAPTIVE_AGGREGATE = False  # per entry scored 0.002 worse at the worst set (learned+entry)
 # --- end of fitted values ---
+# Each leg's weight when the fitted weights of a query are both 0 (adaptive_weights): chosen,
+# not fitted; the z-scores of the legs that ran, summed.
+NEUTRAL_WEIGHT = 1.0
 
 FEATURE_NAMES = ("const", "coverage", "rarity", "keyword_gap", "semantic_spread", "length", "cjk")
 # The query length feature saturates at this many distinct terms.
@@ -155,10 +158,24 @@ def query_features(*, query: str, query_terms: int, known_idfs: Sequence[float],
                          semantic_spread=spread, length=length, cjk=cjk_share(query))
 
 
-def adaptive_weights(features: QueryFeatures) -> tuple[float, float]:
-    """The (keyword, semantic) z-score weights the fitted model gives this query (each at least 0)."""
+def adaptive_weights(features: QueryFeatures, *, keyword_ran: bool = True, semantic_ran: bool = True,
+                     model: tuple | None = None) -> tuple[float, float]:
+    """The (keyword, semantic) z-score weights the fitted model (or `model`) gives this query:
+    each at least 0, and 0 for a leg that did not run.
+
+    Never both 0: then every candidate would fuse to the same 0.5 and come back in chunk-id
+    order, whatever the legs said. That happens outside what the model was fitted on: a
+    two-character Japanese query in a six-entry workspace (one keyword match standing far
+    above the rest, all CJK, one term) drove both linear weights below 0, and 返品 ranked its
+    only exact match fifth though both legs ranked it first. Then the legs that ran count
+    alike (NEUTRAL_WEIGHT each)."""
+    _, coef_k, coef_s = model if model is not None else (ADAPTIVE_BIAS, ADAPTIVE_KEYWORD, ADAPTIVE_SEMANTIC)
     f = features.vector()
-    return max(0.0, float(np.dot(ADAPTIVE_KEYWORD, f))), max(0.0, float(np.dot(ADAPTIVE_SEMANTIC, f)))
+    keyword = max(0.0, float(np.dot(coef_k, f))) if keyword_ran else 0.0
+    semantic = max(0.0, float(np.dot(coef_s, f))) if semantic_ran else 0.0
+    if keyword == 0.0 and semantic == 0.0:
+        keyword, semantic = (NEUTRAL_WEIGHT if keyword_ran else 0.0), (NEUTRAL_WEIGHT if semantic_ran else 0.0)
+    return keyword, semantic
 
 
 # --- the one calculation -----------------------------------------------------------------------
@@ -243,9 +260,9 @@ def fuse_arrays(keyword: np.ndarray, semantic: np.ndarray, *, setting: FusionSet
             wk, ws = setting.weights()
             bias = 0.0
         else:
-            bias, coef_k, coef_s = model if model is not None else (ADAPTIVE_BIAS, ADAPTIVE_KEYWORD, ADAPTIVE_SEMANTIC)
-            f = (features or QueryFeatures()).vector()
-            wk, ws = max(0.0, float(np.dot(coef_k, f))), max(0.0, float(np.dot(coef_s, f)))
+            bias = model[0] if model is not None else ADAPTIVE_BIAS
+            wk, ws = adaptive_weights(features or QueryFeatures(), keyword_ran=keyword_ran, semantic_ran=semantic_ran,
+                                      model=model)
         wk, ws = (wk if keyword_ran else 0.0), (ws if semantic_ran else 0.0)
 
         def combine(kv, sv, _index=None):

@@ -254,7 +254,8 @@ def effective_weights(setting: FusionSetting, collected: Collected) -> tuple[flo
     """The (keyword, semantic) weights this query was fused with (0 for a leg that did not run):
     the fixed ones, or adaptive fusion's own for this query's features."""
     if setting.method == FUSION_ADAPTIVE and not setting.fixed:
-        keyword, semantic = adaptive_weights(collected.features)
+        keyword, semantic = adaptive_weights(collected.features, keyword_ran=LEG_KEYWORD in collected.legs_used,
+                                             semantic_ran=LEG_SEMANTIC in collected.legs_used)
     else:
         keyword, semantic = setting.weights()
     return (keyword if LEG_KEYWORD in collected.legs_used else 0.0,

@@ -18,6 +18,7 @@ from search.fusion import (
     FUSION_ADAPTIVE,
     FUSION_WEIGHTED,
     FusionSetting,
+    NEUTRAL_WEIGHT,
     QueryFeatures,
     adaptive_weights,
     fuse_arrays,
@@ -274,3 +275,32 @@ def test_adaptive_weights_match_meta(embedded, workspace):
     meta = hybrid_search(access=access, query="forgot my password").extra_meta
     assert meta["weights"]["keyword"] == pytest.approx(keyword, abs=1e-6)
     assert meta["weights"]["semantic"] == pytest.approx(semantic, abs=1e-6)
+
+
+def test_both_legs_first_is_first_even_where_the_model_gives_no_weight(embedded, workspace):
+    # Found in the product: for 返品 in this small workspace (one keyword match far above the
+    # rest, all CJK, one term) both fitted weights fall below 0; clamped to 0, every candidate
+    # fused to 0.5 and came back in chunk-id order, the only exact match fifth, though both
+    # legs ranked it first.
+    for query, title in (("返品", "返品について"), ("配送", "配送について")):
+        result = hybrid_search(access=full_access(workspace), query=query, top_k=6)
+        legs = result.hits[0].legs
+        assert result.hits[0].title == title
+        assert legs["keyword"]["rank"] == 1 and legs["semantic"]["rank"] == 1
+        assert len({hit.score for hit in result.hits}) > 1  # a ranking, not one score for all
+        weights = result.extra_meta["weights"]
+        assert weights["keyword"] > 0 or weights["semantic"] > 0
+
+
+def test_fitted_weights_both_below_zero_fall_back_to_the_legs_alike():
+    features = QueryFeatures(coverage=1.0, rarity=1.0, keyword_gap=1.0, semantic_spread=0.0, length=0.0, cjk=1.0)
+    negative = (0.0, (-1.0,) * 7, (-1.0,) * 7)
+    assert adaptive_weights(features, model=negative) == (NEUTRAL_WEIGHT, NEUTRAL_WEIGHT)
+    assert adaptive_weights(features, model=negative, semantic_ran=False) == (NEUTRAL_WEIGHT, 0.0)
+    keyword = np.array([5.0, 1.0, 0.5])
+    semantic = np.array([0.2, 0.6, 0.1])
+    fused = fuse_arrays(keyword, semantic, setting=FusionSetting(), features=features, model=negative)
+    assert len(set(fused.round(9))) == 3  # ranked by both legs' z-scores, summed
+    only_keyword = fuse_arrays(keyword, np.full(3, np.nan), setting=FusionSetting(), features=features,
+                               model=negative)
+    assert list(np.argsort(-only_keyword)) == [0, 1, 2]
