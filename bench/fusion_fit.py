@@ -27,8 +27,10 @@ Candidates:
 - adaptive: z-scored legs, the keyword weight linear in the query's features, fitted by
   regressing each fit query's best weight on its features (ridge);
 - learned: logistic regression on candidates (relevant or not) over keyword_z x features and
-  semantic_z x features (the product's adaptive formula, its coefficients fitted by log-loss).
-zscore, adaptive and learned also "+entry": an entry's best chunk fused on its entry's best
+  semantic_z x features (the product's adaptive formula, its coefficients fitted by log-loss);
+- listwise: the same formula, its coefficients fitted to rank each query's candidates
+  (softmax cross-entropy per query, ListNet) instead of to classify candidates one by one.
+zscore, adaptive, learned and listwise also "+entry": an entry's best chunk fused on its entry's best
 score per leg.
 """
 
@@ -206,7 +208,7 @@ def fused_scores(q: Q, kind: str, params: dict, aggregate: bool) -> np.ndarray:
             return fuse_arrays(q.keyword, q.semantic, setting=FusionSetting(FUSION_RRF, w, 1 - w), **common)
         finally:
             fusion.RRF_K = saved
-    if kind in ("adaptive", "learned"):
+    if kind in ("adaptive", "learned", "listwise"):
         return fuse_arrays(q.keyword, q.semantic, setting=FusionSetting(FUSION_ADAPTIVE), features=q.features,
                            model=params["model"], **common)
     raise ValueError(kind)
@@ -244,6 +246,8 @@ def fit(kind: str, train: dict[str, list[Q]], aggregate: bool) -> dict:
         return {"model": fit_adaptive(train, aggregate)}
     if kind == "learned":
         return {"model": fit_learned(train)}
+    if kind == "listwise":
+        return {"model": fit_listwise(train)}
     raise ValueError(kind)
 
 
@@ -331,10 +335,44 @@ def fit_learned(train: dict[str, list[Q]]) -> tuple:
     return float(beta[0]), tuple(beta[1:1 + half]), tuple(beta[1 + half:])
 
 
+def fit_listwise(train: dict[str, list[Q]]) -> tuple:
+    """The learned model's form (keyword_z x features, semantic_z x features), its coefficients
+    fitted to rank instead: per query, the softmax of the fused logits over its candidates
+    against its relevance spread over its relevant candidates (ListNet's top-one
+    cross-entropy); each set weighs the same, each query the same within it. A bias moves
+    every candidate of a query alike, so it has none."""
+    from scipy.optimize import minimize
+
+    groups = []
+    for queries in train.values():
+        kept = [q for q in queries if len(q.chunk) and (q.gain > 0).any()]
+        for q in kept:
+            target = q.gain / q.gain.sum()
+            groups.append((_design(q), target, 1.0 / (len(kept) * len(train))))
+    width = groups[0][0].shape[1]
+    reg = 1e-4
+
+    def loss(beta):
+        value, grad = reg * beta @ beta, 2 * reg * beta
+        for x, target, weight in groups:
+            z = x @ beta
+            z = z - z.max()
+            p = np.exp(z)
+            p /= p.sum()
+            value -= weight * float(target @ np.log(p + 1e-12))
+            grad += weight * (x.T @ (p - target))
+        return value, grad
+
+    beta = minimize(loss, np.zeros(width), jac=True, method="L-BFGS-B").x
+    half = width // 2
+    return 0.0, tuple(beta[:half]), tuple(beta[half:])
+
+
 # --- the run ------------------------------------------------------------------------------------
 
 CANDIDATES = [("today", False), ("weighted", False), ("zscore", False), ("zscore", True), ("rrf", False),
-              ("adaptive", False), ("adaptive", True), ("learned", False), ("learned", True)]
+              ("adaptive", False), ("adaptive", True), ("learned", False), ("learned", True),
+              ("listwise", False), ("listwise", True)]
 
 
 def label(kind: str, aggregate: bool) -> str:
