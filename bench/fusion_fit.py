@@ -247,7 +247,7 @@ def fit(kind: str, train: dict[str, list[Q]], aggregate: bool) -> dict:
     if kind == "learned":
         return {"model": fit_learned(train)}
     if kind == "listwise":
-        return {"model": fit_listwise(train)}
+        return {"model": fit_listwise(train, aggregate)}
     raise ValueError(kind)
 
 
@@ -335,20 +335,41 @@ def fit_learned(train: dict[str, list[Q]]) -> tuple:
     return float(beta[0]), tuple(beta[1:1 + half]), tuple(beta[1 + half:])
 
 
-def fit_listwise(train: dict[str, list[Q]]) -> tuple:
+def _entry_design(q: Q) -> tuple[np.ndarray, np.ndarray]:
+    """One row per entry: its best z-score per leg x features (what +entry fuses an entry's
+    best chunk on, and so the entry's score), and the entry's gain."""
+    from search.fusion import _zscores
+
+    key = ("entry", id(q))
+    if key not in _DESIGN:
+        f = q.features.vector()
+        kz, sz = _zscores(q.keyword), _zscores(q.semantic)
+        entries, inverse = np.unique(q.entry, return_inverse=True)
+        best_k = np.full(len(entries), -np.inf)
+        best_s = np.full(len(entries), -np.inf)
+        gain = np.zeros(len(entries))
+        np.maximum.at(best_k, inverse, kz)
+        np.maximum.at(best_s, inverse, sz)
+        np.maximum.at(gain, inverse, q.gain)
+        _DESIGN[key] = (np.hstack([best_k[:, None] * f[None, :], best_s[:, None] * f[None, :]]), gain)
+    return _DESIGN[key]
+
+
+def fit_listwise(train: dict[str, list[Q]], aggregate: bool = False) -> tuple:
     """The learned model's form (keyword_z x features, semantic_z x features), its coefficients
     fitted to rank instead: per query, the softmax of the fused logits over its candidates
     against its relevance spread over its relevant candidates (ListNet's top-one
     cross-entropy); each set weighs the same, each query the same within it. A bias moves
-    every candidate of a query alike, so it has none."""
+    every candidate of a query alike, so it has none. With `aggregate`, what is ranked is
+    the entries, each on its best z-score per leg, as +entry ranks them."""
     from scipy.optimize import minimize
 
     groups = []
     for queries in train.values():
         kept = [q for q in queries if len(q.chunk) and (q.gain > 0).any()]
         for q in kept:
-            target = q.gain / q.gain.sum()
-            groups.append((_design(q), target, 1.0 / (len(kept) * len(train))))
+            x, gain = _entry_design(q) if aggregate else (_design(q), q.gain)
+            groups.append((x, gain / gain.sum(), 1.0 / (len(kept) * len(train))))
     width = groups[0][0].shape[1]
     reg = 1e-4
 
@@ -382,6 +403,8 @@ def label(kind: str, aggregate: bool) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--candidates", default=None,
+                        help="only these candidates, e.g. learned,listwise+entry (default: all)")
     parser.add_argument("--max-queries", type=int, default=None, help="queries per split (first N)")
     parser.add_argument("--collect-only", action="store_true",
                         help="run the legs for these sets and cache them (sets may live in different databases: "
@@ -420,7 +443,9 @@ def main() -> None:
     for leg, index in (("keyword leg", 0), ("semantic leg", 1)):
         print(f"{leg:<16}" + "".join(f"{legs[n][index]:>22.3f}" for n in names))
     results = {}
-    for kind, aggregate in CANDIDATES:
+    wanted = args.candidates.split(",") if args.candidates else None
+    candidates = [c for c in CANDIDATES if wanted is None or label(*c) in wanted]
+    for kind, aggregate in candidates:
         scores, margins, fitted = [], [], []
         for held in names:
             train = {n: fit_qs[n] for n in names if n != held}
@@ -435,7 +460,7 @@ def main() -> None:
         for held, params in zip(names, fitted):
             if "model" not in params and params:
                 print(f"{'':<18}fitted without {held}: {params}")
-    chosen = max((c for c in CANDIDATES if c[0] != "today"), key=lambda c: (round(results[c][0], 4), results[c][1]))
+    chosen = max((c for c in candidates if c[0] != "today"), key=lambda c: (round(results[c][0], 4), results[c][1]))
     print(f"\nChosen by the worst margin: {label(*chosen)} (worst {results[chosen][0]:+.3f}, "
           f"mean {results[chosen][1]:.3f})")
     final = fit(chosen[0], fit_qs, chosen[1])

@@ -47,15 +47,15 @@ DEFAULT_KEYWORD_WEIGHT = 0.5
 RRF_K = 60
 # adaptive: fused = sigmoid(ADAPTIVE_BIAS + (ADAPTIVE_KEYWORD . f) keyword_z + (ADAPTIVE_SEMANTIC . f) semantic_z),
 # f = QueryFeatures.vector() = (1, coverage, rarity, keyword_gap, semantic_spread, length, cjk): the
-# "listwise+entry" candidate (the coefficients fitted to rank each query's candidates, ListNet;
-# an entry's best chunk fused on the entry's best z-score per leg), chosen by the worst
-# leave-one-set-out margin (+0.000; then the mean, 0.777) and refitted on the fit splits of
-# SciFact, StackFAQ, CovidFAQ, JSQuAD and JaQuAD. A ranking loss has no bias: 0.5 is a chunk
-# at the candidates' mean, so `min_score` keeps its 0..1 sense.
+# "listwise+entry" candidate: each query's entries ranked on their best z-score per leg (as
+# ADAPTIVE_AGGREGATE fuses an entry's best chunk), the coefficients fitted to rank them
+# (ListNet), chosen by the worst leave-one-set-out margin (+0.001; mean 0.780) and refitted on
+# the fit splits of SciFact, StackFAQ, CovidFAQ, JSQuAD and JaQuAD. A ranking loss has no
+# bias: 0.5 is a chunk at the candidates' mean, so `min_score` keeps its 0..1 sense.
 ADAPTIVE_BIAS = 0.0
-ADAPTIVE_KEYWORD = (0.8293, 0.2802, 0.2628, -0.9649, -1.5415, 0.2744, 0.6029)
-ADAPTIVE_SEMANTIC = (0.7387, -0.5617, -0.3413, -0.1060, 1.8213, 0.0970, 0.1657)
-ADAPTIVE_AGGREGATE = True  # listwise+entry: +0.000 at the worst set, mean 0.777 (listwise alone 0.776)
+ADAPTIVE_KEYWORD = (0.2960, 0.4403, 0.2417, -0.8279, -2.5042, 1.5153, 0.5286)
+ADAPTIVE_SEMANTIC = (0.9444, -0.2068, -0.9976, 0.1134, 1.5662, 0.3039, -0.1017)
+ADAPTIVE_AGGREGATE = True  # fitted and scored per entry (listwise alone: +0.000, mean 0.776)
 # --- end of fitted values ---
 # Each leg's weight when the fitted weights of a query are both 0 (adaptive_weights): chosen,
 # not fitted; the z-scores of the legs that ran, summed.
