@@ -85,22 +85,29 @@ def test_max_distance_applies_on_the_exact_plan(notes, workspace, local_embeddin
     assert [hit.score for hit in result.hits] == pytest.approx(best[:3], abs=1e-5)
 
 
-def test_an_unfiltered_search_of_a_large_workspace_lists_no_ids(notes, workspace, monkeypatch):
-    # Every chunk passes, and the workspace's chunk count (200 > 50) already says the exact
-    # plan cannot apply: no statement lists the passing ids (it cost ~2 ms at 100k chunks).
-    from ingestion.services import keyword_index_missing
+@pytest.fixture
+def sent(monkeypatch):
+    """The SQL of every statement the searches send, in order."""
     from search.statements import SearchCursor
 
-    keyword_index_missing(workspace_id=workspace.pk)  # as sync does for every chunk it writes
-    monkeypatch.setattr("search.vector_leg.EXACT_MAX_ROWS", 50)
-    sent = []
+    statements = []
     execute = SearchCursor.execute
 
     def capture(self, sql, params=(), **kwargs):
-        sent.append(sql)
+        statements.append(sql)
         return execute(self, sql, params, **kwargs)
 
     monkeypatch.setattr(SearchCursor, "execute", capture)
+    return statements
+
+
+def test_an_unfiltered_search_of_a_large_workspace_lists_no_ids(notes, workspace, monkeypatch, sent):
+    # Every chunk passes, and the workspace's chunk count (200 > 50) already says the exact
+    # plan cannot apply: no statement lists the passing ids (it cost ~2 ms at 100k chunks).
+    from ingestion.services import keyword_index_missing
+
+    keyword_index_missing(workspace_id=workspace.pk)  # as sync does for every chunk it writes
+    monkeypatch.setattr("search.vector_leg.EXACT_MAX_ROWS", 50)
     unfiltered = semantic_search(access=full_access(workspace), query="refund", top_k=10)
     listed_unfiltered = [sql for sql in sent if "WITH f AS MATERIALIZED" in sql]
     sent.clear()
@@ -119,22 +126,13 @@ def test_an_unfiltered_search_of_a_small_workspace_is_ranked_exactly(notes, work
         exact_scores("refund", list(range(len(TEXTS))), local_embeddings)[:10], abs=1e-5)
 
 
-def test_hybrid_reads_the_chunk_count_once(notes, workspace, monkeypatch):
+def test_hybrid_reads_the_chunk_count_once(notes, workspace, monkeypatch, sent):
     # The keyword leg reads the workspace's chunk count with its terms' statistics; the vector
     # leg decides between exact and walk from that figure instead of reading it again.
     from ingestion.services import keyword_index_missing
-    from search.statements import SearchCursor
 
     keyword_index_missing(workspace_id=workspace.pk)
     monkeypatch.setattr("search.vector_leg.EXACT_MAX_ROWS", 50)
-    sent = []
-    execute = SearchCursor.execute
-
-    def capture(self, sql, params=(), **kwargs):
-        sent.append(sql)
-        return execute(self, sql, params, **kwargs)
-
-    monkeypatch.setattr(SearchCursor, "execute", capture)
     walked = hybrid_search(access=full_access(workspace), query="refund", top_k=10)
     settings_statements = [sql for sql in sent if "set_config" in sql]
     listed = [sql for sql in sent if "WITH f AS MATERIALIZED" in sql]
