@@ -319,7 +319,7 @@ def measure(args: argparse.Namespace) -> None:
             for q in qvectors[:20]:  # warm the index pages for this setting
                 _vector_candidates(workspace_id=ws_id, model_name=MODEL, dimensions=DIMENSIONS,
                                    query_vector=q.tolist(), limit=TOP_K, where=where, ef_search=ef)
-            latencies, recalls, short, fallbacks = [], [], 0, 0
+            latencies, recalls, short, fallbacks, exact_plans = [], [], 0, 0, 0
             for q, truth in zip(qvectors, exact):
                 started = time.perf_counter()
                 hits = _vector_candidates(workspace_id=ws_id, model_name=MODEL, dimensions=DIMENSIONS,
@@ -331,8 +331,14 @@ def measure(args: argparse.Namespace) -> None:
                     short += 1
                 if any(hit.exact for hit in hits):
                     fallbacks += 1
+                if any(hit.exact_plan for hit in hits):
+                    exact_plans += 1
             latencies.sort()
             p95 = latencies[min(len(latencies) - 1, int(round(0.95 * len(latencies))) - 1)]
+            # The walk's plan (EXPLAIN of the HNSW statement) unless the exact plan answered
+            # (search/vector_leg.py: at most EXACT_MAX_ROWS matching rows), which ran instead.
+            if exact_plans:
+                plan = "exact" if exact_plans == len(qvectors) else f"exact {exact_plans}/{len(qvectors)}"
             print(f"{label:<22} {rows:>7} {plan:<12} {ef:>9} {statistics.median(latencies):>8.2f} {p95:>8.2f} "
                   f"{statistics.mean(recalls):>9.3f} {short:>6} {fallbacks:>14}", flush=True)
 
