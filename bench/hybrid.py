@@ -46,6 +46,7 @@ import bench_django  # noqa: E402
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
 import vectorload  # noqa: E402
+from eval import today_options  # noqa: E402 - the fusion before issue 18, as bench/eval.py requests it
 from evalsets import SETS, eval_db, load_set  # noqa: E402
 
 BENCH_DB = os.environ.get("BENCH_HYBRID_DB", "cms_bench_hybrid")
@@ -269,7 +270,7 @@ def measure(args: argparse.Namespace) -> None:
             # each first every other time, so contention falls on both.
             hyb_ms, today_ms = [], []
             for i, text in enumerate(texts):
-                runs = [(hyb_ms, {}), (today_ms, today_fusion(text))]
+                runs = [(hyb_ms, {}), (today_ms, today_options(text))]
                 for out, options in (runs if i % 2 == 0 else runs[::-1]):
                     started = time.perf_counter()
                     hybrid_search(access=access, query=text, top_k=TOP_K, filter=spec, **options)
@@ -283,14 +284,6 @@ def measure(args: argparse.Namespace) -> None:
     print(f"\nload average at the end {load1:.1f}/{load5:.1f}")
     if args.bounds:
         bound_sweep(ws_ids["big"], queries["real"], args.bounds)
-
-
-def today_fusion(query: str) -> dict:
-    """The fusion before issue 18 as request options: weighted, keyword 0.60 (Latin) / 0.75 (CJK)."""
-    from search.fusion import cjk_share
-
-    weight = 0.75 if cjk_share(query) >= 0.3 else 0.6
-    return {"fusion": "weighted", "keyword_weight": weight, "semantic_weight": round(1 - weight, 2)}
 
 
 def bound_sweep(ws_id: int, texts: list[str], bounds: str) -> None:
