@@ -124,6 +124,20 @@ def _alive(proc: psutil.Process) -> bool:
         return False
 
 
+def _tracebacks(output: str) -> str:
+    """Every traceback in a run's output, whole, with the 5 lines before it (which process
+    printed it): pytest would cut the log, and a traceback seen once in CI could not be read."""
+    lines = output.splitlines()
+    blocks = []
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback"):
+            end = i + 1
+            while end < len(lines) and (lines[end].startswith(" ") or not lines[end].strip()):
+                end += 1
+            blocks.append("\n".join(lines[max(0, i - 5):end + 1]))
+    return "a traceback in the output:\n" + "\n---\n".join(blocks)
+
+
 def _python_commands(processes: list[psutil.Process]) -> list[str]:
     """The command lines of the live Python processes (not the shell that started them)."""
     return [" ".join(p.cmdline()) for p in processes if _alive(p) and "python" in p.cmdline()[0]]
@@ -171,7 +185,7 @@ def test_ctrl_c_stops_everything_and_a_second_run_starts_on_the_same_data(make_r
     finally:
         second.kill()
     assert "Workspace 'demo' already exists; left as it is." in second.output()
-    assert "Traceback" not in second.output()
+    assert "Traceback" not in second.output(), _tracebacks(second.output())
 
 
 def test_a_taken_port_stops_the_worker_and_beat_and_fails(make_run_env, tmp_path):
