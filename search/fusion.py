@@ -47,18 +47,19 @@ DEFAULT_KEYWORD_WEIGHT = 0.5
 RRF_K = 60
 # adaptive: fused = sigmoid(ADAPTIVE_BIAS + (ADAPTIVE_KEYWORD . f) keyword_z + (ADAPTIVE_SEMANTIC . f) semantic_z),
 # f = QueryFeatures.vector() = (1, coverage, rarity, keyword_gap, semantic_spread, length, cjk): the
-# "learned" candidate (logistic regression on candidates), refitted on the fit splits of
-# SciFact, StackFAQ, CovidFAQ and JaQuAD. Leave-one-set-out over all five sets (2026-12-02) it
-# ties the best worst margin (-0.000 against listwise+entry's +0.001); listwise+entry has the
-# better mean (0.780 against 0.774) but gives a two-word query almost no keyword weight (its
-# fit leans on query length, and no judged set has short queries): "full refund" lost its
-# only exact match from the top 3 when the vector leg was noise. See docs/design/fusion.md.
-# The fit's bias (-3.9083) shifts every score of a query alike, so it changes no ranking; it is
+# "learned/conf+entry" candidate (logistic regression on candidates over what the legs say of the
+# query, not its length nor its script; entries fused on their best evidence), refitted on the fit
+# splits of all five sets. Leave-one-set-out (2026-12-02) it ties the best worst margin (+0.000
+# against listwise+entry's +0.001), holds when fitted on one script and scored on the other
+# (-0.000), and of the fits tied on both it reads the fewest features: length and script scored
+# nothing on the judged sets, and they moved an English FAQ scored as if Japanese by -0.013 to
+# -0.022 (more keyword weight for the same legs' scores). See docs/design/fusion.md.
+# The fit's bias (-4.0861) shifts every score of a query alike, so it changes no ranking; it is
 # left out so that 0.5 is a chunk at the candidates' mean and `min_score` keeps its 0..1 sense.
 ADAPTIVE_BIAS = 0.0
-ADAPTIVE_KEYWORD = (-0.0048, 0.8687, -0.4703, -0.6570, 0.0017, 1.5306, -0.9613)
-ADAPTIVE_SEMANTIC = (0.1304, -0.1782, 0.4234, -0.1682, 1.2571, 0.6992, -0.7846)
-ADAPTIVE_AGGREGATE = False  # per entry scored 0.002 worse at the worst set (learned+entry)
+ADAPTIVE_KEYWORD = (0.9610, 0.8976, -0.7634, -0.8579, -0.2969, 0.0, 0.0)
+ADAPTIVE_SEMANTIC = (0.6317, -0.1471, 0.2905, -0.8065, 0.5888, 0.0, 0.0)
+ADAPTIVE_AGGREGATE = True  # an entry's best chunk fused on the entry's best evidence per leg
 # --- end of fitted values ---
 # Each leg's weight when the fitted weights of a query are both 0 (adaptive_weights): chosen,
 # not fitted; the z-scores of the legs that ran, summed.
