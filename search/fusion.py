@@ -11,7 +11,8 @@ so what was measured is what runs. Methods:
   (`QueryFeatures`: how many of its terms the keyword dictionary knows and how rare they are,
   the keyword leg's top-score gap, the vector leg's score spread, the query's length and
   script). The coefficients are fitted by bench/fusion_fit.py (leave-one-set-out on the
-  fit splits; docs/design/fusion.md); nothing is set by hand per language. Fused is 0..1.
+  fit splits; docs/design/fusion.md); nothing is set by hand per language, and the default
+  fit gives length and script 0: a query is weighed by what its legs say. Fused is 0..1.
 - weighted: each leg's scores over that leg's best candidate (0 as the floor), then
   keyword_weight x keyword + semantic_weight x semantic (0..1).
 - rrf: sum over legs of weight / (RRF_K + rank), ranks from each leg's own list.
