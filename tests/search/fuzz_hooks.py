@@ -212,6 +212,8 @@ def map_case(context, case):
         case.query["facets"] = FACET_CHOICES[pick % len(FACET_CHOICES)]
     if isinstance(case.body, dict) and case.body.get("facets") is not None:
         case.body["facets"] = FACET_CHOICES[pick % len(FACET_CHOICES)].split(",")
+    if isinstance(case.body, dict) and _semantic_leg_off(case.body):
+        _searchable(case.body)
     if isinstance(case.body, dict):
         content_type = None
         if case.body.get("content_type") is not None:
@@ -219,6 +221,27 @@ def map_case(context, case):
         if case.body.get("filter") is not None:
             case.body["filter"] = _valid_filter(content_type, pick)
     return case
+
+
+def _semantic_leg_off(body: dict) -> bool:
+    """Whether hybrid/agentic would run without the semantic leg: fixed weights giving it 0
+    (search.hybrid.HybridOptions.semantic_leg: a missing weight is 1 minus the other)."""
+    keyword, semantic = body.get("keyword_weight"), body.get("semantic_weight")
+    if semantic is None and isinstance(keyword, (int, float)) and not isinstance(keyword, bool):
+        semantic = 1 - keyword
+    return isinstance(semantic, (int, float)) and not isinstance(semantic, bool) and semantic <= 0
+
+
+def _searchable(body: dict) -> None:
+    """With the semantic leg off, a valid query holds a word the keyword leg can search:
+    otherwise it is rightly a 400 `no_searchable_terms` (found by a random seed: "\U0005c5c5\x06"
+    with semantic_weight 0). Which words are searchable is the tokenizer's, which the document
+    cannot say. The generated text stays, after a searchable word, within the length limit.
+    (Agentic's `queries` stay as generated: a part without such a word falls back to the whole
+    question, a 200 that says why.)"""
+    word = "refund "
+    if isinstance(body.get("query"), str):
+        body["query"] = word + body["query"][len(word):]
 
 
 def _valid_filter(content_type: str | None, pick: int) -> dict:

@@ -120,3 +120,21 @@ def test_a_viewer_gets_no_draft_from_any_part(docs, workspace):
     titles = [s["metadata"]["title"] for s in post(client, {"query": QUESTION, "top_k": 100}).json()["sources"]]
 
     assert "Refunds" in titles and "Draft refunds" not in titles
+
+
+def test_no_searchable_word_with_the_semantic_leg_off_is_a_coded_400(api, docs):
+    # Found by the API fuzzer on a random seed (schemathesis, 2026-12-02): an astral character
+    # and a control character, RRF with the semantic weight 0. It is schema-valid, and the
+    # answer is a 400 that says why, in hybrid's words (not a 500, not an empty 200).
+    body = {"content_type": None, "query": "\U0005c5c5\x06\U0005c5c5", "ef_search": None, "filter": None,
+            "fusion": "rrf", "include_sources": False, "min_score": None, "rerank_weights": {},
+            "semantic_weight": 0.0, "typo_tolerance": False}
+    response = post(api, body)
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "no_searchable_terms"
+    assert "semantic leg is off" in response.json()["message"]
+    # With a searchable word the same request answers from the keyword leg.
+    answered = post(api, {**body, "query": "refund \U0005c5c5"})
+    assert answered.status_code == 200
+    assert answered.json()["meta"]["legs_used"] == ["keyword"]
