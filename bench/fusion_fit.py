@@ -73,6 +73,9 @@ ORACLE_GRID = [round(i * 0.1, 1) for i in range(11)]
 RRF_KS = (5, 20, 60)
 RIDGE = 1.0
 TODAY_LATIN, TODAY_CJK = 0.6, 0.75
+# The kinds whose weights are a model of the query's features (adaptive fusion), and all of them.
+MODEL_KINDS = ("adaptive", "learned", "listwise")
+KINDS = ("today", "weighted", "zscore", "rrf", *MODEL_KINDS)
 
 
 @dataclass
@@ -222,7 +225,7 @@ def fused_scores(q: Q, kind: str, params: dict, aggregate: bool) -> np.ndarray:
             return fuse_arrays(q.keyword, q.semantic, setting=FusionSetting(FUSION_RRF, w, 1 - w), **common)
         finally:
             fusion.RRF_K = saved
-    if base_kind(kind) in ("adaptive", "learned", "listwise"):
+    if base_kind(kind) in MODEL_KINDS:
         return fuse_arrays(q.keyword, q.semantic, setting=FusionSetting(FUSION_ADAPTIVE), features=q.features,
                            model=params["model"], **common)
     raise ValueError(kind)
@@ -274,7 +277,7 @@ FEATURE_SUBSETS = {"conf": ("const", "coverage", "rarity", "keyword_gap", "seman
 
 def feature_count(kind: str) -> int:
     """How many query features a candidate's weights depend on (0: fixed weights)."""
-    if base_kind(kind) not in ("adaptive", "learned", "listwise"):
+    if base_kind(kind) not in MODEL_KINDS:
         return 0
     return int(feature_mask(kind).sum()) - 1  # not the constant
 
@@ -448,7 +451,7 @@ def parse_label(name: str) -> tuple[str, bool]:
     """("learned/conf", True) from "learned/conf+entry": any kind, with or without +entry."""
     aggregate = name.endswith("+entry")
     kind = name.removesuffix("+entry")
-    if base_kind(kind) not in ("today", "weighted", "zscore", "rrf", "adaptive", "learned", "listwise"):
+    if base_kind(kind) not in KINDS:
         raise SystemExit(f"unknown candidate {name!r}")
     if "/" in kind and kind.split("/", 1)[1] not in FEATURE_SUBSETS:
         raise SystemExit(f"unknown feature subset in {name!r}; subsets: {', '.join(FEATURE_SUBSETS)}")
@@ -616,7 +619,7 @@ def script_swap(names: list[str], candidates: list, fit_qs: dict) -> None:
     print(f"\nThe English sets as if Japanese (fit queries; script 1 and length {ja_length:.2f}): nDCG@10 as they "
           f"are -> as if Japanese, and the keyword share of the weights")
     for kind, aggregate in candidates:
-        if base_kind(kind) not in ("adaptive", "learned", "listwise"):
+        if base_kind(kind) not in MODEL_KINDS:
             continue
         model = fit(kind, fit_qs, aggregate)["model"]
         cells = []

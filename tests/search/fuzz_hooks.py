@@ -224,12 +224,16 @@ def map_case(context, case):
 
 
 def _semantic_leg_off(body: dict) -> bool:
-    """Whether hybrid/agentic would run without the semantic leg: fixed weights giving it 0
-    (search.hybrid.HybridOptions.semantic_leg: a missing weight is 1 minus the other)."""
-    keyword, semantic = body.get("keyword_weight"), body.get("semantic_weight")
-    if semantic is None and isinstance(keyword, (int, float)) and not isinstance(keyword, bool):
-        semantic = 1 - keyword
-    return isinstance(semantic, (int, float)) and not isinstance(semantic, bool) and semantic <= 0
+    """Whether hybrid/agentic would run without the semantic leg: fixed weights giving it 0,
+    by the product's own rule (FusionSetting.weights: a missing weight is 1 minus the other;
+    search.hybrid.HybridOptions.semantic_leg)."""
+    from search.fusion import FusionSetting  # pure: no Django in the fuzzer's process
+
+    weights = (body.get("keyword_weight"), body.get("semantic_weight"))
+    if not all(w is None or (isinstance(w, (int, float)) and not isinstance(w, bool)) for w in weights):
+        return False  # not numbers: the request is refused for that, whatever the query
+    setting = FusionSetting(keyword_weight=weights[0], semantic_weight=weights[1])
+    return setting.fixed and setting.weights()[1] <= 0
 
 
 def _searchable(body: dict) -> None:
