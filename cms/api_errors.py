@@ -59,12 +59,17 @@ def _message(detail: Any) -> str:
 DATABASE_RETRY_AFTER_SECONDS = 2
 
 
+def status_code_name(status_code: int) -> str:
+    """The code of an error known only by its HTTP status (406: `not_acceptable`)."""
+    return _DEFAULT_CODES.get(status_code, "error")
+
+
 def _code(exc: Exception, status_code: int) -> str:
     """A code given when the exception was raised (e.g. `api_key_expired`), else the status's."""
     codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
     if isinstance(codes, str) and codes != getattr(type(exc), "default_code", None):
         return codes
-    return _DEFAULT_CODES.get(status_code, "error")
+    return status_code_name(status_code)
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:

@@ -51,7 +51,7 @@ from rest_framework.views import APIView
 
 from cms.access import WorkspaceAccess, workspace_access_for_api_key
 from cms.api_auth import ApiKeyAuthentication
-from cms.api_errors import ApiError
+from cms.api_errors import ApiError, status_code_name
 from search.mcp_jsonrpc import message_refusal, refusal_json
 from search.mcp_server import CallerRefused, build_mcp_server
 
@@ -279,6 +279,11 @@ class _AnswerInJson(BaseContentNegotiation):
         return renderers[0], renderers[0].media_type
 
 
+# The sentence of a refusal the SDK sends without a body, by status.
+_BARE_REFUSALS = {406: "Accept must include application/json (MCP clients send "
+                       "Accept: application/json, text/event-stream)."}
+
+
 class McpView(APIView):
     """POST /mcp/: one MCP JSON-RPC exchange, as the workspace API key in the Bearer header."""
 
@@ -317,6 +322,12 @@ class McpView(APIView):
                            status_code=504) from exc
         finally:
             _request_access.reset(token)
+        if 400 <= status < 500 and not body.strip():
+            # The SDK refuses some requests with a status alone: its handler of protocol
+            # versions it does not know answers a bare 406 to an Accept without
+            # application/json. Every /mcp/ refusal carries a code.
+            raise ApiError(status_code_name(status), _BARE_REFUSALS.get(status, f"The MCP layer refused the request "
+                           f"(HTTP {status})."), status_code=status)
         response = HttpResponse(body, status=status)
         for name, value in headers:
             if name.lower() not in _HOP_BY_HOP:

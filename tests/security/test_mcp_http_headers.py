@@ -57,3 +57,19 @@ def test_get_asking_for_an_event_stream_without_a_key_is_401(live_mcp):
     response = requests.get(live_mcp.url, timeout=10, headers={**BEHIND_PROXY, "Accept": "text/event-stream"})
 
     assert (response.status_code, response.json()["code"]) == (401, "not_authenticated")
+
+
+# --- a refusal the MCP SDK sends without a body gets a code ---------------------------------------
+
+@pytest.mark.parametrize("version", ["2025-06-18", "1999-01-01", "junk"])
+@pytest.mark.parametrize("accept", ["text/event-stream", "text/html", ""])
+def test_accept_without_json_is_406_with_a_code_whatever_the_protocol_version(live_mcp, version, accept):
+    # A random fuzz seed found it: a version the SDK does not know goes to its stateless-era
+    # handler, which answers a bare 406 (no body), where a known one gets a JSON-RPC error.
+    response = post_raw(live_mcp, TOOLS_LIST, handshake_headers(live_mcp, Accept=accept, **{
+        "MCP-Protocol-Version": version}))
+
+    assert response.status_code == 406
+    body = response.json()
+    assert body.get("code") == "not_acceptable" or isinstance(body.get("error", {}).get("code"), int), body
+    assert "application/json" in (body.get("message") or body["error"]["message"])
