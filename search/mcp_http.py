@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
+import json
 import os
 import queue
 import threading
@@ -284,6 +285,13 @@ _BARE_REFUSALS = {406: "Accept must include application/json (MCP clients send "
                        "Accept: application/json, text/event-stream)."}
 
 
+def _is_json_object(body: bytes) -> bool:
+    try:
+        return isinstance(json.loads(body), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
 class McpView(APIView):
     """POST /mcp/: one MCP JSON-RPC exchange, as the workspace API key in the Bearer header."""
 
@@ -322,12 +330,13 @@ class McpView(APIView):
                            status_code=504) from exc
         finally:
             _request_access.reset(token)
-        if 400 <= status < 500 and not body.strip():
-            # The SDK refuses some requests with a status alone: its handler of protocol
-            # versions it does not know answers a bare 406 to an Accept without
+        if 400 <= status < 500 and not _is_json_object(body):
+            # The SDK refuses some requests with a status alone or a line of text: its handler
+            # of protocol versions it does not know answers a bare 406 to an Accept without
             # application/json. Every /mcp/ refusal carries a code.
-            raise ApiError(status_code_name(status), _BARE_REFUSALS.get(status, f"The MCP layer refused the request "
-                           f"(HTTP {status})."), status_code=status)
+            text = body.decode("utf-8", "replace").strip()[:200]
+            raise ApiError(status_code_name(status), _BARE_REFUSALS.get(status) or text
+                           or f"The MCP layer refused the request (HTTP {status}).", status_code=status)
         response = HttpResponse(body, status=status)
         for name, value in headers:
             if name.lower() not in _HOP_BY_HOP:
