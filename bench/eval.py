@@ -40,6 +40,11 @@ Methods, each over the same queries, through the real search functions:
   the query's words they contain, ties newest first. This is what a user typing words into
   the box gets; it is the baseline a later hybrid search must beat.
 
+--by-type prints, for a set that says each question's type (JaQuAD's `queries_meta.jsonl`:
+"Lexical variation (synonymy)", "Syntactic variation", ...), every method's nDCG@10 per
+type too. The lexical-variation questions reuse fewer of the paragraph's words: the nearest
+this project has to a Japanese paraphrase set.
+
 EVAL_EMBEDDING=minilm embeds with the English-only MiniLM model instead of the local one (in
 its own database, cms_bench_eval_minilm), to compare the dense legs.
 
@@ -310,12 +315,42 @@ def evaluate(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]])
     return {"nDCG@10": scores[nDCG @ 10], "Recall@10": scores[R @ 10]}
 
 
+def ndcg_by_type(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]],
+                 types: dict[str, str]) -> dict[str, tuple[int, float]]:
+    """{question type: (queries, mean nDCG@10)} over the judged queries (a query with no
+    result counts as 0, as in `evaluate`)."""
+    import ir_measures
+    from ir_measures import nDCG
+
+    per_query = {query_id: 0.0 for query_id in qrels}
+    for metric in ir_measures.iter_calc([nDCG @ 10], qrels, run):
+        per_query[metric.query_id] = metric.value
+    grouped: dict[str, list[float]] = {}
+    for query_id, value in per_query.items():
+        grouped.setdefault(types.get(query_id, "(no type)"), []).append(value)
+    return {kind: (len(values), sum(values) / len(values)) for kind, values in sorted(grouped.items())}
+
+
+def question_types(name: str) -> dict[str, str]:
+    """Query id -> question type, from the set's queries_meta.jsonl ({} when it has none)."""
+    import json
+
+    from evalsets import eval_dir
+
+    path = eval_dir() / name / "queries_meta.jsonl"
+    if not path.is_file():
+        return {}
+    with path.open(encoding="utf-8") as lines:
+        return {row["_id"]: row["question_type"] for row in map(json.loads, lines) if row.get("question_type")}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--max-queries", type=int, default=None, help="queries per set (first N of the test split)")
     parser.add_argument("--methods", default="keyword,semantic,hybrid-today,hybrid,agentic")
     parser.add_argument("--rebuild", action="store_true", help="reload and re-embed the workspaces")
+    parser.add_argument("--by-type", action="store_true", help="also nDCG@10 per question type, where a set has types")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     unknown = [n for n in names if n not in SETS]
@@ -341,7 +376,7 @@ def main() -> None:
     services.keyword_index_missing()
     services.keyword_stats_compact_all()
 
-    rows = []
+    rows, typed = [], []
     for name in names:
         data = load_set(name, split="test")
         print(f"{name}: {len(data.corpus)} documents, {len(data.queries)} judged test queries", flush=True)
@@ -367,6 +402,8 @@ def main() -> None:
             seconds = time.perf_counter() - started
             scores = evaluate(qrels, run)
             rows.append((name, method, len(queries), scores["nDCG@10"], scores["Recall@10"], seconds))
+            if args.by_type and (types := question_types(name)):
+                typed.append((name, method, ndcg_by_type(qrels, run, types)))
             print(f"  {method:<12} nDCG@10 {scores['nDCG@10']:.3f}  Recall@10 {scores['Recall@10']:.3f}  "
                   f"{seconds:.1f} s", flush=True)
 
@@ -377,6 +414,14 @@ def main() -> None:
     for name, method, count, ndcg, recall, seconds in rows:
         print(f"{name:<12} {method:<12} {count:>7} {ndcg:>8.3f} {recall:>9.3f} {seconds:>8.1f} "
               f"{seconds / max(1, count) * 1000:>8.1f}")
+    for name in dict.fromkeys(name for name, _, _ in typed):
+        methods = [(method, by_type) for set_name, method, by_type in typed if set_name == name]
+        kinds = list(methods[0][1])
+        print(f"\n{name}: nDCG@10 per question type (queries)")
+        print(f"{'type':<40}" + "".join(f" {method:>12}" for method, _ in methods))
+        for kind in kinds:
+            print(f"{kind + f' ({methods[0][1][kind][0]})':<40}"
+                  + "".join(f" {by_type[kind][1]:>12.3f}" for _, by_type in methods))
 
 
 if __name__ == "__main__":
