@@ -293,17 +293,29 @@ def chunk_search_facets(*, access: Any, request: Mapping[str, Any], pool: Sequen
     return chunk_facet_counts(workspace_id=access.workspace.pk, facets=facets, pools=pools)
 
 
-def entry_facet_counts(*, access: Any, facets: Sequence[Facet], match_sql: str, match_params: Sequence[Any],
-                       content_type_id: int | None, status: str | None, matched: Sequence[Any] | None = None,
-                       local_settings: Mapping[str, str] | None = None) -> dict[str, dict[str, int]]:
-    """Full-text: counts over every entry matching (`match_sql` over `e`, index-backed) within
-    the caller's visibility, in one statement; the content_type/status options narrow every
-    facet but their own, and `matched[i]` (a CompiledFilter over `e`: the caller's filter
-    without facet i's own condition) narrows facet i."""
-    base, base_params = ["e.workspace_id = %s"], [access.workspace.pk]
+@dataclass(frozen=True)
+class EntryFacetSource:
+    """What full-text's facet counts read from `cms_entry e`: `visible_sql` (the workspace and
+    the caller's visibility: every row any facet may count) and `flags_sql`, the select list
+    of one boolean `f<i>` per facet (whether a row counts for facet i: the request's other
+    constraints), each with its params."""
+
+    facets: tuple[Facet, ...]
+    visible_sql: str
+    visible_params: tuple[Any, ...]
+    flags_sql: str
+    flags_params: tuple[Any, ...]
+
+
+def entry_facet_source(*, access: Any, facets: Sequence[Facet], content_type_id: int | None, status: str | None,
+                       matched: Sequence[Any] | None = None) -> EntryFacetSource:
+    """The content_type/status options narrow every facet but their own, and `matched[i]` (a
+    CompiledFilter over `e`: the caller's filter without facet i's own condition) narrows facet i."""
+    # `+ 0`: the workspace-keyed grams of the match already confine the rows (search/fulltext.py).
+    visible, visible_params = ["e.workspace_id + 0 = %s"], [access.workspace.pk]
     if not access.include_drafts:
-        base.append("e.status = %s")
-        base_params.append("published")
+        visible.append("e.status = %s")
+        visible_params.append("published")
     constraints = {"content_type": ("e.content_type_id = %s", content_type_id), "status": ("e.status = %s", status)}
     flags, flag_params = [], []
     for i, facet in enumerate(facets):
@@ -314,13 +326,21 @@ def entry_facet_counts(*, access: Any, facets: Sequence[Facet], match_sql: str, 
             conditions.append(matched[i].sql)
             flag_params.extend(matched[i].params)
         flags.append(f"({' AND '.join(conditions) or 'TRUE'}) AS f{i}")
-    source = (f"SELECT e.content_type_id AS content_type, e.status AS status, e.data AS fields, "
-              f"{', '.join(flags)} FROM cms_entry e WHERE {' AND '.join(base)} AND {match_sql}")
-    sql, params = facet_counts_sql(facets, source_sql=source, source_params=[*flag_params, *base_params, *match_params],
-                                   content_type_ids=True)
+    return EntryFacetSource(tuple(facets), " AND ".join(visible), tuple(visible_params), ", ".join(flags),
+                            tuple(flag_params))
+
+
+def entry_facet_counts(*, source: EntryFacetSource, match_sql: str, match_params: Sequence[Any],
+                       local_settings: Mapping[str, str] | None = None) -> dict[str, dict[str, int]]:
+    """Full-text: counts over every entry matching (`match_sql` over `e`, index-backed) within
+    the caller's visibility, in one statement."""
+    rows_sql = (f"SELECT e.content_type_id AS content_type, e.status AS status, e.data AS fields, {source.flags_sql}"
+                f" FROM cms_entry e WHERE {source.visible_sql} AND {match_sql}")
+    sql, params = facet_counts_sql(source.facets, source_sql=rows_sql, content_type_ids=True,
+                                   source_params=[*source.flags_params, *source.visible_params, *match_params])
     from search.statements import search_cursor  # noqa: PLC0415
 
     with search_cursor() as cursor:
         cursor.execute(sql, params, local_settings=local_settings)
         rows = cursor.fetchall()
-    return facet_counts_shape(facets, rows)
+    return facet_counts_shape(source.facets, rows)

@@ -49,7 +49,8 @@ from cms.models import ContentType, EntryStatus
 from cms.selectors import content_type_schemas
 from search.entry_filters import entry_filter_compile
 from search.errors import SearchError, SearchInputError
-from search.facets import entry_facet_counts, facets_resolve, filter_without_key
+from search.facets import (EntryFacetSource, entry_facet_counts, entry_facet_source, facet_counts_shape,
+                           facet_counts_sql, facets_resolve, filter_without_key)
 from search.filters import CompiledFilter
 from search.promotions import promoted_entry_ids
 from search.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions
@@ -174,11 +175,15 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
     (search/entry_filters.py); all optional, all only narrow. Raises SearchInputError for
     input the caller can fix. Cost: one statement when the recent scan answers (two when it
     is extended), two round trips when an index is needed, plus one to resolve
-    `content_type` and one to read the schemas a `filter` is checked against.
+    `content_type` and one to read the schemas a `filter` is checked against. `facets` add
+    one statement after the recent scan, none to the index statement (it counts them).
     """
     request, filters = _inputs_validate(access=access, options=options)
     query, limit, offset = request["query"], request["limit"], request["offset"]
-    plan, rows = _search(filters=filters, query=query, limit=limit, offset=offset)
+    facet_source = _facet_source(access, request, filters)
+    plan, rows, facets = _search(filters=filters, query=query, limit=limit, offset=offset, facets=facet_source)
+    if facet_source is not None and facets is None:
+        facets = _facets(facet_source, filters, query)
     hits = [_hit(row, query) for row in rows[:limit]]
     if offset == 0:
         hits = _promoted_first(access, filters, request, query, hits)[:limit]
@@ -193,7 +198,7 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
         has_more=len(rows) > limit,
         plan=plan,
         suggestions=suggestions,
-        facets=_facets(access, request, filters, query),
+        facets=facets,
     )
 
 
@@ -204,7 +209,7 @@ def entry_suggestions(*, access: WorkspaceAccess, query: str, filters: _Filters)
     found: list[str] = []
     for rewrite in query_rewrites(workspace_id=access.workspace.pk, query=query,
                                   budget=typo_budget_for(access.workspace)):
-        _, rows = _search(filters=filters, query=rewrite, limit=1, offset=0)
+        _, rows, _ = _search(filters=filters, query=rewrite, limit=1, offset=0)
         if rows:
             found.append(rewrite)
             if len(found) == MAX_SUGGESTIONS:
@@ -215,8 +220,8 @@ def entry_suggestions(*, access: WorkspaceAccess, query: str, filters: _Filters)
 def search_entries_explain(*, access: WorkspaceAccess, **options: Any) -> tuple[SearchPlan, str]:
     """The plan search_entries chooses, and PostgreSQL's EXPLAIN of the statement that finds the rows."""
     request, filters = _inputs_validate(access=access, options=options)
-    plan, lines = _search(filters=filters, query=request["query"], limit=request["limit"], offset=request["offset"],
-                          explain=True)
+    plan, lines, _ = _search(filters=filters, query=request["query"], limit=request["limit"],
+                             offset=request["offset"], explain=True)
     return plan, "\n".join(lines)
 
 
@@ -381,10 +386,15 @@ def _hit_test(filters: _Filters) -> tuple[str, tuple]:
 
 
 def _search(
-    *, filters: _Filters, query: str, limit: int, offset: int, explain: bool = False
-) -> tuple[SearchPlan, list]:
-    """(plan, hit rows for offset..offset+limit, plus one more if there is one), or
-    (plan, EXPLAIN lines of the statement that finds them) when `explain`."""
+    *, filters: _Filters, query: str, limit: int, offset: int, explain: bool = False,
+    facets: EntryFacetSource | None = None,
+) -> tuple[SearchPlan, list, dict[str, dict[str, int]] | None]:
+    """(plan, hit rows for offset..offset+limit, plus one more if there is one, facet counts),
+    or (plan, EXPLAIN lines of the statement that finds them, None) when `explain`.
+
+    The facet counts come back only when the index plan found the page: its statement finds
+    every match anyway, and counts them in the same pass (_index_with_facets). Otherwise
+    (the recent scan stops at the page) they are None and the caller counts them (_facets)."""
     wanted = offset + limit + 1
     budget = min(max(RECENT_SCAN_MIN_ROWS, RECENT_SCAN_ROWS_PER_HIT * wanted), RECENT_SCAN_MAX_ROWS)
     hit_sql, hit_params = _hit_test(filters)
@@ -397,8 +407,8 @@ def _search(
         scanned, hits = rows[0][0], rows[0][1]
         if hits >= wanted or scanned < budget:
             if explain:
-                return SearchPlan.RECENT_SCAN, _explain(cursor, recent_sql, recent_params)
-            return SearchPlan.RECENT_SCAN, [row[2:] for row in rows if row[2] is not None]
+                return SearchPlan.RECENT_SCAN, _explain(cursor, recent_sql, recent_params), None
+            return SearchPlan.RECENT_SCAN, [row[2:] for row in rows if row[2] is not None], None
         if hits >= RECENT_SCAN_EXTEND_MIN_RATE * scanned:
             until_sql = _RECENT_UNTIL_SQL.format(hit=hit_sql, filters=filters.sql, columns=_HIT_COLUMNS)
             longer = min(math.ceil(RECENT_SCAN_EXTEND_MARGIN * scanned * wanted / hits), RECENT_SCAN_EXTEND_MAX_ROWS)
@@ -407,13 +417,20 @@ def _search(
             rows = cursor.fetchall()
             if rows and rows[0][0] >= wanted:
                 if explain:
-                    return SearchPlan.RECENT_SCAN, _explain(cursor, until_sql, until_params)
-                return SearchPlan.RECENT_SCAN, [row[1:] for row in rows]
+                    return SearchPlan.RECENT_SCAN, _explain(cursor, until_sql, until_params), None
+                return SearchPlan.RECENT_SCAN, [row[1:] for row in rows], None
 
         plan = SearchPlan.GRAM_INDEX
         # Each gram's posting list holds this workspace's rows only; the substring test is
         # the final check (strpos: the same test as LIKE, without escaping).
         match_sql, match_params = _gram_match(filters.workspace_id, query)
+        if facets is not None and not explain:
+            cursor.execute(*_index_with_facets(filters, facets, match_sql, match_params, limit, offset),
+                           local_settings=_PLANNER_SETTINGS)
+            hit_rows, facet_rows = [], []
+            for row in cursor.fetchall():
+                (hit_rows if row[0] == 0 else facet_rows).append(row[1:8] if row[0] == 0 else row[8:])
+            return plan, hit_rows, facet_counts_shape(facets.facets, facet_rows)
         index_sql = f"""
             SELECT {_HIT_COLUMNS} FROM (
                 SELECT e.id, e.content_type_id, e.status, e.created_at, e.updated_at, e.data
@@ -428,8 +445,37 @@ def _search(
         cursor.execute(index_sql, index_params, local_settings=_PLANNER_SETTINGS)
         rows = cursor.fetchall()
         if explain:
-            return plan, [row[0] for row in rows]
-        return plan, rows
+            return plan, [row[0] for row in rows], None
+        return plan, rows, None
+
+
+def _index_with_facets(filters: _Filters, source: EntryFacetSource, match_sql: str, match_params: tuple,
+                       limit: int, offset: int) -> tuple[str, list]:
+    """The index statement with the facet counts, in one: every entry the grams and the
+    substring match is read once into `m` (within the caller's visibility: what every facet
+    may count), with whether the page's own predicates take it (`in_page`) and the facets'
+    flags; the page is m's newest `in_page` rows, the counts one pass over m
+    (search.facets.facet_counts_sql). Rows: (0, hit columns..., NULL, NULL, NULL) for the
+    page, newest first, then (1, NULLs..., facet index, value, count). Counting in a statement
+    of its own would find the matches again (gram bitmap and substring test): 6-9 ms of
+    bench/facets.py's rare words."""
+    matches = (f"SELECT e.id, e.content_type_id AS content_type, e.status, e.created_at, e.updated_at,"
+               f" e.data AS fields, ({filters.beside_grams_sql} AND {filters.matched.sql}) AS in_page,"
+               f" {source.flags_sql} FROM cms_entry e WHERE {source.visible_sql} AND {match_sql}")
+    flags = ", ".join(f"f{i}" for i in range(len(source.facets)))
+    counts_sql, counts_params = facet_counts_sql(source.facets, source_sql=f"SELECT content_type, status, fields,"
+                                                 f" {flags} FROM m", source_params=[], content_type_ids=True)
+    sql = (f"WITH m AS MATERIALIZED ({matches}),"
+           " page AS (SELECT m.id FROM m WHERE m.in_page ORDER BY m.created_at DESC, m.id DESC LIMIT %s OFFSET %s)"
+           " SELECT 0 AS part, m.id, ct.api_id, ct.fields, m.status, m.created_at, m.updated_at, m.fields,"
+           " NULL::int AS facet, NULL::text AS value, NULL::bigint AS n"
+           " FROM page JOIN m ON m.id = page.id JOIN cms_contenttype ct ON ct.id = m.content_type"
+           " UNION ALL SELECT 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, c.facet, c.value, c.n"
+           f" FROM ({counts_sql}) AS c"
+           " ORDER BY 1, 6 DESC, 2 DESC")
+    params = [*filters.params, *filters.matched.params, *source.flags_params, *source.visible_params, *match_params,
+              limit + 1, offset, *counts_params]
+    return sql, params
 
 
 def _promoted_first(access: WorkspaceAccess, filters: _Filters, request: Mapping[str, Any], query: str,
@@ -459,10 +505,9 @@ def _gram_match(workspace_id: int, query: str) -> tuple[str, tuple]:
     return match_sql, (*(value for pair in pairs for value in (workspace_id, pair)), query)
 
 
-def _facets(access: WorkspaceAccess, request: Mapping[str, Any], filters: _Filters, query: str) -> dict | None:
-    """Counts over every entry the query matches (search/facets.py), with the same
-    index-backed predicate as the index statement; each facet under the filter without its
-    own top-level condition (disjunctive)."""
+def _facet_source(access: WorkspaceAccess, request: Mapping[str, Any], filters: _Filters) -> EntryFacetSource | None:
+    """The facets asked for (search/facets.py), each under the filter without its own
+    top-level condition (disjunctive); None when none were."""
     if not request["facets"]:
         return None
     schemas = filters.schemas if filters.schemas is not None else content_type_schemas(workspace=access.workspace)
@@ -473,9 +518,15 @@ def _facets(access: WorkspaceAccess, request: Mapping[str, Any], filters: _Filte
         without = filter_without_key(spec, facet.name)
         matched.append(filters.matched if without == spec else entry_filter_compile(
             without, content_type=request["content_type"], access=access, schemas=schemas))
+    return entry_facet_source(access=access, facets=facets, content_type_id=filters.content_type_id,
+                              status=request["status"], matched=matched)
+
+
+def _facets(source: EntryFacetSource, filters: _Filters, query: str) -> dict[str, dict[str, int]]:
+    """Counts over every entry the query matches, in a statement of their own, with the same
+    index-backed predicate as the index statement (the recent scan found the page)."""
     match_sql, match_params = _gram_match(filters.workspace_id, query)
-    return entry_facet_counts(access=access, facets=facets, match_sql=match_sql, match_params=match_params,
-                              content_type_id=filters.content_type_id, status=request["status"], matched=matched,
+    return entry_facet_counts(source=source, match_sql=match_sql, match_params=match_params,
                               local_settings=_PLANNER_SETTINGS)
 
 

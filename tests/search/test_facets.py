@@ -65,21 +65,39 @@ def brute(rows, facet, keep=lambda r: True):
 FACETS = ["content_type", "status", "tags", "featured", "price", "released"][:5]
 
 
-def test_full_text_counts_every_matching_entry_not_just_the_page(catalogue):
+@pytest.fixture(params=["recent_scan", "gram_index"])
+def full_text_plan(request, monkeypatch):
+    """Full-text's two plans: the recent scan (the page from the newest rows; the counts in a
+    statement of their own), or, with the recent scan cut to one row, the gram index (the page
+    and the counts in one statement)."""
+    if request.param == "gram_index":
+        monkeypatch.setattr("search.fulltext.RECENT_SCAN_MIN_ROWS", 1)
+        monkeypatch.setattr("search.fulltext.RECENT_SCAN_ROWS_PER_HIT", 0)
+        monkeypatch.setattr("search.fulltext.RECENT_SCAN_EXTEND_MIN_RATE", 2.0)
+    return request.param
+
+
+def full_text(plan, **options):
+    result = search_entries(**options)
+    assert result.plan == plan
+    return result
+
+
+def test_full_text_counts_every_matching_entry_not_just_the_page(catalogue, full_text_plan):
     workspace, rows = catalogue
 
-    result = search_entries(access=full_access(workspace), query="widget", limit=3, facets=FACETS)
+    result = full_text(full_text_plan, access=full_access(workspace), query="widget", limit=3, facets=FACETS)
 
     assert len(result.hits) == 3
     for facet in FACETS:
         assert result.facets[facet] == brute(rows, facet), facet
 
 
-def test_full_text_counts_are_disjunctive(catalogue):
+def test_full_text_counts_are_disjunctive(catalogue, full_text_plan):
     workspace, rows = catalogue
 
-    result = search_entries(access=full_access(workspace), query="widget", content_type="faq", status="published",
-                            facets=["content_type", "status", "tags"])
+    result = full_text(full_text_plan, access=full_access(workspace), query="widget", content_type="faq",
+                       status="published", facets=["content_type", "status", "tags"])
 
     assert result.facets["content_type"] == brute(rows, "content_type", lambda r: r["status"] == "published")
     assert result.facets["status"] == brute(rows, "status", lambda r: r["content_type"] == "faq")
@@ -87,7 +105,7 @@ def test_full_text_counts_are_disjunctive(catalogue):
                                           and r["status"] == "published")
 
 
-def test_full_text_counts_with_a_field_filter_are_disjunctive(catalogue):
+def test_full_text_counts_with_a_field_filter_are_disjunctive(catalogue, full_text_plan):
     workspace, rows = catalogue
 
     def has_sale(r):
@@ -96,9 +114,9 @@ def test_full_text_counts_with_a_field_filter_are_disjunctive(catalogue):
     def cheap(r):
         return r["price"] < 100
 
-    result = search_entries(access=full_access(workspace), query="widget", content_type="faq",
-                            filter={"tags": {"$in": ["sale"]}, "price": {"$lt": 100}},
-                            facets=["content_type", "tags", "price", "status"])
+    result = full_text(full_text_plan, access=full_access(workspace), query="widget", content_type="faq",
+                       filter={"tags": {"$in": ["sale"]}, "price": {"$lt": 100}},
+                       facets=["content_type", "tags", "price", "status"])
 
     assert result.facets["content_type"] == brute(rows, "content_type", lambda r: has_sale(r) and cheap(r))
     assert result.facets["tags"] == brute(rows, "tags", lambda r: r["content_type"] == "faq" and cheap(r))
@@ -108,30 +126,45 @@ def test_full_text_counts_with_a_field_filter_are_disjunctive(catalogue):
     assert {hit.entry_id for hit in result.hits} and all(hit.content_type == "faq" for hit in result.hits)
 
 
-def test_full_text_does_not_lift_a_nested_condition_on_the_facet(catalogue):
+def test_full_text_does_not_lift_a_nested_condition_on_the_facet(catalogue, full_text_plan):
     workspace, rows = catalogue
 
-    result = search_entries(access=full_access(workspace), query="widget",
+    result = full_text(full_text_plan, access=full_access(workspace), query="widget",
                             filter={"$and": [{"tags": "sale"}]}, facets=["tags"])
 
     assert result.facets["tags"] == brute(rows, "tags", lambda r: "sale" in r.get("tags", []))
 
 
-def test_full_text_status_in_the_filter_is_lifted_for_the_status_facet(catalogue):
+def test_full_text_status_in_the_filter_is_lifted_for_the_status_facet(catalogue, full_text_plan):
     workspace, rows = catalogue
 
-    result = search_entries(access=full_access(workspace), query="widget", filter={"status": "draft"},
+    result = full_text(full_text_plan, access=full_access(workspace), query="widget", filter={"status": "draft"},
                             facets=["status", "content_type"])
 
     assert result.facets["status"] == brute(rows, "status")
     assert result.facets["content_type"] == brute(rows, "content_type", lambda r: r["status"] == "draft")
 
 
-def test_a_viewer_never_counts_a_draft(catalogue):
+@pytest.mark.parametrize("options", [{}, {"content_type": "faq"}, {"filter": {"tags": {"$in": ["sale"]}}, "offset": 2},
+                                     {"status": "draft"}, {"offset": 28}])
+def test_the_page_is_the_same_with_and_without_facets(catalogue, full_text_plan, options):
+    workspace, _ = catalogue
+
+    plain = full_text(full_text_plan, access=full_access(workspace), query="widget", limit=4, **options)
+    faceted = full_text(full_text_plan, access=full_access(workspace), query="widget", limit=4,
+                        facets=["tags", "status"], **options)
+
+    assert plain.hits
+    assert [hit.entry_id for hit in faceted.hits] == [hit.entry_id for hit in plain.hits]
+    assert faceted.hits == plain.hits
+    assert faceted.has_more == plain.has_more
+
+
+def test_a_viewer_never_counts_a_draft(catalogue, full_text_plan):
     workspace, rows = catalogue
     viewer = WorkspaceAccess(workspace=workspace, role=Role.VIEWER, include_drafts=False)
 
-    result = search_entries(access=viewer, query="widget", facets=["status", "content_type"])
+    result = full_text(full_text_plan, access=viewer, query="widget", facets=["status", "content_type"])
 
     assert result.facets["status"] == {"published": brute(rows, "status")["published"]}
     assert sum(result.facets["content_type"].values()) == sum(r["status"] == "published" for r in rows)
