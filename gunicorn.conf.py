@@ -29,10 +29,19 @@ timeout = 60
 graceful_timeout = 30
 # An idle kept-alive connection waits in the worker's loop (holding no thread), at most this long.
 keepalive = 5
-# gunicorn refuses a request line over this many bytes with its own 414 page, before the app
-# sees it. 8190 (its largest finite value) fits the longest valid search URL: a query of 500
-# characters percent-encoded (up to 12 bytes each) with every other parameter.
+# gunicorn refuses a request line over this many bytes with its own 414, before the app sees
+# it (in the API's error shape: post_fork below). 8190 (its largest finite value) fits the
+# longest valid search URL: a query of 500 characters percent-encoded (up to 12 bytes each)
+# with every other parameter.
 limit_request_line = 8190
+
+
+# gunicorn's own refusals (a request line too long, a header it cannot parse) answer in the
+# API's error shape, with a code, instead of gunicorn's HTML page (cms/gunicorn_errors.py).
+def post_fork(server, worker):
+    from cms import gunicorn_errors
+
+    gunicorn_errors.install()
 
 
 # Metrics (search/metrics.py): with PROMETHEUS_MULTIPROC_DIR set, every worker writes its counts

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from cms.api_auth import auth_failure_record
+from cms.error_codes import status_code_name
 
 
 class ApiError(exceptions.APIException):
@@ -27,18 +28,6 @@ class ApiError(exceptions.APIException):
         self.details = details
         if status_code is not None:
             self.status_code = status_code
-
-
-_DEFAULT_CODES = {
-    400: "invalid_request",
-    401: "not_authenticated",
-    403: "permission_denied",
-    404: "not_found",
-    405: "method_not_allowed",
-    406: "not_acceptable",
-    415: "unsupported_media_type",
-    429: "throttled",
-}
 
 
 # Keys of DRF's error bodies that are not names of request fields: their text stands alone.
@@ -57,11 +46,6 @@ def _message(detail: Any) -> str:
 # Seconds a client should wait before retrying when the database is unreachable (a restart
 # or a failover takes a few seconds).
 DATABASE_RETRY_AFTER_SECONDS = 2
-
-
-def status_code_name(status_code: int) -> str:
-    """The code of an error known only by its HTTP status (406: `not_acceptable`)."""
-    return _DEFAULT_CODES.get(status_code, "error")
 
 
 def _code(exc: Exception, status_code: int) -> str:

@@ -52,7 +52,8 @@ from rest_framework.views import APIView
 
 from cms.access import WorkspaceAccess, workspace_access_for_api_key
 from cms.api_auth import ApiKeyAuthentication
-from cms.api_errors import ApiError, status_code_name
+from cms.api_errors import ApiError
+from cms.error_codes import status_code_name
 from search.mcp_jsonrpc import message_refusal, refusal_json
 from search.mcp_server import CallerRefused, build_mcp_server
 

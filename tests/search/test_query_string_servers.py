@@ -110,3 +110,34 @@ def test_query_too_long_through_gunicorn_as_deployed_is_the_apis_400(deployed_gu
     status, body = raw_http_get(deployed_gunicorn_port, PATH + quote("あ" * (MAX_QUERY_CHARS + 1)).encode(), headers)
 
     assert (status, json.loads(body)["code"]) == (400, "query_too_long")
+
+
+# --- gunicorn's own refusals, as deployed: the API's error shape, not gunicorn's HTML page ----------
+
+def test_a_request_line_over_gunicorns_limit_is_a_coded_414(deployed_gunicorn_port, refund_entry_and_key):
+    # A random fuzz seed found it: an 8,312-byte URL (a query and a filter past their own
+    # limits) got gunicorn's HTML 414, the one refusal without a code.
+    _, headers = refund_entry_and_key
+
+    status, body = raw_http_get(deployed_gunicorn_port, PATH + b"x" * 9_000, headers)
+
+    assert status == 414
+    assert json.loads(body)["code"] == "uri_too_long"
+    assert "8190" in json.loads(body)["message"]
+
+
+def test_a_header_over_gunicorns_limit_is_a_coded_431(deployed_gunicorn_port, refund_entry_and_key):
+    _, headers = refund_entry_and_key
+
+    status, body = raw_http_get(deployed_gunicorn_port, PATH + b"refund", {**headers, "X-Padding": "p" * 9_000})
+
+    assert (status, json.loads(body)["code"]) == (431, "headers_too_large")
+
+
+def test_raw_utf8_in_the_request_line_is_a_coded_400_as_deployed(deployed_gunicorn_port, refund_entry_and_key):
+    _, headers = refund_entry_and_key
+
+    status, body = raw_http_get(deployed_gunicorn_port, PATH + "返品".encode(), headers)
+
+    assert (status, json.loads(body)["code"]) == (400, "invalid_request")
+    assert json.loads(body)["message"]
