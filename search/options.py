@@ -25,7 +25,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.validators import RegexValidator
@@ -95,6 +95,11 @@ class OptionField(serializers.Field):
     def from_text(self, text: str) -> Any:
         """The value a text interface (query string, argv, form) means by `text`."""
         return text
+
+    def from_texts(self, texts: Sequence[str]) -> Any:
+        """The value a query string means by giving the option once or more (`limit=5&limit=9`):
+        the last, as Django's `request.GET` reads it. A list option takes every one."""
+        return self.from_text(texts[-1])
 
     def refuse(self, suffix: str, message: str, *, path: str | None = None) -> SearchInputError:
         return SearchInputError(f"{self.field_name}_{suffix}", message, path=path)
@@ -204,8 +209,10 @@ class FacetsField(OptionField, serializers.ListField):
         super().__init__(child=serializers.CharField(max_length=71), max_length=MAX_FACETS, **kwargs)
 
     def check(self, value: Any) -> list[str]:
-        if not isinstance(value, list) or not all(isinstance(name, str) and name for name in value):
+        if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
             raise self.refuse("invalid", 'facets must be a list of names such as ["content_type", "status"].')
+        if not all(name.strip() for name in value):
+            raise self.refuse("invalid", "A facet name is empty: name each facet, e.g. content_type,status.")
         names = list(dict.fromkeys(name.removeprefix("fields.") for name in value))
         if len(names) > MAX_FACETS:
             raise self.refuse("too_many", f"facets names {len(names)} facets; the limit is {MAX_FACETS}.")
@@ -214,13 +221,25 @@ class FacetsField(OptionField, serializers.ListField):
         return names
 
     def from_text(self, text: str) -> Any:
-        """`content_type,status` (a query string, argv), or a JSON list as other list options take."""
+        """`content_type,status` (a query string, argv), or a JSON list as other list options
+        take. An empty name (`facets=`, `a,,b`) stays, to be refused: empty is not "none"."""
         if text.lstrip().startswith("["):
             try:
                 return json.loads(text)
             except ValueError:
                 return text
-        return [name.strip() for name in text.split(",") if name.strip()]
+        return [name.strip() for name in text.split(",")]
+
+    def from_texts(self, texts: Sequence[str]) -> Any:
+        """`facets=content_type&facets=status`, as OpenAPI writes a list in a query string
+        (form, exploded), is the same as `facets=content_type,status`."""
+        names: list[Any] = []
+        for text in texts:
+            value = self.from_text(text)
+            if not isinstance(value, list):
+                return value  # refused by check
+            names.extend(value)
+        return names
 
 
 class EntryQueryField(OptionField, serializers.CharField):
@@ -501,3 +520,9 @@ def option_from_text(options: type[SearchOptions], name: str, text: str) -> Any:
     """What `text`, typed for option `name` in a text interface, means (unchanged if it is no value)."""
     field = options._declared_fields[name]
     return field.from_text(text) if isinstance(field, OptionField) else text
+
+
+def option_from_texts(options: type[SearchOptions], name: str, texts: Sequence[str]) -> Any:
+    """What option `name` given once or more in a query string means (OptionField.from_texts)."""
+    field = options._declared_fields[name]
+    return field.from_texts(texts) if isinstance(field, OptionField) else texts[-1]

@@ -35,7 +35,7 @@ from search.api.schema import (
 from search.errors import SearchInputError
 from search.kinds import AGENTIC_SEARCH, HYBRID_SEARCH, SEARCH_ENTRIES, SEMANTIC_SEARCH, SearchKind
 from search.option_schemas import option_openapi_schema
-from search.options import SuggestOptions, option_from_text
+from search.options import SuggestOptions, option_from_texts
 from search.suggest import suggest_run
 
 # The API's own names for options, where they differ from the declaration's.
@@ -96,8 +96,8 @@ class EntrySearchResultSerializer(serializers.Serializer):
     meta = EntrySearchMetaSerializer()
 
 
-def query_string_parse(request: Request) -> dict[str, str]:
-    """The query string parsed as `request.GET` parses it, but decoded strictly.
+def query_string_parse(request: Request) -> dict[str, list[str]]:
+    """The query string parsed as `request.GET` parses it (each name's values, in order), but decoded strictly.
 
     Like Django, it takes the raw bytes (WSGI hands them over as latin-1 text), so UTF-8 sent
     unencoded (`curl ".../entries?q=返品"` through runserver) reads the same as
@@ -105,14 +105,14 @@ def query_string_parse(request: Request) -> dict[str, str]:
     U+FFFD, which would turn a broken query into a search for a character nobody typed.
     """
     raw = request.META.get("QUERY_STRING", "").encode("iso-8859-1", errors="replace")
-    params: dict[str, str] = {}
+    params: dict[str, list[str]] = {}
     for pair in raw.split(b"&") if raw else ():
         if not pair:
             continue
         name, _, value = pair.partition(b"=")
         try:
             key = unquote_to_bytes(name.replace(b"+", b" ")).decode("utf-8")
-            params[key] = unquote_to_bytes(value.replace(b"+", b" ")).decode("utf-8")
+            params.setdefault(key, []).append(unquote_to_bytes(value.replace(b"+", b" ")).decode("utf-8"))
         except UnicodeDecodeError as exc:
             raise SearchInputError("query_invalid_encoding", "The query string is not valid UTF-8.") from exc
     return params
@@ -164,8 +164,8 @@ class EntrySearchView(SearchView):
         access = self.get_access()
         by_api_name = {QUERY_PARAMETER_NAMES.get(name, name): name for name in self.kind.options().fields}
         # A parameter that is no option is ignored, as query strings go (caches and trackers add them).
-        params = {by_api_name[key]: option_from_text(self.kind.options, by_api_name[key], value)
-                  for key, value in query_string_parse(request).items() if key in by_api_name}
+        params = {by_api_name[key]: option_from_texts(self.kind.options, by_api_name[key], values)
+                  for key, values in query_string_parse(request).items() if key in by_api_name}
         params.setdefault("query", "")
         return Response(self.kind.search(access, params, interface="api").as_dict())
 
@@ -212,8 +212,8 @@ class SuggestView(SearchAPIView):
     def get(self, request: Request, slug: str) -> Response:
         access = self.get_access()
         by_api_name = {QUERY_PARAMETER_NAMES.get(name, name): name for name in SuggestOptions().fields}
-        params = {by_api_name[key]: option_from_text(SuggestOptions, by_api_name[key], value)
-                  for key, value in query_string_parse(request).items() if key in by_api_name}
+        params = {by_api_name[key]: option_from_texts(SuggestOptions, by_api_name[key], values)
+                  for key, values in query_string_parse(request).items() if key in by_api_name}
         params.setdefault("query", "")
         return Response(suggest_run(access, params).as_dict())
 

@@ -144,3 +144,36 @@ def test_bad_input_error_has_a_message(member_client, workspace):
 def test_non_member_with_bad_input_still_gets_404(client, other_workspace):
     client.force_login(UserFactory())
     assert get(client, "q=", slug="globex").status_code == 404
+
+
+# --- facets in the query string: as OpenAPI writes a list (repeated), or comma-separated --------
+
+@pytest.mark.parametrize("facets", ["facets=content_type&facets=status", "facets=content_type,status",
+                                    "facets=content_type&facets=status,content_type"])
+def test_facets_repeated_or_comma_separated_are_each_counted(member_client, article_type, facets):
+    # A random fuzz seed found that only the last `facets=` counted: a client that writes the
+    # list as the OpenAPI document does (form, exploded) lost every facet but the last.
+    entry_make(article_type, title="Refund policy")
+
+    body = get(member_client, f"q=refund&{facets}").json()
+
+    assert body["facets"] == {"content_type": {"article": 1}, "status": {"published": 1}}
+
+
+@pytest.mark.parametrize("facets", ["facets=", "facets=content_type,", "&".join(["facets="] * 6)])
+def test_an_empty_facet_name_is_a_coded_400_not_no_facets(member_client, article_type, facets):
+    entry_make(article_type, title="Refund policy")
+
+    response = get(member_client, f"q=refund&{facets}")
+
+    assert (response.status_code, response.json()["code"]) == (400, "facets_invalid")
+    assert "empty" in response.json()["message"]
+
+
+def test_six_facets_repeated_are_too_many(member_client, article_type):
+    entry_make(article_type, title="Refund policy")
+
+    response = get(member_client, "q=refund&" + "&".join(f"facets={name}" for name in
+                                                          ["content_type", "status", "a", "b", "c", "d"]))
+
+    assert (response.status_code, response.json()["code"]) == (400, "facets_too_many")
