@@ -62,6 +62,8 @@ def error_responses(*, family: str, bad_request: list[str], forbidden: list[str]
         401: _error("AuthenticationError", AUTH_CODES, "No credential, or a key that is unknown, expired or "
                     "revoked. Comes with `WWW-Authenticate: Bearer`."),
         404: _error("NotFoundError", ["not_found"], "No such workspace: also the answer for another tenant's."),
+        414: _error("UriTooLongError", ["uri_too_long"], "The URL is over 8,190 bytes, the server's limit (the "
+                    "longest valid request fits); answered before the app reads it."),
         429: _error("ThrottledError", ["throttled"], "Too many requests for this key or user; wait `Retry-After` seconds."),
     }
     if forbidden:

@@ -64,6 +64,7 @@ WORKSPACE = "acme"
 OTHER_WORKSPACE = "globex"
 TARGETS = {"entries", "semantic", "hybrid", "agentic", "events", "suggest", "synonyms", "health", "schema", "/mcp/"}
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
+SCHEMATHESIS_CONFIG = Path(__file__).with_name("schemathesis.toml")
 
 
 def logged_requests(access_log: Path, start: int = 0) -> Counter[str]:
@@ -129,7 +130,8 @@ def schemathesis_run(app: LiveApp, *args: str, drafts_visible: bool = False) -> 
         "FUZZ_DRAFT_MARKER": DRAFT_MARKER, "FUZZ_DRAFTS_VISIBLE": "true" if drafts_visible else "false",
     }
     return subprocess.run(
-        [str(SCHEMATHESIS), "run", f"{app.base_url}/api/schema/?format=json", "--checks", "all",
+        [str(SCHEMATHESIS), "--config-file", str(SCHEMATHESIS_CONFIG), "run", f"{app.base_url}/api/schema/?format=json",
+         "--checks", "all",
          "--max-examples", str(FUZZ_EXAMPLES), "--phases", "examples,coverage,fuzzing", "--mode", "all",
          # One worker: with two threads, CPython 3.11's ast.parse (hypothesis compiles code
          # as it generates) can fail with "SystemError: AST constructor recursion depth
