@@ -427,9 +427,9 @@ def _search(
         if facets is not None and not explain:
             cursor.execute(*_index_with_facets(filters, facets, match_sql, match_params, limit, offset),
                            local_settings=_PLANNER_SETTINGS)
-            hit_rows, facet_rows = [], []
-            for row in cursor.fetchall():
-                (hit_rows if row[0] == 0 else facet_rows).append(row[1:8] if row[0] == 0 else row[8:])
+            rows = cursor.fetchall()
+            hit_rows = [row[1:-3] for row in rows if row[0] == 0]
+            facet_rows = [row[-3:] for row in rows if row[0] == 1]
             return plan, hit_rows, facet_counts_shape(facets.facets, facet_rows)
         index_sql = f"""
             SELECT {_HIT_COLUMNS} FROM (
@@ -455,24 +455,24 @@ def _index_with_facets(filters: _Filters, source: EntryFacetSource, match_sql: s
     substring match is read once into `m` (within the caller's visibility: what every facet
     may count), with whether the page's own predicates take it (`in_page`) and the facets'
     flags; the page is m's newest `in_page` rows, the counts one pass over m
-    (search.facets.facet_counts_sql). Rows: (0, hit columns..., NULL, NULL, NULL) for the
+    (search.facets.facet_counts_sql). Rows: (0, _HIT_COLUMNS..., NULL, NULL, NULL) for the
     page, newest first, then (1, NULLs..., facet index, value, count). Counting in a statement
     of its own would find the matches again (gram bitmap and substring test): 6-9 ms of
     bench/facets.py's rare words."""
-    matches = (f"SELECT e.id, e.content_type_id AS content_type, e.status, e.created_at, e.updated_at,"
-               f" e.data AS fields, ({filters.beside_grams_sql} AND {filters.matched.sql}) AS in_page,"
+    matches = (f"SELECT e.id, e.content_type_id, e.status, e.created_at, e.updated_at, e.data,"
+               f" ({filters.beside_grams_sql} AND {filters.matched.sql}) AS in_page,"
                f" {source.flags_sql} FROM cms_entry e WHERE {source.visible_sql} AND {match_sql}")
     flags = ", ".join(f"f{i}" for i in range(len(source.facets)))
-    counts_sql, counts_params = facet_counts_sql(source.facets, source_sql=f"SELECT content_type, status, fields,"
-                                                 f" {flags} FROM m", source_params=[], content_type_ids=True)
+    counts_sql, counts_params = facet_counts_sql(
+        source.facets, source_sql=f"SELECT content_type_id AS content_type, status, data AS fields, {flags} FROM m",
+        source_params=[], content_type_ids=True)
+    no_hit = ", ".join(["NULL"] * len(_HIT_COLUMNS.split(",")))
     sql = (f"WITH m AS MATERIALIZED ({matches}),"
            " page AS (SELECT m.id FROM m WHERE m.in_page ORDER BY m.created_at DESC, m.id DESC LIMIT %s OFFSET %s)"
-           " SELECT 0 AS part, m.id, ct.api_id, ct.fields, m.status, m.created_at, m.updated_at, m.fields,"
-           " NULL::int AS facet, NULL::text AS value, NULL::bigint AS n"
-           " FROM page JOIN m ON m.id = page.id JOIN cms_contenttype ct ON ct.id = m.content_type"
-           " UNION ALL SELECT 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, c.facet, c.value, c.n"
-           f" FROM ({counts_sql}) AS c"
-           " ORDER BY 1, 6 DESC, 2 DESC")
+           f" SELECT 0 AS part, {_HIT_COLUMNS}, NULL::int AS facet, NULL::text AS value, NULL::bigint AS n"
+           " FROM page JOIN m e ON e.id = page.id JOIN cms_contenttype ct ON ct.id = e.content_type_id"
+           f" UNION ALL SELECT 1, {no_hit}, c.facet, c.value, c.n FROM ({counts_sql}) AS c"
+           " ORDER BY part, created_at DESC, id DESC")
     params = [*filters.params, *filters.matched.params, *source.flags_params, *source.visible_params, *match_params,
               limit + 1, offset, *counts_params]
     return sql, params

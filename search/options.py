@@ -518,8 +518,7 @@ class SuggestOptions(SearchOptions):
 
 def option_from_text(options: type[SearchOptions], name: str, text: str) -> Any:
     """What `text`, typed for option `name` in a text interface, means (unchanged if it is no value)."""
-    field = options._declared_fields[name]
-    return field.from_text(text) if isinstance(field, OptionField) else text
+    return option_from_texts(options, name, [text])
 
 
 def option_from_texts(options: type[SearchOptions], name: str, texts: Sequence[str]) -> Any:
