@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString
 from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
 from cms.models import ContentType, Entry
 from cms.selectors import content_type_list, content_type_schemas, entries_by_id
-from ingestion.selectors import chunk_pending_count, embedding_provider_status
+from ingestion.selectors import embedding_provider_status
 from rest_framework import serializers
 
 from search.admin_facets import (
@@ -39,6 +39,8 @@ from search.interface_errors import admin_message_from
 from search.kinds import SEARCH_ENTRIES, SEARCH_KINDS, SearchKind
 from search.options import FlagField, OptionField, option_from_text
 from search.snippets import highlight_html, match_spans, query_snippet_html, query_terms, snippet_html
+from search.vector_leg import chunks_pending_count
+from search.visibility import caller_visibility
 
 # The page's modes: every search kind, by its mode name.
 KINDS_BY_MODE = {kind.mode: kind for kind in SEARCH_KINDS.values()}
@@ -216,7 +218,8 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
         provider = embedding_provider_status()
         if not provider["configured"] and provider["code"] == "not_configured":
             not_configured = provider["message"]
-    pending = result.pending if isinstance(result, SearchResult) else chunk_pending_count(workspace=workspace)
+    pending = (result.pending if isinstance(result, SearchResult)
+               else chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)))
 
     return TemplateResponse(
         request,

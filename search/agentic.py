@@ -56,6 +56,7 @@ from search.hybrid import (
 from search.query_embedding import query_embeddings_start
 from search.chunk_results import ChunkHit, SearchResult
 from search.options import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES, AgenticSearchOptions
+from search.visibility import caller_visibility
 from search.vector_leg import chunks_pending_count
 
 logger = logging.getLogger(__name__)
@@ -214,7 +215,8 @@ def _by_parts(access: WorkspaceAccess, request: HybridRequest, *, parts: list[st
     with_model = next((p.collected for p in searched if p.collected.model), searched[0].collected)
     return SearchResult(workspace=workspace, hits=hits, model=with_model.model, dimensions=with_model.dimensions,
                         top_k=request.top_k, ef_search=request.ef_search,
-                        pending=chunks_pending_count(workspace_id=workspace.pk), extra_meta=meta,
+                        pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
+                        extra_meta=meta,
                         include_sources=request.include_sources, include_vectors=request.include_vectors, pool=pool)
 
 

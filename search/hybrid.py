@@ -57,6 +57,7 @@ from search.options import HybridSearchOptions
 from search.statements import search_cursor
 from search.synonyms import Expansion, SynonymRule, expanded_meta, synonym_rules
 from search.typos import Correction, TypoBudget, corrected_query, corrections_meta, typo_budget_for
+from search.visibility import caller_visibility
 from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates, vector_literal
 
 # Chunks each leg contributes to the fusion (more than top_k, so a chunk ranked low by one
@@ -101,6 +102,9 @@ class ChunkFilter:
 
     compiled: CompiledFilter
     trivial: bool
+    # What the caller may see, None when it sees every chunk: the scope of the keyword
+    # dictionary it is told about (corrections, completions, the plan; search.dictionary).
+    visible: CompiledFilter | None = None
 
     @property
     def keyword_where(self) -> CompiledFilter | None:
@@ -114,7 +118,8 @@ def chunk_filter(*, access: WorkspaceAccess, content_type: str | None, spec: Any
     searches, can never disagree about what a filter means.
     """
     compiled = chunk_filter_for(access=access, spec=spec, content_type=content_type)
-    return ChunkFilter(compiled=compiled, trivial=compiled.sql == "TRUE")
+    return ChunkFilter(compiled=compiled, trivial=compiled.sql == "TRUE",
+                       visible=caller_visibility(access))
 
 
 # --- options -------------------------------------------------------------------------------
@@ -233,7 +238,8 @@ def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bo
         meta["rerank"] = rerank_meta
     return SearchResult(workspace=workspace, hits=results, model=collected.model, dimensions=collected.dimensions,
                         top_k=request.top_k, ef_search=request.ef_search,
-                        pending=chunks_pending_count(workspace_id=workspace.pk), extra_meta=meta,
+                        pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
+                        extra_meta=meta,
                         include_sources=request.include_sources, include_vectors=request.include_vectors, pool=pool)
 
 
@@ -345,7 +351,7 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
     prepared: KeywordQuery | None = None
     if keyword_leg:
         prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos, synonyms=synonyms,
-                                         prefix=prefix)
+                                         prefix=prefix, visible=where.visible)
         collected.corrections, collected.expansions = prepared.corrections, prepared.expansions
         keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
         collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}

@@ -45,6 +45,7 @@ from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens, key
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
 from search.filters import CompiledFilter
 from search.chunk_results import ChunkHit, json_object
+from search.dictionary import dictionary_visible
 from search.statements import search_cursor
 from search.suggest import term_completions
 from search.synonyms import SYNONYM_WEIGHT, Expansion, SynonymRule, synonym_expansions
@@ -177,6 +178,10 @@ def keyword_candidates_sql(*, where_sql: str | None, rescore: bool) -> str:
     `rescore`: some terms were read only in part (`q.lim` set); each kept candidate then looks
     up its posting of each such term it was not found in (primary key (chunk_id, term)), so
     its score is exact; terms read in full are exact already.
+
+    Its `candidates` column: the chunks holding a query term, or, under a filter, those of
+    them that passed it (at most the depth): a count of chunks the caller may not see is
+    never reported.
     """
     # With a filter, candidates are checked best first and the check stops once `depth` have
     # passed (a nested-loop semi-join over score order under a LIMIT): a viewer's visibility
@@ -209,7 +214,8 @@ def keyword_candidates_sql(*, where_sql: str | None, rescore: bool) -> str:
     # Only the returned chunks' rows are read (the rescored ones are cut to `limit` first).
     return sql + (
         ", best AS (SELECT chunk_id, score FROM ranked ORDER BY score DESC, chunk_id LIMIT %s)"
-        f" SELECT {_CHUNK_COLUMNS}, r.score, (SELECT count(*) FROM partial) AS candidates"
+        f" SELECT {_CHUNK_COLUMNS}, r.score, (SELECT count(*) FROM {'partial' if where_sql is None else 'kept'})"
+        " AS candidates"
         " FROM best r JOIN ingestion_chunk c ON c.id = r.chunk_id ORDER BY r.score DESC, c.id"
     )
 
@@ -267,7 +273,8 @@ class KeywordQuery:
 
 def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDIDATE_BUDGET,
                           champions: int = CHAMPIONS, typos: TypoBudget | None = None,
-                          synonyms: list[SynonymRule] | None = None, prefix: bool = False) -> KeywordQuery:
+                          synonyms: list[SynonymRule] | None = None, prefix: bool = False,
+                          visible: CompiledFilter | None = None) -> KeywordQuery:
     """Tokenize `query` and read its terms' statistics in the workspace (one statement).
 
     `typos` (search.typos): correct the words missing from the workspace's dictionary within
@@ -276,23 +283,31 @@ def keyword_query_prepare(*, workspace_id: int, query: str, budget: int = CANDID
     at SYNONYM_WEIGHT, read in the first statement too. `prefix`: the last word also
     matches the PREFIX_COMPLETIONS most frequent terms starting with it, at PREFIX_WEIGHT
     (one more statement, on the terms' prefix btree).
+
+    `visible`: what the caller may see (search.visibility), None when it sees every chunk. A
+    term no visible chunk holds counts as absent (search.dictionary): it is not found, not a
+    correction, not a completion, and the plan in `meta` does not count it.
     """
     counts: dict[str, float] = dict(keyword_query_terms(query))
     query_terms, typed = len(counts), frozenset(counts)
     if prefix:
         last = keyword_words(query)[-1:]
         if last and not last[0].cjk and len(last[0].surface) >= 2:
-            for term in term_completions(workspace_id=workspace_id, word=last[0].surface, limit=PREFIX_COMPLETIONS):
+            for term in term_completions(workspace_id=workspace_id, word=last[0].surface, limit=PREFIX_COMPLETIONS,
+                                         visible=visible):
                 counts.setdefault(term, PREFIX_WEIGHT)
     kana = kana_candidates(query) if typos is not None else []
     expansions = synonym_expansions(query=query, rules=synonyms) if synonyms and counts else []
     wanted = list(dict.fromkeys([*counts, *(t for c in kana for t in c.terms), *(t for e in expansions for t in e.terms)]))
     chunks, total_length, dfs = _statistics(workspace_id=workspace_id, terms=wanted) if wanted else (0, 0, {})
+    if visible is not None and dfs:
+        shown = dictionary_visible(workspace_id=workspace_id, terms=dfs, visible=visible)
+        dfs = {term: df for term, df in dfs.items() if term in shown}
     corrections: list[Correction] = []
     if typos is not None and counts:
         corrections = kana_corrections(kana, dfs)
         missing = words_to_correct(query, set(dfs), typos)
-        found = typo_corrections(workspace_id=workspace_id, words=missing)  # with their terms' df
+        found = typo_corrections(workspace_id=workspace_id, words=missing, visible=visible)  # with their df
         corrections += found
         dfs.update({c.matched: c.df for c in found})
         for correction in corrections:

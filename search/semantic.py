@@ -58,6 +58,7 @@ from search.errors import SearchError
 from search.facets import chunk_search_facets
 from search.promotions import promotions_apply_chunks
 from search.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
+from search.visibility import caller_visibility
 from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
 
 __all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "ChunkHit", "SearchResult", "SemanticSearchError", "semantic_run",
@@ -121,7 +122,7 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
                                  rerun=lambda widened: semantic_run(access, widened, model=model, facet_pool=True).pool)
     result = SearchResult(workspace=workspace, hits=hits[:top_k], model=backend.model_name,
                           dimensions=backend.dimensions, top_k=top_k, ef_search=ef_search,
-                          pending=chunks_pending_count(workspace_id=workspace.pk),
+                          pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
                           include_sources=request["include_sources"], include_vectors=request["include_vectors"],
                           pool=pool, facets=facets)
     return result if facet_pool else promotions_apply_chunks(result, access=access, request=request)

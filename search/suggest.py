@@ -29,13 +29,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from cms.access import WorkspaceAccess
-from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
+from ingestion.models import KeywordStat, KeywordStatDelta
+from search.dictionary import term_visible_sql
+from search.filters import CompiledFilter
 from search.options import SuggestOptions
 from search.statements import search_cursor
 from search.visibility import chunk_visibility_filter
 
 STAT_TABLE = KeywordStat._meta.db_table
-POSTING_TABLE = KeywordPosting._meta.db_table
 DELTA_TABLE = KeywordStatDelta._meta.db_table
 # Rows read in index order before ranking: titles (chunks, several per entry) and terms.
 TITLE_SCAN_ROWS = 200
@@ -64,19 +65,25 @@ class SuggestResult:
                 "suggestions": [{"text": s.text, "kind": s.kind} for s in self.suggestions]}
 
 
-def term_completions(*, workspace_id: int, word: str, limit: int) -> list[str]:
+def term_completions(*, workspace_id: int, word: str, limit: int, visible: CompiledFilter | None) -> list[str]:
     """The workspace's `limit` most frequent terms starting with `word` (and longer), among the
-    first TERM_SCAN_ROWS in order (the prefix btree of KeywordStat and the deltas'). For
-    hybrid's `prefix: true`; no visibility check: a completion only adds a term to the
-    keyword leg, whose candidates are filtered as usual, and is not shown."""
+    first TERM_SCAN_ROWS in order (the prefix btree of KeywordStat and the deltas'), each held
+    by a chunk passing `visible` (None: the caller sees every chunk; search.dictionary).
+    Suggestions show them; hybrid's `prefix: true` adds them to the keyword leg, whose
+    statistics in `meta` must not count a word only drafts hold."""
+    check = None if visible is None else term_visible_sql("t.term", visible)
     with search_cursor() as cursor:
+        # Candidates most frequent first, materialised in that order, so the visibility check
+        # (one posting probe each) runs only until `limit` have passed.
         cursor.execute(
-            "SELECT term FROM ("
+            "WITH t AS MATERIALIZED (SELECT term, sum(df) AS df FROM ("
             f" (SELECT term, df FROM {STAT_TABLE} WHERE workspace_id = %s AND term > %s AND term < %s"
             "  ORDER BY term LIMIT %s)"
             f" UNION ALL (SELECT term, df FROM {DELTA_TABLE} WHERE workspace_id = %s AND term > %s AND term < %s"
-            "  ORDER BY term LIMIT %s)) u GROUP BY term HAVING sum(df) > 0 ORDER BY sum(df) DESC, term LIMIT %s",
-            [workspace_id, word, word + _TOP, TERM_SCAN_ROWS, workspace_id, word, word + _TOP, TERM_SCAN_ROWS, limit],
+            "  ORDER BY term LIMIT %s)) u GROUP BY term HAVING sum(df) > 0 ORDER BY sum(df) DESC, term)"
+            f" SELECT t.term FROM t WHERE {'TRUE' if check is None else check.sql} LIMIT %s",
+            [workspace_id, word, word + _TOP, TERM_SCAN_ROWS, workspace_id, word, word + _TOP, TERM_SCAN_ROWS,
+             *([] if check is None else [workspace_id, *check.params]), limit],
         )
         return [row[0] for row in cursor.fetchall()]
 
@@ -99,30 +106,16 @@ def suggest_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SuggestR
             [workspace_id, prefix, prefix + _TOP, *visible.params, TITLE_SCAN_ROWS, limit],
         )
         titles = [row[0] for row in cursor.fetchall()]
-        suggestions = [Suggestion(text=title, kind="title") for title in titles]
-        last = _LAST_WORD.search(prefix)
-        if len(suggestions) < limit and last and len(last.group(1)) >= TERM_MIN_CHARS and not _CJK.search(last.group(1)):
-            word = last.group(1)
-            # Candidates most frequent first, materialised in that order, so the visibility
-            # check (one posting lookup each) runs only until `limit` have passed; a caller who
-            # sees drafts needs none (a term with df > 0 is in some chunk of the workspace).
-            check = "" if visible.sql == "TRUE" else (
-                f" AND EXISTS (SELECT 1 FROM {POSTING_TABLE} p JOIN ingestion_chunk c ON c.id = p.chunk_id"
-                f" WHERE p.workspace_id = %s AND p.term = t.term AND {visible.sql})")
-            cursor.execute(
-                "WITH t AS MATERIALIZED (SELECT term, sum(df) AS df FROM ("
-                f" (SELECT term, df FROM {STAT_TABLE} WHERE workspace_id = %s AND term > %s AND term < %s"
-                "  ORDER BY term LIMIT %s)"
-                f" UNION ALL (SELECT term, df FROM {DELTA_TABLE} WHERE workspace_id = %s AND term > %s AND term < %s"
-                "  ORDER BY term LIMIT %s)) u GROUP BY term HAVING sum(df) > 0 ORDER BY sum(df) DESC, term)"
-                f" SELECT t.term FROM t WHERE TRUE{check} LIMIT %s",
-                [workspace_id, word, word + _TOP, TERM_SCAN_ROWS, workspace_id, word, word + _TOP, TERM_SCAN_ROWS,
-                 *([workspace_id, *visible.params] if check else []), limit - len(suggestions)],
-            )
-            head = typed.rstrip()[: len(typed.rstrip()) - len(word)]
-            seen = {s.text.lower() for s in suggestions}
-            for (term,) in cursor.fetchall():
-                text = head + term
-                if text.lower() not in seen:
-                    suggestions.append(Suggestion(text=text, kind="term"))
+    suggestions = [Suggestion(text=title, kind="title") for title in titles]
+    last = _LAST_WORD.search(prefix)
+    if len(suggestions) < limit and last and len(last.group(1)) >= TERM_MIN_CHARS and not _CJK.search(last.group(1)):
+        word = last.group(1)
+        terms = term_completions(workspace_id=workspace_id, word=word, limit=limit - len(suggestions),
+                                 visible=None if visible.sql == "TRUE" else visible)
+        head = typed.rstrip()[: len(typed.rstrip()) - len(word)]
+        seen = {s.text.lower() for s in suggestions}
+        for term in terms:
+            text = head + term
+            if text.lower() not in seen:
+                suggestions.append(Suggestion(text=text, kind="term"))
     return SuggestResult(query=typed, suggestions=suggestions[:limit])

@@ -35,6 +35,8 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from ingestion.keywords import QueryWord, keyword_tokens, keyword_words
 from ingestion.models import KeywordStat, KeywordStatDelta
+from search.dictionary import term_visible_sql
+from search.filters import CompiledFilter
 from search.statements import search_cursor
 
 STAT_TABLE = KeywordStat._meta.db_table
@@ -133,20 +135,24 @@ def words_to_correct(query: str, present: set[str], budget: TypoBudget) -> list[
 # Per word, its closest terms by trigram similarity through the GIN index of each table
 # (KeywordStat, and the deltas not folded in yet), within the length window, with their
 # document frequency (stat plus deltas: a term whose chunks are all gone is no candidate).
-TYPO_CANDIDATES_SQL = (
+_TYPO_CANDIDATES = (
     "SELECT q.term, c.term, c.df FROM unnest(%s::text[], %s::int[]) AS q(term, slack) CROSS JOIN LATERAL ("
     " SELECT t.term, sum(t.df)::bigint AS df FROM ("
     f"  SELECT s.term, s.df FROM {STAT_TABLE} s WHERE s.workspace_id = %s AND s.term %% q.term"
     f"  UNION ALL SELECT d.term, d.df FROM {DELTA_TABLE} d WHERE d.workspace_id = %s AND d.term %% q.term) t"
     " WHERE length(t.term) BETWEEN length(q.term) - q.slack AND length(q.term) + q.slack AND t.term <> ''"
     " AND (left(t.term, 1) = left(q.term, 1) OR left(t.term, 2) = reverse(left(q.term, 2)))"
-    " GROUP BY t.term HAVING sum(t.df) > 0"
+    " GROUP BY t.term HAVING sum(t.df) > 0{visible}"
     " ORDER BY similarity(t.term, q.term) DESC, t.term LIMIT %s) c"
 )
+# A caller who sees every chunk: no visibility check.
+TYPO_CANDIDATES_SQL = _TYPO_CANDIDATES.format(visible="")
 
 
-def typo_corrections(*, workspace_id: int, words: list[tuple[QueryWord, int]]) -> list[Correction]:
-    """The closest dictionary terms of each word within its budget (one indexed statement).
+def typo_corrections(*, workspace_id: int, words: list[tuple[QueryWord, int]],
+                     visible: CompiledFilter | None = None) -> list[Correction]:
+    """The closest dictionary terms of each word within its budget (one indexed statement),
+    among the terms a chunk passing `visible` holds (None: every chunk; search.dictionary).
 
     Each correction's `weight` is EDIT_PENALTY ** edits (the caller multiplies the term's
     idf by it) and `df` the matched term's document frequency, read in the same statement.
@@ -155,9 +161,11 @@ def typo_corrections(*, workspace_id: int, words: list[tuple[QueryWord, int]]) -
         return []
     terms = [word.term for word, _ in words]
     slack = [edits for _, edits in words]
-    sql = TYPO_CANDIDATES_SQL
+    check = None if visible is None else term_visible_sql("t.term", visible)
+    sql = _TYPO_CANDIDATES.format(visible="" if check is None else f" AND {check.sql}")
+    check_params = [] if check is None else [workspace_id, *check.params]
     with search_cursor() as cursor:
-        cursor.execute(sql, [terms, slack, workspace_id, workspace_id, CANDIDATES_PER_WORD],
+        cursor.execute(sql, [terms, slack, workspace_id, workspace_id, *check_params, CANDIDATES_PER_WORD],
                        local_settings={"pg_trgm.similarity_threshold": str(TRIGRAM_THRESHOLD)})
         rows = cursor.fetchall()
     neighbours: dict[str, list[str]] = {}

@@ -236,12 +236,15 @@ def vector_candidates(
     ]
 
 
-def chunks_pending_count(*, workspace_id: int) -> int:
+def chunks_pending_count(*, workspace_id: int, visible: CompiledFilter | None = None) -> int:
     """Chunks of the workspace still waiting for a vector of some model it wants (served by
-    chunk_ws_status); while a model switch runs, that includes the target's backlog."""
+    chunk_ws_status); while a model switch runs, that includes the target's backlog. Only
+    those passing `visible` (alias `c`; search.visibility.caller_visibility): a published-only
+    caller is not told that drafts are being written."""
+    scope = CompiledFilter("TRUE", []) if visible is None else visible
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT count(*) FROM ingestion_chunk WHERE workspace_id = %s AND status = %s",
-            [workspace_id, ChunkStatus.PENDING],
+            f"SELECT count(*) FROM ingestion_chunk c WHERE c.workspace_id = %s AND c.status = %s AND {scope.sql}",
+            [workspace_id, ChunkStatus.PENDING, *scope.params],
         )
         return int(cursor.fetchone()[0])

@@ -21,3 +21,10 @@ def chunk_visibility_filter(access: WorkspaceAccess, *, alias: str = "c") -> Com
         f"({alias}.source_kind = %s OR ({alias}.metadata ->> 'status') = %s)",
         [SourceKind.ASSET.value, EntryStatus.PUBLISHED.value],
     )
+
+
+def caller_visibility(access: WorkspaceAccess) -> CompiledFilter | None:
+    """What the caller may see as a chunk filter (alias `c`), or None when it sees every chunk:
+    the scope of whatever it is told about the workspace's chunks as a whole (the keyword
+    dictionary, search.dictionary; pending counts)."""
+    return None if access.include_drafts else chunk_visibility_filter(access)
