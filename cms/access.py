@@ -129,10 +129,12 @@ def workspace_access_for_operator(*, workspace: Workspace, include_drafts: bool 
     return WorkspaceAccess(workspace=workspace, role=OPERATOR_ROLE, include_drafts=include_drafts, actor="operator")
 
 
-def entry_visibility_q(*, user: AbstractBaseUser) -> Q:
-    """A filter on Entry for every entry the user may see, across their workspaces (the admin's
-    changelists): all of a workspace where they see drafts, the published ones elsewhere."""
+def entry_visibility_q(*, user: AbstractBaseUser, path: str = "") -> Q:
+    """A filter for every entry the user may see, across their workspaces (the admin's
+    changelists): all of a workspace where they see drafts, the published ones elsewhere.
+    `path`: the ORM path from the filtered model to the entry ("entry__"), empty on Entry."""
     accesses = workspace_accesses_for_user(user=user)
     with_drafts = [a.workspace.pk for a in accesses if a.include_drafts]
     published_only = [a.workspace.pk for a in accesses if not a.include_drafts]
-    return Q(workspace_id__in=with_drafts) | Q(workspace_id__in=published_only, status=EntryStatus.PUBLISHED)
+    return (Q(**{f"{path}workspace_id__in": with_drafts})
+            | Q(**{f"{path}workspace_id__in": published_only, f"{path}status": EntryStatus.PUBLISHED}))

@@ -19,6 +19,7 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponseRedirect
 
 from cms import services
+from cms.access import entry_visibility_q
 from cms.admin_access import (
     MANAGE_ROLES,
     READ_ROLES,
@@ -59,6 +60,9 @@ class WorkspaceScopedAdmin(admin.ModelAdmin):
     """
 
     workspace_lookup = "workspace"  # ORM path from a row to its workspace
+    # ORM path from a row to the entry it shows (a promotion's pinned entry), if any: a row of
+    # an entry the user may not see (a draft, for a viewer) is not one of their rows.
+    entry_lookup: str | None = None
     write_roles = WRITE_ROLES
 
     def workspace_id_of(self, obj: Model) -> int | None:
@@ -95,7 +99,10 @@ class WorkspaceScopedAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         readable = workspaces_with_role(request, READ_ROLES)
-        return super().get_queryset(request).filter(**{f"{self.workspace_lookup}__in": readable})
+        rows = super().get_queryset(request).filter(**{f"{self.workspace_lookup}__in": readable})
+        if self.entry_lookup is not None:
+            rows = rows.filter(entry_visibility_q(user=request.user, path=self.entry_lookup))
+        return rows
 
     def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs):
         writable = workspaces_with_role(request, self.write_roles)

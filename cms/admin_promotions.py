@@ -74,6 +74,7 @@ class PromotionForm(forms.ModelForm):
 
 class PromotionAdmin(WorkspaceScopedAdmin):
     form = PromotionForm
+    entry_lookup = "entry__"  # a viewer sees no promotion of a draft (nor its title)
     list_display = ["phrase", "entry", "position", "workspace", "created_at"]
     list_filter = [("workspace", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["workspace", "entry", "entry__content_type"]

@@ -181,12 +181,18 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
     request, filters = _inputs_validate(access=access, options=options)
     query, limit, offset = request["query"], request["limit"], request["offset"]
     facet_source = _facet_source(access, request, filters)
-    plan, rows, facets = _search(filters=filters, query=query, limit=limit, offset=offset, facets=facet_source)
+    # The pinned entries come first and once: the ranked list goes on after them without
+    # them, so every page (offset, limit) is a window on one list and no entry is skipped.
+    pinned = _pinned_hits(access, filters, request, query)
+    shown_pinned = pinned[offset:offset + limit]
+    ranked_filters = filters if not pinned else replace(filters, matched=CompiledFilter(
+        f"({filters.matched.sql}) AND e.id <> ALL(%s)", [*filters.matched.params, [h.entry_id for h in pinned]]))
+    ranked_limit = limit - len(shown_pinned)
+    plan, rows, facets = _search(filters=ranked_filters, query=query, limit=ranked_limit,
+                                 offset=max(0, offset - len(pinned)), facets=None if pinned else facet_source)
     if facet_source is not None and facets is None:
-        facets = _facets(facet_source, filters, query)
-    hits = [_hit(row, query) for row in rows[:limit]]
-    if offset == 0:
-        hits = _promoted_first(access, filters, request, query, hits)[:limit]
+        facets = _facets(facet_source, filters, query)  # pinned entries that match count, as any match
+    hits = [*shown_pinned, *(_hit(row, query) for row in rows[:ranked_limit])]
     suggestions: tuple[str, ...] = ()
     if not hits and offset == 0:
         suggestions = entry_suggestions(access=access, query=query, filters=filters)
@@ -195,7 +201,7 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
         hits=tuple(hits),
         limit=limit,
         offset=offset,
-        has_more=len(rows) > limit,
+        has_more=len(rows) > ranked_limit or len(pinned) > offset + limit,
         plan=plan,
         suggestions=suggestions,
         facets=facets,
@@ -478,22 +484,20 @@ def _index_with_facets(filters: _Filters, source: EntryFacetSource, match_sql: s
     return sql, params
 
 
-def _promoted_first(access: WorkspaceAccess, filters: _Filters, request: Mapping[str, Any], query: str,
-                    hits: list[EntryHit]) -> list[EntryHit]:
-    """The first page with the entries pinned to the query (search/promotions.py) on top,
-    marked promoted, each once; later pages are unchanged. A pinned entry the filter leaves
-    out is not pinned."""
+def _pinned_hits(access: WorkspaceAccess, filters: _Filters, request: Mapping[str, Any], query: str
+                 ) -> list[EntryHit]:
+    """The entries pinned to the query (search/promotions.py) that the caller may see and the
+    filter keeps, in the editors' order, marked promoted."""
     pinned_ids = promoted_entry_ids(access=access, query=query, content_type_id=filters.content_type_id,
                                     status=request["status"])
     if not pinned_ids:
-        return hits
+        return []
     with search_cursor() as cursor:
         cursor.execute(f"SELECT {_HIT_COLUMNS} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id"
                        f" WHERE e.workspace_id = %s AND e.id = ANY(%s) AND {filters.matched.sql}",
                        [filters.workspace_id, pinned_ids, *filters.matched.params])
         rows = {row[0]: row for row in cursor.fetchall()}
-    pinned = [replace(_hit(rows[i], query), promoted=True) for i in pinned_ids if i in rows]
-    return [*pinned, *(hit for hit in hits if hit.entry_id not in rows)]
+    return [replace(_hit(rows[i], query), promoted=True) for i in pinned_ids if i in rows]
 
 
 def _gram_match(workspace_id: int, query: str) -> tuple[str, tuple]:

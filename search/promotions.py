@@ -59,7 +59,10 @@ def promotions_apply_chunks(result: SearchResult, *, access: WorkspaceAccess,
             best[hit.entry_id] = hit
     missing = [entry_id for entry_id in entry_ids if entry_id not in best]
     if missing:
-        best.update(_first_chunks(access=access, request=request, entry_ids=missing))
+        # Under `min_score`, a pinned entry is shown by a chunk that reached it (the answer's
+        # pool), or not at all: a floor the caller set holds for pins too.
+        within = None if request.get("min_score") is None else result.pool
+        best.update(_first_chunks(access=access, request=request, entry_ids=missing, within=within))
     pinned = [replace(best[entry_id], promoted=True) for entry_id in entry_ids if entry_id in best]
     if not pinned:
         return result
@@ -68,18 +71,20 @@ def promotions_apply_chunks(result: SearchResult, *, access: WorkspaceAccess,
     return replace(result, hits=[*pinned, *rest][: result.top_k])
 
 
-def _first_chunks(*, access: WorkspaceAccess, request: Mapping[str, Any],
-                  entry_ids: Sequence[int]) -> dict[int, ChunkHit]:
+def _first_chunks(*, access: WorkspaceAccess, request: Mapping[str, Any], entry_ids: Sequence[int],
+                  within: Sequence[int] | None = None) -> dict[int, ChunkHit]:
     """Each entry's first chunk that the search's filter, content type and the caller's
-    visibility allow (an entry none of whose chunks pass is not pinned)."""
+    visibility allow, among the chunk ids `within` when given (an entry none of whose chunks
+    pass is not pinned)."""
     where = chunk_filter_for(access=access, spec=request.get("filter"), content_type=request.get("content_type"))
+    among = "" if within is None else " AND c.id = ANY(%s)"
     with search_cursor() as cursor:
         cursor.execute(
             "SELECT DISTINCT ON (c.entry_id) c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id,"
             " c.asset_id, c.metadata FROM ingestion_chunk c"
-            f" WHERE c.workspace_id = %s AND c.entry_id = ANY(%s) AND {where.sql}"
+            f" WHERE c.workspace_id = %s AND c.entry_id = ANY(%s){among} AND {where.sql}"
             " ORDER BY c.entry_id, c.field, c.ordinal",
-            [access.workspace.pk, list(entry_ids), *where.params],
+            [access.workspace.pk, list(entry_ids), *([] if within is None else [list(within)]), *where.params],
         )
         rows = cursor.fetchall()
     return {

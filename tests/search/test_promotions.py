@@ -98,3 +98,53 @@ def test_pinned_entries_follow_their_position(shop):
 
     assert [r["id"] for r in results[:2]] == [entries["returns"].pk, entries["shipping"].pk]
     assert [r.get("promoted") for r in results[:3]] == [True, True, None]
+
+
+@pytest.mark.parametrize("pins", [["returns"], ["shipping", "returns"], ["refund"]])
+def test_full_text_pages_hold_every_entry_once_with_the_pins_first(shop, pins):
+    workspace, entries, _ = shop
+    for position, name in enumerate(pins):
+        services.promotion_create(workspace=workspace, phrase="refund", entry=entries[name], position=position)
+    access = full_access(workspace)
+    whole = [r["id"] for r in search_entries(access=access, query="refund", limit=20).as_dict()["results"]]
+
+    pages = [search_entries(access=access, query="refund", limit=1, offset=offset).as_dict()
+             for offset in range(len(whole) + 1)]
+
+    assert [entries[name].pk for name in pins] == whole[:len(pins)]
+    assert [page["results"][0]["id"] for page in pages[:-1]] == whole
+    assert pages[-1]["results"] == [] and len(set(whole)) == len(whole)
+    assert [page["has_more"] for page in pages] == [True] * (len(whole) - 1) + [False, False]
+
+
+@pytest.mark.parametrize("kind", ["semantic_search", "hybrid_search"])
+def test_a_pin_below_min_score_is_not_shown(shop, kind):
+    workspace, entries, _ = shop
+    services.promotion_create(workspace=workspace, phrase="refund", entry=entries["returns"])
+    run = SEARCH_KINDS[kind].run
+
+    floor = run(full_access(workspace), {"query": "refund", "min_score": 0.99})
+    plain = run(full_access(workspace), {"query": "refund"})
+
+    assert entries["returns"].pk not in [hit.entry_id for hit in floor.hits]
+    assert plain.hits[0].entry_id == entries["returns"].pk and plain.hits[0].promoted
+
+
+def test_promotions_admin_hides_a_pinned_draft_from_a_viewer(shop, client):
+    workspace, entries, _ = shop
+    draft_pin = services.promotion_create(workspace=workspace, phrase="refund", entry=entries["draft"])
+    services.promotion_create(workspace=workspace, phrase="refund", entry=entries["refund"], position=1)
+    viewer = UserFactory(username="viewer", is_staff=True)
+    MembershipFactory(user=viewer, workspace=workspace, role=Role.VIEWER)
+    client.force_login(viewer)
+
+    listing = client.get("/admin/cms/promotion/")
+    change = client.get(f"/admin/cms/promotion/{draft_pin.pk}/change/")
+
+    assert listing.status_code == 200 and b"Refund policy" in listing.content
+    assert b"New refund rules" not in listing.content
+    assert change.status_code == 302 or b"New refund rules" not in change.content
+    editor = UserFactory(username="writer", is_staff=True)
+    MembershipFactory(user=editor, workspace=workspace, role=Role.EDITOR)
+    client.force_login(editor)
+    assert b"New refund rules" in client.get("/admin/cms/promotion/").content
