@@ -59,7 +59,7 @@ import datetime
 import json
 import math
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,12 +173,23 @@ def filter_compile(
     return CompiledFilter(sql, compiler.params)
 
 
-def filter_statuses_requested(spec: Any, path: str = "filter") -> list[tuple[str, str]]:
-    """The entry statuses a valid filter asks for by name, as (status, path) pairs.
+# The operators that select statuses by a pattern rather than by name, as the SQL compares text
+# (`$contains` within the first 256 characters; a status is shorter). The ordering operators
+# take numbers and dates only (filter_type_mismatch on a text key).
+_STATUS_PATTERNS: dict[str, Callable[[str, str], bool]] = {
+    "$contains": lambda status, operand: operand in status,
+}
+
+
+def filter_statuses_requested(spec: Any, path: str = "filter", *, statuses: Collection[str] = ()
+                              ) -> list[tuple[str, str]]:
+    """The entry statuses a valid filter asks for, as (status, path) pairs.
 
     A condition asks for a status when it selects chunks *having* it: `status: "draft"` or
-    `{"$eq": ...}`, an `$in` list, and under an odd number of `$not`s a `$ne` or `$nin`.
-    Conditions that exclude a status (`$ne`, `$nin`) only narrow, so they ask for nothing.
+    `{"$eq": ...}`, an `$in` list, and under an odd number of `$not`s a `$ne` or `$nin`; and,
+    outside a `$not`, any other operator that selects one of `statuses` (the known statuses)
+    by a pattern (`$contains: "raf"`), each status it selects. Conditions that
+    exclude a status (`$ne`, `$nin`, a pattern under `$not`) only narrow, so they ask for nothing.
     Used with the caller's access (search.chunk_filters) so that asking for a status one
     cannot see is refused, as the full-text search refuses `status=draft`. Call it on a spec
     that filter_compile accepted: its nesting is bounded there.
@@ -210,6 +221,8 @@ def filter_statuses_requested(spec: Any, path: str = "filter") -> list[tuple[str
             found.append((operand, where))
         elif op == ("$nin" if negated else "$in") and isinstance(operand, list):
             found.extend((item, f"{where}[{i}]") for i, item in enumerate(operand) if isinstance(item, str))
+        elif not negated and op in _STATUS_PATTERNS and isinstance(operand, str):
+            found.extend((status, where) for status in statuses if _STATUS_PATTERNS[op](status, operand))
 
     document(spec, path, False)
     return found

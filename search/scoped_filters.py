@@ -50,7 +50,7 @@ def invisible_statuses_refuse(spec: Any, access: WorkspaceAccess) -> None:
     """
     if access.include_drafts:
         return
-    for status, path in filter_statuses_requested(spec):
+    for status, path in filter_statuses_requested(spec, statuses=EntryStatus.values):
         if status in EntryStatus.values and not access.may_see_status(status):
             raise SearchError(
                 "status_not_visible",

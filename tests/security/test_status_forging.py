@@ -37,6 +37,9 @@ FORGING = [
     {"$and": [{"fields.version": {"$gte": 1}}, {"status": "draft"}]},
     {"$not": {"status": {"$ne": "draft"}}},
     {"status": {"$not": {"$nin": ["draft"]}}},
+    # Operators that select by a pattern, not by name (round three, finding 9).
+    {"status": {"$contains": "draft"}},
+    {"status": {"$contains": "raf"}},
 ]
 # Filters that name drafts only to leave them out: they narrow, so they stay allowed.
 EXCLUDING = [
@@ -45,6 +48,8 @@ EXCLUDING = [
     {"status": {"$nin": ["draft"]}},
     {"$not": {"status": "draft"}},
     {"fields.status": "draft"},  # an entry field named status, not the entry's status
+    {"status": {"$contains": "pub"}},
+    {"$not": {"status": {"$contains": "raf"}}},
 ]
 DRAFT_TITLE = "Refund plan (unannounced)"
 
