@@ -287,12 +287,22 @@ TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 # LocMem cache, so production sets THROTTLE_CACHE_URL (redis://host:6379/2) for counts that
 # all workers share.
 _throttle_cache_url = env("THROTTLE_CACHE_URL", default="")
+_results_cache_url = env("SEARCH_RESULTS_CACHE_URL", default="") or _throttle_cache_url
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "default"},
     "throttle": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _throttle_cache_url}
     if _throttle_cache_url
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
+    # Each search's results and caller, for its clicks (search/search_log.py): shared by every
+    # worker through Redis (SEARCH_RESULTS_CACHE_URL, by default the throttle counters' one).
+    "search_results": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _results_cache_url,
+                       "KEY_PREFIX": "results"}
+    if _results_cache_url
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "search_results",
+          "OPTIONS": {"MAX_ENTRIES": 20_000}},
 }
+# How long after a search a click on one of its results is accepted.
+SEARCH_CLICK_SECONDS = env.int("SEARCH_CLICK_SECONDS", default=24 * 3600)
 # Keys API keys' HMAC (cms/api_keys.py). Changing it invalidates every key.
 API_KEY_HASH_SECRET = env("API_KEY_HASH_SECRET", default="") or SECRET_KEY
 # The MCP endpoint (/mcp/) waits at most this long for a tool call's answer.

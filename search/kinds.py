@@ -69,7 +69,9 @@ class SearchKind:
             observed.results = len(result.hits)
         search_id = search_log_record(
             access=access, kind=self.mode, interface=interface, query=_logged_query(result, options),
-            results=len(result.hits), latency_ms=(time.perf_counter() - started) * 1000)
+            results=len(result.hits), latency_ms=(time.perf_counter() - started) * 1000,
+            entry_ids=[hit.entry_id for hit in result.hits if hit.entry_id is not None],
+            chunk_ids=[hit.id for hit in result.hits] if self.chunks else [])
         return dataclasses.replace(result, search_id=search_id) if search_id else result
 
     @property

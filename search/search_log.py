@@ -29,10 +29,12 @@ import threading
 import time
 import unicodedata
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connections, transaction
 from django.utils import timezone
 
@@ -56,6 +58,8 @@ _SEARCH_ID = re.compile(r"[0-9a-f]{48}")
 _MAC_CHARS = 16
 # A row waiting in memory: its model and its field values.
 PendingRow = tuple[type[SearchLog] | type[SearchClick], dict]
+# The cache that remembers each search's results and caller for its clicks (cms/settings.py).
+RESULTS_CACHE = "search_results"
 
 
 def query_normalise(text: str) -> str:
@@ -248,19 +252,30 @@ atexit.register(search_log_flush)
 # --- what interfaces call ---------------------------------------------------------------------
 
 def search_log_record(*, access: WorkspaceAccess, kind: str, interface: str, query: str, results: int,
-                      latency_ms: float) -> str | None:
+                      latency_ms: float, entry_ids: Sequence[int] = (), chunk_ids: Sequence[int] = ()) -> str | None:
     """Append one search to the log; its search id, or None when the workspace logs nothing.
-    No database access: the workspace's switch is a field of the workspace the access holds."""
+    No database access: the workspace's switch is a field of the workspace the access holds.
+    The results it gave (`entry_ids`, `chunk_ids`) and its caller are remembered for
+    SEARCH_CLICK_SECONDS in the shared "search_results" cache: a click is accepted only on
+    one of them, from the same caller (`search_event_record`)."""
     workspace = access.workspace
     if not workspace.search_log_enabled:
         return None
     row_id = uuid.uuid4()
+    caller = caller_hash(access.actor or access.role)
     BUFFER.append((SearchLog, {
         "workspace_id": workspace.pk, "id": row_id, "created_at": timezone.now(), "interface": interface[:16],
         "kind": kind[:16], "query": query_normalise(query), "results": results, "latency_ms": round(latency_ms, 3),
-        "caller": caller_hash(access.actor or access.role),
+        "caller": caller,
     }))
+    caches[RESULTS_CACHE].set(_results_key(workspace.pk, row_id),
+                              {"caller": caller, "entries": sorted(set(entry_ids)), "chunks": sorted(set(chunk_ids))},
+                              timeout=settings.SEARCH_CLICK_SECONDS)
     return search_id_make(workspace.pk, row_id)
+
+
+def _results_key(workspace_id: int, row_id: uuid.UUID) -> str:
+    return f"search-results:{workspace_id}:{row_id.hex}"
 
 
 @dataclass(frozen=True)
@@ -275,12 +290,21 @@ def search_event_record(*, access: WorkspaceAccess, search_id: str, entry_id: in
                         position: int) -> SearchEvent:
     """Record that the caller opened a result of one of this workspace's searches.
 
-    The result must be one the caller may see: an entry of the workspace within its read
-    policy, or a chunk of such an entry or of an asset. Raises SearchInputError
-    (`search_id_invalid`, `entry_id_invalid`, `chunk_id_invalid`) or SearchNotFound.
+    The search must be the caller's own, made within SEARCH_CLICK_SECONDS (else
+    SearchNotFound, as for an id never given out), and the result one it gave: an entry it
+    returned (or the entry of a chunk it returned), or a chunk it returned; the caller must
+    still see it. Raises SearchInputError (`search_id_invalid`, `entry_id_invalid`,
+    `chunk_id_invalid`) or SearchNotFound.
     """
     workspace = access.workspace
     row_id = search_id_parse(workspace.pk, search_id)
+    given = caches[RESULTS_CACHE].get(_results_key(workspace.pk, row_id))
+    if given is None or not hmac.compare_digest(given["caller"], caller_hash(access.actor or access.role)):
+        raise SearchNotFound()
+    if entry_id is not None and entry_id not in given["entries"]:
+        raise SearchInputError("entry_id_invalid", "entry_id is not a result of this search.")
+    if chunk_id is not None and chunk_id not in given["chunks"]:
+        raise SearchInputError("chunk_id_invalid", "chunk_id is not a result of this search.")
     if entry_id is not None:
         visible = Entry.objects.filter(workspace=workspace, pk=entry_id, status__in=access.entry_statuses).exists()
         if not visible:

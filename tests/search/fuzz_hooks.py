@@ -51,6 +51,7 @@ CONTENT_TYPES = sorted(VALID_FILTERS)
 SEARCH_ID = os.environ.get("FUZZ_SEARCH_ID", "")
 ENTRY_ID = int(os.environ.get("FUZZ_ENTRY_ID", "0") or 0)
 CHUNK_ID = int(os.environ.get("FUZZ_CHUNK_ID", "0") or 0)
+CHUNK_SEARCH_ID = os.environ.get("FUZZ_CHUNK_SEARCH_ID", "")
 FACET_CHOICES = ["content_type,status", "status", "content_type"]
 
 
@@ -263,6 +264,7 @@ def _click_event(case, pick: int):
     case.body.pop("chunk_id", None)
     if pick % 2 and CHUNK_ID:
         case.body["chunk_id"] = CHUNK_ID
+        case.body["search_id"] = CHUNK_SEARCH_ID  # a click names a result of its own search
     elif ENTRY_ID:
         case.body["entry_id"] = ENTRY_ID
     return case

@@ -133,6 +133,8 @@ def production_env(tmp: Path, **extra: str) -> dict[str, str]:
         "API_RATE_LIMIT_KEY": "",
         "API_RATE_LIMIT_USER": "",
         "API_RATE_LIMIT_AUTH_FAILURES": "",
+        # Every worker must know each search's results to accept its clicks, as in production.
+        "SEARCH_RESULTS_CACHE_URL": "redis://127.0.0.1:6379/14",
         **extra,
     }
 

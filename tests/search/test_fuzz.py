@@ -118,7 +118,7 @@ def click_target(app: LiveApp) -> dict[str, str]:
     chunks = requests.post(f"{app.base_url}/api/v1/workspaces/{WORKSPACE}/search/hybrid",
                            json={"query": "refund", "top_k": 3}, headers=headers, timeout=60).json()
     return {"FUZZ_SEARCH_ID": entries["meta"]["search_id"], "FUZZ_ENTRY_ID": str(entries["results"][0]["id"]),
-            "FUZZ_CHUNK_ID": str(chunks["sources"][0]["id"])}
+            "FUZZ_CHUNK_SEARCH_ID": chunks["meta"]["search_id"], "FUZZ_CHUNK_ID": str(chunks["sources"][0]["id"])}
 
 
 def schemathesis_run(app: LiveApp, *args: str, drafts_visible: bool = False) -> subprocess.CompletedProcess:

@@ -318,10 +318,47 @@ def test_events_with_logging_off_are_accepted_and_not_kept(client, workspace, se
 
 
 def test_a_viewer_may_report_a_click_on_what_they_see(client, workspace, searched):
-    entry, _, search_id = searched
+    entry, _, _ = searched
     viewer = UserFactory(username="viewer")
     MembershipFactory(user=viewer, workspace=workspace, role=Role.VIEWER)
     client.force_login(viewer)
+    search_id = client.get(ENTRIES.format(slug="acme"), {"q": "refund"}).json()["meta"]["search_id"]
     response = client.post(EVENTS.format(slug="acme"), data=json.dumps(
         {"search_id": search_id, "entry_id": entry.pk, "position": 3}), content_type="application/json")
     assert response.status_code == 202, response.json()
+
+
+def test_a_click_on_another_callers_search_is_404_and_not_kept(client, workspace, searched):
+    entry, _, search_id = searched
+    _, other_secret = api_key_make(workspace, name="someone else")
+    response = post_event(client, {"search_id": search_id, "entry_id": entry.pk, "position": 1}, other_secret)
+    assert (response.status_code, response.json()["code"]) == (404, "search_not_found")
+    search_log_flush()
+    assert SearchClick.objects.count() == 0
+
+
+def test_a_click_on_an_entry_the_search_did_not_return_is_400(client, workspace, article_type):
+    found = entry_make(article_type, title="Refund policy")
+    other = entry_make(article_type, title="Shipping times")
+    _, secret = api_key_make(workspace)
+    search_id = client.get(ENTRIES.format(slug="acme"), {"q": "refund"}, **bearer(secret)).json()["meta"]["search_id"]
+    nothing_id = client.get(ENTRIES.format(slug="acme"), {"q": "xylophone"}, **bearer(secret)).json()["meta"]["search_id"]
+
+    not_returned = post_event(client, {"search_id": search_id, "entry_id": other.pk, "position": 1}, secret)
+    on_nothing = post_event(client, {"search_id": nothing_id, "entry_id": found.pk, "position": 1}, secret)
+    returned = post_event(client, {"search_id": search_id, "entry_id": found.pk, "position": 1}, secret)
+
+    assert (not_returned.status_code, not_returned.json()["code"]) == (400, "entry_id_invalid")
+    assert (on_nothing.status_code, on_nothing.json()["code"]) == (400, "entry_id_invalid")
+    assert returned.status_code == 202
+    search_log_flush()
+    assert [click.entry_id for click in SearchClick.objects.all()] == [found.pk]
+
+
+def test_a_click_after_the_window_is_404(client, settings, workspace, searched):
+    from django.core.cache import caches
+
+    entry, secret, search_id = searched
+    caches["search_results"].clear()  # as SEARCH_CLICK_SECONDS passing does
+    response = post_event(client, {"search_id": search_id, "entry_id": entry.pk, "position": 1}, secret)
+    assert (response.status_code, response.json()["code"]) == (404, "search_not_found")
