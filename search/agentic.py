@@ -53,6 +53,7 @@ from search.hybrid import (
     hybrid_rank,
     hybrid_request_from,
 )
+from search.query_work import query_work_reused
 from search.query_embedding import query_embeddings_start
 from search.chunk_results import ChunkHit, SearchResult
 from search.options import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES, AgenticSearchOptions
@@ -85,6 +86,7 @@ def agentic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
     return agentic_run(access, options)
 
 
+@query_work_reused
 def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
     """The `top_k` chunks that answer every part of `query`, in hybrid search's result shape.
 

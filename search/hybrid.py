@@ -51,6 +51,7 @@ from search.fusion import (
     rerank_combine,
 )
 from search.keyword import KeywordQuery, bm25_idf, keyword_candidates, keyword_query_prepare, keyword_scores
+from search.query_work import query_work_reused
 from search.query_embedding import QueryEmbedding, query_embeddings_start
 from search.rerank import RerankUnavailable, rerank_relevance
 from search.options import HybridSearchOptions
@@ -201,6 +202,7 @@ def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
     return hybrid_run(access, options)
 
 
+@query_work_reused
 def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
     """The `top_k` chunks that best answer `query`, by keywords and meaning together, best first.
 

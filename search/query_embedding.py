@@ -17,6 +17,7 @@ from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError
 from ingestion.selectors import embedding_backend_active
 from ingestion.services.usage import usage_record_call, usage_reported_by
 from search.errors import SearchError
+from search.query_work import query_work_memo
 from search.statements import search_cursor
 
 
@@ -72,7 +73,20 @@ _EMBEDDER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hybrid-query-e
 
 def query_embeddings_start(*, workspace_id: int, queries: list[str]) -> list[QueryEmbedding]:
     """Start embedding the queries, in one provider call, unless the semantic leg cannot run
-    (then each one's `error` says why). One per query, in order, for `hybrid_collect`."""
+    (then each one's `error` says why). One per query, in order, for `hybrid_collect`.
+    Within one search call (search.query_work), a query embedded already is not sent again."""
+    memo = query_work_memo()
+    if memo is None:
+        return _embeddings_start(workspace_id=workspace_id, queries=queries)
+    keys = [("query_embedding", workspace_id, query) for query in queries]
+    missing = list(dict.fromkeys(q for q, key in zip(queries, keys) if key not in memo))
+    if missing:
+        for query, embedding in zip(missing, _embeddings_start(workspace_id=workspace_id, queries=missing)):
+            memo[("query_embedding", workspace_id, query)] = embedding
+    return [memo[key] for key in keys]
+
+
+def _embeddings_start(*, workspace_id: int, queries: list[str]) -> list[QueryEmbedding]:
     try:
         backend = embedding_backend_active(workspace=workspace_id)
     except EmbeddingNotConfigured as exc:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ingestion import services
 from ingestion.embeddings import EmbeddingProviderError, RerankNotConfigured
+from search.query_work import query_work_memo
 
 
 class RerankUnavailable(Exception):
@@ -23,7 +24,22 @@ class RerankUnavailable(Exception):
 
 
 def rerank_relevance(*, workspace_id: int, query: str, documents: Sequence[str]) -> tuple[list[float], str]:
-    """Each document's relevance to `query` (in the documents' order) and the reranker's model name."""
+    """Each document's relevance to `query` (in the documents' order) and the reranker's model name.
+    Within one search call (search.query_work), a document reranked already is not sent again."""
+    memo = query_work_memo()
+    if memo is None or not documents:
+        return _relevance(workspace_id=workspace_id, query=query, documents=documents)
+    keys = [("rerank", workspace_id, query, document) for document in documents]
+    missing = list(dict.fromkeys(d for d, key in zip(documents, keys) if key not in memo))
+    if missing:
+        relevance, model = _relevance(workspace_id=workspace_id, query=query, documents=missing)
+        for document, score in zip(missing, relevance):
+            memo[("rerank", workspace_id, query, document)] = (score, model)
+    scored = [memo[key] for key in keys]
+    return [score for score, _ in scored], scored[0][1] if scored else ""
+
+
+def _relevance(*, workspace_id: int, query: str, documents: Sequence[str]) -> tuple[list[float], str]:
     try:
         outcome = services.documents_rerank(workspace_id=workspace_id, query=query, documents=list(documents))
     except RerankNotConfigured as exc:

@@ -57,6 +57,7 @@ from search.chunk_results import ChunkHit, SearchResult
 from search.errors import SearchError
 from search.facets import chunk_search_facets
 from search.promotions import promotions_apply_chunks
+from search.query_work import query_work_once, query_work_reused
 from search.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
 from search.visibility import caller_visibility
 from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
@@ -74,6 +75,7 @@ def semantic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
     return semantic_run(access, options)
 
 
+@query_work_reused
 def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None,
                  facet_pool: bool = False) -> SearchResult:
     """The `top_k` chunks of the workspace nearest in meaning to `query`, best first.
@@ -98,7 +100,8 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
     except EmbeddingNotConfigured as exc:
         raise SemanticSearchError("not_configured", str(exc), status=503) from exc
     try:
-        query_vector = query_embed(backend=backend, workspace_id=workspace.pk, text=query)
+        query_vector = query_work_once(("query_vector", workspace.pk, backend.model_name, query),
+                                       lambda: query_embed(backend=backend, workspace_id=workspace.pk, text=query))
     except EmbeddingProviderError as exc:
         code = "provider_unavailable" if exc.transient else "provider_error"
         raise SemanticSearchError(code, f"The embedding provider could not embed the query: {exc}", status=503) from exc
