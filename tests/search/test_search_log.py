@@ -59,6 +59,28 @@ def test_query_is_normalised_and_personal_data_redacted(raw, logged):
     assert query_normalise(raw) == logged
 
 
+@pytest.mark.parametrize("raw", [
+    "card 4111 - 1111 - 1111 - 1111", "card 4111/1111/1111/1111", "card 4111_1111_1111_1111",
+    "card 4111,1111,1111,1111", "card 4111 / 1111 / 1111 / 1111", "card 41 11 11", "card 4111\u20131111\u20131111",
+    "card 4111 -- 1111 __ 1111", "card ４１１１－１１１１－１１１１",
+])
+def test_any_run_of_six_digits_with_separators_is_a_number(raw):
+    assert query_normalise(raw) == f"card {NUMBER_MARK}"
+
+
+@pytest.mark.parametrize("raw", ["alice @ example.com", "alice@ example.com", "alice @example.co.jp",
+                                 "alice @ example . com"])
+def test_an_email_with_spaces_around_its_at_is_redacted(raw):
+    assert query_normalise(f"mail {raw} now") == f"mail {EMAIL_MARK} now"
+
+
+def test_a_long_query_is_redacted_before_it_is_cut():
+    # 795 spaces collapse to one: the card number that follows falls inside what is kept.
+    logged = query_normalise("a" + " " * 795 + "4111 1111 1111 1111 " + "b" * 1200)
+    assert logged.startswith(f"a {NUMBER_MARK} b") and "41" not in logged
+    assert "1111" not in query_normalise("x " * 390 + "4111 1111 1111 1111")
+
+
 def test_query_is_cut_to_200_characters():
     assert len(query_normalise("a" * 1000)) == 200
 
