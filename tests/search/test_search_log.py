@@ -302,6 +302,29 @@ def test_bad_events_are_400_with_a_code(client, searched, change, code):
     assert SearchClick.objects.count() == 0
 
 
+@pytest.mark.parametrize(("change", "code"), [
+    (lambda pk: {"entry_id": str(pk)}, "entry_id_invalid"),
+    (lambda pk: {"entry_id": float(pk)}, "entry_id_invalid"),
+    (lambda pk: {"position": "1"}, "position_invalid"),
+    (lambda pk: {"position": 1.0}, "position_invalid"),
+])
+def test_event_ids_and_positions_are_json_integers_not_strings_or_floats(client, searched, change, code):
+    entry, secret, search_id = searched
+    response = post_event(client, {"search_id": search_id, "entry_id": entry.pk, "position": 1, **change(entry.pk)},
+                          secret)
+    assert (response.status_code, response.json()["code"]) == (400, code), response.json()
+    search_log_flush()
+    assert SearchClick.objects.count() == 0
+
+
+@pytest.mark.parametrize("body", [[1], "x", 1, None])
+def test_an_events_body_that_is_no_object_is_told_what_it_needs(client, searched, body):
+    _, secret, _ = searched
+    response = post_event(client, body, secret)
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+    assert "query" not in response.json()["message"] and "search_id" in response.json()["message"]
+
+
 def test_a_chunk_id_of_nothing_is_400(client, searched):
     _, secret, search_id = searched
     response = post_event(client, {"search_id": search_id, "chunk_id": 123456, "position": 2}, secret)

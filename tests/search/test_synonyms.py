@@ -98,6 +98,8 @@ def test_another_workspaces_synonyms_do_not_apply(no_embeddings, docs, workspace
     ({"kind": "sideways", "terms": ["a", "b"]}, "synonym_kind_invalid"),
     ({"terms": "refund, money back"}, "synonym_terms_invalid"),
     ({"terms": ["x" * 101, "y"]}, "synonym_term_invalid"),
+    ({"terms": ["refund", "money back"], "extra": 1}, "unknown_parameter"),
+    ({"terms": ["refund", "money back"], "Terms": ["a", "b"]}, "unknown_parameter"),
 ])
 def test_bad_set_is_a_400_with_a_code(client, workspace, editor, body, code):
     client.force_login(editor)
