@@ -31,6 +31,7 @@ from cms.admin import WorkspaceScopedAdmin, content_type_label
 from cms.admin_access import workspaces_with_role
 from cms.models import ContentType, Entry, FieldType
 from cms.schemas import entry_data_validate
+from cms.text_numbers import int_from_text
 
 # Form field names: "data__<field id>" for a schema field ("content_type", "status" stay the
 # model's); read-only "kept__<key>" for a key the schema does not know.
@@ -239,9 +240,10 @@ class ContentTypeListFilter(admin.RelatedFieldListFilter):
         used = model_admin.get_queryset(request).values(f"{self.field_path}__pk")
         types = ContentType.objects.filter(pk__in=used).select_related("workspace")
         workspace_id = request.GET.get(self.workspace_param, "")
-        self.workspace_filtered = workspace_id.isdigit()
+        workspace_pk = int_from_text(workspace_id)
+        self.workspace_filtered = workspace_pk is not None
         if self.workspace_filtered:
-            types = types.filter(workspace_id=int(workspace_id))
+            types = types.filter(workspace_id=workspace_pk)
         self.groups = {}
         choices = []
         for ct in types.order_by("workspace__name", "name", "api_id"):
@@ -293,9 +295,10 @@ class EntryAdmin(WorkspaceScopedAdmin):
     def content_type_requested(self, request: HttpRequest) -> ContentType | None:
         """On add: the content type the POST (else the query string) names, if the user may write it."""
         raw = request.POST.get("content_type") if request.method == "POST" else request.GET.get("content_type")
-        if not raw or not str(raw).isdigit():
+        pk = int_from_text(raw)
+        if pk is None:
             return None
-        return self.writable_content_types(request).filter(pk=int(raw)).first()
+        return self.writable_content_types(request).filter(pk=pk).first()
 
     def get_form(self, request: HttpRequest, obj: Entry | None = None, change: bool = False, **kwargs):
         content_type = obj.content_type if obj is not None else self.content_type_requested(request)

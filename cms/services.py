@@ -420,7 +420,10 @@ def synonym_set_check(*, kind: str, terms: Any, source: str = "") -> tuple[str, 
     if kind not in SynonymKind.values:
         raise ValidationError(f"kind must be one of {', '.join(SynonymKind.values)}.", code="synonym_kind_invalid")
     cleaned = _synonym_terms_clean(terms)
-    source = " ".join((source or "").split())
+    source = " ".join(source.split()) if isinstance(source, str) else None
+    if source is None or any(unicodedata.category(ch) == "Cc" for ch in source):
+        raise ValidationError("A one-way set's source is a word or phrase, without control characters.",
+                              code="synonym_term_invalid")
     if kind == SynonymKind.ONE_WAY:
         if not source or len(source) > SYNONYM_TERM_MAX_CHARS:
             raise ValidationError("A one-way set needs its source word (what finds the others).",

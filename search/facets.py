@@ -20,13 +20,13 @@ and fields (from chunk metadata or from the entry): see facet_counts_sql.
 
 from __future__ import annotations
 
-import datetime
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cms.models import FieldType
+from cms.text_numbers import month_from_text
 from search.errors import SearchInputError
 from search.filters import FIELD_PREFIX, RESERVED_KEYS
 from search.options import MAX_FACETS  # noqa: F401 - the limit, declared with the option
@@ -105,11 +105,10 @@ def facet_value_condition(facet: Facet, value: str) -> Any:
             raise refuse()
         return value == "true"
     if facet.kind == FieldType.DATE:
-        try:
-            month = datetime.date.fromisoformat(f"{value}-01")
-        except ValueError:
-            raise refuse() from None
-        following = month.replace(year=month.year + month.month // 12, month=month.month % 12 + 1)
+        month_and_next = month_from_text(value)
+        if month_and_next is None:
+            raise refuse()
+        month, following = month_and_next
         return {"$gte": month.isoformat(), "$lt": following.isoformat()}
     if facet.kind == FieldType.NUMBER:
         if facet.ranges:

@@ -20,6 +20,7 @@ from datetime import UTC, date, datetime, timedelta
 from django.db import connection
 from django.utils import timezone
 
+from cms.csv_cells import csv_cell_neutralise
 from cms.models import Workspace
 
 DEFAULT_DAYS = 30
@@ -207,16 +208,15 @@ CSV_COLUMNS = ("query", "searches", "zero_results", "average_results", "clicked"
 
 
 def query_stats_csv(stats: list[QueryStats]) -> str:
-    """The per-query figures as CSV (a header row, then a row per query). A query starting with
-    =, +, - or @ is prefixed with ' so that a spreadsheet shows it as text, not a formula."""
+    """The per-query figures as CSV (a header row, then a row per query). Every text cell is
+    neutralised (cms/csv_cells.py): a spreadsheet shows a query such as `=1+1` or `x;=1+1` as
+    text, not a formula."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv.writer(out, quoting=csv.QUOTE_ALL)
     writer.writerow(CSV_COLUMNS)
     for stat in stats:
         row = stat.as_dict()
-        query = row["query"]
-        row["query"] = "'" + query if query[:1] in ("=", "+", "-", "@", "\t", "\r") else query
-        writer.writerow([row[column] for column in CSV_COLUMNS])
+        writer.writerow([csv_cell_neutralise(row[column]) for column in CSV_COLUMNS])
     return out.getvalue()
 
 

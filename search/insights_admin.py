@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
+from cms.text_numbers import int_from_text
 from search.errors import SearchError
 from search.insights import DEFAULT_DAYS, MAX_DAYS, query_stats_all, query_stats_csv, search_insights
 from search.insights_chart import daily_chart_svg
@@ -38,8 +39,9 @@ def _days(request: HttpRequest) -> int:
     text = request.GET.get("days") or ""
     if not text:
         return DEFAULT_DAYS
-    if text.isdigit() and 1 <= int(text) <= MAX_DAYS:
-        return int(text)
+    days = int_from_text(text, low=1, high=MAX_DAYS)
+    if days is not None:
+        return days
     messages.error(request, f"days must be a whole number from 1 to {MAX_DAYS}; showing {DEFAULT_DAYS}.")
     return DEFAULT_DAYS
 
@@ -83,7 +85,7 @@ def insights_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _positive_int(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() and len(value) <= 18 else None
+    return int_from_text(value, low=1)
 
 
 @require_POST

@@ -80,10 +80,14 @@ class OptionField(serializers.Field):
     `check` refuses anything else that is not a value of the option, with a coded error.
 
     DRF's own type coercion and validators never run: the attributes drf-spectacular reads
-    (`min_value`, `max_length`, `choices`, ...) document what `check` enforces.
+    (`min_value`, `max_length`, `choices`, ...) document what `check` enforces. So does null
+    given to an optional option that takes no null (`"typo_tolerance": null`): it is a value of
+    the wrong type, refused with the option's own code.
     """
 
     def run_validation(self, data: Any = empty) -> Any:
+        if data is None and not self.allow_null and not self.required:
+            return self.check(data)
         is_empty, data = self.validate_empty_values(data)
         if is_empty:
             return data

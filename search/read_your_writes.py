@@ -3,7 +3,8 @@
 A replica replays the primary's changes a moment later, so an editor who saves an entry and
 searches at once could miss the save there. `CallerMiddleware` names the caller of each
 request (its Authorization header, or its session cookie, hashed: no credential is kept);
-the content signals (cms/signals.py) mark that caller in the shared cache for
+the content signals (cms/signals.py), and the saves and deletes of pins and synonym sets, mark
+that caller in the shared cache for
 READ_YOUR_WRITES_SECONDS, and search/replicas.py sends a marked caller's searches to the primary.
 
 The marks live in the cache all web workers share (THROTTLE_CACHE_URL in production; the
@@ -17,8 +18,10 @@ import hashlib
 
 from django.conf import settings
 from django.core.cache import caches
+from django.db.models.signals import post_delete, post_save
 
 from cms import signals
+from cms.models import Promotion, SynonymSet
 
 _caller: contextvars.ContextVar[str | None] = contextvars.ContextVar("search_caller", default=None)
 CACHE_ALIAS = "throttle"
@@ -80,6 +83,12 @@ def _content_written(sender, **kwargs) -> None:
 
 
 def receivers_connect() -> None:
-    """Mark the caller on every content write (called once, from SearchConfig.ready)."""
+    """Mark the caller on every write a search reads (called once, from SearchConfig.ready):
+    content, by the content services' signals; pins and synonym sets, on every save and delete
+    of their rows (services, the admin's change form and its bulk delete alike)."""
     for name in ("entry_saved", "entry_deleted", "asset_saved", "asset_deleted"):
         getattr(signals, name).connect(_content_written, dispatch_uid=f"search.read_your_writes.{name}")
+    for model in (Promotion, SynonymSet):
+        for signal in (post_save, post_delete):
+            signal.connect(_content_written, sender=model,
+                           dispatch_uid=f"search.read_your_writes.{model.__name__}.{signal is post_save}")

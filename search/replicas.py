@@ -6,7 +6,9 @@ settings.DATABASE_REPLICAS. The statement runner (search/statements.py) asks
 
 - no replica is configured, or none is healthy: each replica's replay lag is measured with
   `pg_last_xact_replay_timestamp()` at most every REPLICA_CHECK_SECONDS per process, and one
-  lagging past REPLICA_MAX_LAG_SECONDS, or not answering, is skipped until a later check;
+  lagging past REPLICA_MAX_LAG_SECONDS, or not answering, is skipped until a later check. Lag
+  is unknown, hence too large, when the replica has no WAL receiver streaming (cut off from
+  its primary); it is 0 only when the replica has replayed up to the primary's position;
 - the caller wrote in the last READ_YOUR_WRITES_SECONDS (search/read_your_writes.py): an
   editor who saves and then searches sees the save;
 - the search runs inside a transaction on the primary: it must see that transaction's rows.
@@ -31,15 +33,26 @@ from search.read_your_writes import caller_wrote_recently
 
 logger = logging.getLogger(__name__)
 
-# Replay lag in seconds. When the replica has replayed all it received it is as fresh as the
-# primary's WAL it knows of, however long ago its last replayed commit was (an idle primary).
+# Replay lag in seconds, given the primary's WAL position read just before (%(primary)s).
+# - No WAL receiver streaming (the standby is cut off from its primary): unknown (NULL), hence
+#   too large. Without pg_read_all_stats a role sees only the receiver's pid, not its status.
+# - The replica has replayed up to the primary's position: 0, however long ago its last
+#   replayed commit was (an idle primary).
+# - Behind it: the time since its last replayed commit. "Replayed all it received" is no proof
+#   of freshness: a standby that receives nothing has replayed all it received.
+# - The primary's position unknown (it did not answer): replayed all it received counts as 0.
 LAG_SQL = """
 SELECT pg_is_in_recovery(),
        CASE WHEN NOT pg_is_in_recovery() THEN 0
-            WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0
+            WHEN NOT EXISTS (SELECT FROM pg_stat_wal_receiver
+                             WHERE pid IS NOT NULL AND coalesce(status, 'streaming') = 'streaming') THEN NULL
+            WHEN pg_last_wal_replay_lsn() >= %(primary)s::pg_lsn THEN 0
+            WHEN %(primary)s::pg_lsn IS NULL
+                 AND pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0
             ELSE extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())
        END
 """
+PRIMARY_POSITION_SQL = "SELECT pg_current_wal_lsn()::text"
 
 
 @dataclass(frozen=True)
@@ -123,13 +136,26 @@ def replicas_report() -> list[dict]:
     return report
 
 
+def _primary_position() -> str | None:
+    """The primary's current WAL position, or None when it does not answer."""
+    try:
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            cursor.execute(PRIMARY_POSITION_SQL)
+            return cursor.fetchone()[0]
+    except DatabaseError:
+        logger.warning("The primary did not give its WAL position; replica lag is measured without it.",
+                       exc_info=True)
+        return None
+
+
 def _replica_check(alias: str) -> ReplicaState:
     connection = connections[alias]
+    primary = _primary_position()  # before the replica's: what it has replayed must reach this
     try:
         if connection.connection is not None and not connection.is_usable():
             connection.close()
         with connection.cursor() as cursor:
-            cursor.execute(LAG_SQL)
+            cursor.execute(LAG_SQL, {"primary": primary})
             _in_recovery, lag = cursor.fetchone()
     except DatabaseError:
         # The exception names hosts and users: the log keeps it, the report a short code.

@@ -47,10 +47,11 @@ from search.models import SearchClick, SearchLog
 logger = logging.getLogger(__name__)
 
 QUERY_MAX_CHARS = 200
-# What is never stored: e-mail addresses, and runs of 6 or more digits (phone, card, order and
-# account numbers), spaces, dots and dashes between the digits included.
-_EMAIL = re.compile(r"[^\s@]+@[^\s@]+\.[^\s@]+")
-_DIGIT_RUN = re.compile(r"\d(?:[\s.\-]?\d){5,}")
+# What is never stored: e-mail addresses (spaces around the @ and the dots included), and any
+# run of digits that adds up to 6 or more digits (phone, card, order and account numbers),
+# whatever separates them: spaces, dots, dashes, slashes, underscores, commas, in any number.
+_EMAIL = re.compile(r"[^\s@]+ ?@ ?[^\s@.]+(?: ?\. ?[^\s@.]+)+")
+_DIGIT_RUN = re.compile(r"\d(?:[\s.,/_\-\u2010-\u2015\u2212]*\d){5,}")
 EMAIL_MARK = "[email]"
 NUMBER_MARK = "[number]"
 _SPACES = re.compile(r"\s+")
@@ -64,8 +65,11 @@ RESULTS_CACHE = "search_results"
 
 def query_normalise(text: str) -> str:
     """The query as the log keeps it: NFKC (full-width folded), lower case, single spaces,
-    e-mail addresses and long digit runs replaced, at most QUERY_MAX_CHARS characters."""
-    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", text[:4 * QUERY_MAX_CHARS])).strip().lower()
+    e-mail addresses and long digit runs replaced, at most QUERY_MAX_CHARS characters.
+
+    The whole query is redacted before it is cut: a cut first could keep part of a number (a
+    search's query is bounded by its options, 2,000 characters at most)."""
+    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().lower()
     if "@" in text:
         text = _EMAIL.sub(EMAIL_MARK, text)
     text = _DIGIT_RUN.sub(NUMBER_MARK, text)

@@ -16,6 +16,7 @@ from search.api.limits import BoundedJSONParser
 from search.api.schema import error_responses
 from search.api.searches import request_json_object
 from search.errors import SearchInputError
+from search.options import WholeNumberField
 from search.search_log import search_event_record
 
 POSITION_MAX = 1000
@@ -31,12 +32,13 @@ class SearchEventRequest(serializers.Serializer):
     """A click on a search result: which search, which result, at which rank."""
 
     search_id = serializers.RegexField(r"^[0-9a-f]{48}$", help_text="The search's `meta.search_id`.")
-    entry_id = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX,
-                                        help_text="The entry opened (full-text results, or a chunk's entry).")
-    chunk_id = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX,
-                                        help_text="The chunk opened (a semantic, hybrid or agentic source's `id`).")
-    position = serializers.IntegerField(min_value=1, max_value=POSITION_MAX,
-                                        help_text="The result's rank on the page the caller showed, from 1.")
+    # Strict JSON integers (WholeNumberField): "21" and 21.0 are refused, not coerced.
+    entry_id = WholeNumberField(required=False, min_value=1, max_value=ID_MAX,
+                                help_text="The entry opened (full-text results, or a chunk's entry).")
+    chunk_id = WholeNumberField(required=False, min_value=1, max_value=ID_MAX,
+                                help_text="The chunk opened (a semantic, hybrid or agentic source's `id`).")
+    position = WholeNumberField(min_value=1, max_value=POSITION_MAX,
+                                help_text="The result's rank on the page the caller showed, from 1.")
 
     def validated_event(self) -> dict[str, Any]:
         """The event, or SearchInputError with the first bad field's code."""
@@ -100,7 +102,8 @@ class SearchEventView(SearchAPIView):
     )
     def post(self, request: Request, slug: str) -> Response:
         access = self.get_access()
-        data = SearchEventRequest(data=request_json_object(request)).validated_event()
+        body = request_json_object(request, holding='"search_id", "position", and "entry_id" or "chunk_id"')
+        data = SearchEventRequest(data=body).validated_event()
         event = search_event_record(access=access, search_id=data["search_id"], entry_id=data.get("entry_id"),
                                     chunk_id=data.get("chunk_id"), position=data["position"])
         return Response({"search_id": event.search_id, "recorded": event.recorded}, status=status.HTTP_202_ACCEPTED)

@@ -220,13 +220,14 @@ class SuggestView(SearchAPIView):
 
 # --- chunk searches: POST with a JSON body --------------------------------------------------
 
-def request_json_object(request: Request) -> dict[str, Any]:
+def request_json_object(request: Request, *, holding: str = '"query"') -> dict[str, Any]:
+    """The request's JSON body, which must be an object; `holding` says what it must hold at least."""
     try:
         body = request.data
     except ParseError as exc:
         raise ApiError("malformed_json", f"The request body is not valid JSON: {exc.detail}") from exc
     if not isinstance(body, dict):
-        raise ApiError("invalid_request", "The request body must be a JSON object with at least \"query\".")
+        raise ApiError("invalid_request", f"The request body must be a JSON object with at least {holding}.")
     return body
 
 

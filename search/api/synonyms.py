@@ -27,7 +27,7 @@ from search.api.schema import error_responses
 # The 403 and 503 components are the other endpoints' (one enum of codes each, named once).
 FORBIDDEN_CODES = ["status_not_visible", "permission_denied"]
 SYNONYM_CODES = ["synonym_set_too_small", "synonym_set_too_large", "synonym_kind_invalid", "synonym_term_invalid",
-                 "synonym_terms_invalid", "invalid_request"]
+                 "synonym_terms_invalid", "invalid_request", "unknown_parameter"]
 
 
 class SynonymSetSerializer(serializers.Serializer):
@@ -74,6 +74,10 @@ class SynonymSetsView(WorkspaceAPIView):
         body = request.data if isinstance(request.data, dict) else None
         if body is None:
             raise ApiError("invalid_request", "The body must be a JSON object with `terms`.")
+        unknown = sorted(set(body) - {"kind", "source", "terms"}, key=str)
+        if unknown:
+            raise ApiError("unknown_parameter", f"Unknown parameter(s): {', '.join(map(str, unknown))[:200]}. "
+                           "Accepted: kind, source, terms.")
         try:
             created = services.synonym_set_create(workspace=access.workspace, terms=body.get("terms"),
                                                   kind=body.get("kind") or SynonymKind.MULTI_WAY,

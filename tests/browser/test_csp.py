@@ -67,6 +67,14 @@ def test_admin_and_search_pages_run_under_the_csp(browser, live_server, login_pa
         ("/admin/ingestion/status/helpdesk/", "#content-main", "csp-ingestion-status"),
         ("/admin/search/helpdesk/insights/", "#insights-chart", "csp-search-insights"),
         ("/admin/cms/entry/", "#changelist", "csp-entry-changelist"),
+        # With a query: the match column shows each entry's snippet (search/admin.py).
+        ("/admin/cms/entry/?q=refund", "#changelist .search-snippet mark", "csp-entry-changelist-query"),
+        ("/admin/cms/contenttype/?q=faq", "#changelist", "csp-contenttype-changelist-query"),
+        ("/admin/cms/promotion/?q=refund", "#changelist", "csp-promotion-changelist-query"),
+        ("/admin/cms/apikey/?q=agent", "#changelist", "csp-apikey-changelist-query"),
+        ("/admin/search/helpdesk/?q=refund&mode=hybrid", "#content-main", "csp-admin-search-hybrid"),
+        ("/admin/search/helpdesk/insights/?days=7", "#insights-chart", "csp-search-insights-days"),
+        ("/admin/search/helpdesk/synonyms/?terms=refund", "#content-main", "csp-synonyms-terms"),
         ("/admin/cms/contenttype/add/", "form", "csp-contenttype-add"),
         ("/admin/cms/entry/add/", "#entry_content_type_form", "csp-entry-add-choose-type"),
         (f"/admin/cms/entry/add/?content_type={helpdesk.content_types.get().pk}", "#id_data__title", "csp-entry-add"),
@@ -91,6 +99,10 @@ def test_admin_and_search_pages_run_under_the_csp(browser, live_server, login_pa
 
     assert watch_login.violations() == []
     assert watch.violations() == []
+    changelist = page.context.new_page()
+    changelist.goto("/admin/cms/entry/?q=refund")
+    assert changelist.evaluate(  # the match column's width comes from search/static/search/admin_search.css
+        "getComputedStyle(document.querySelector('#changelist .search-snippet')).minWidth") == "256px"
     entry_page = page.context.new_page()
     entry_page.goto(f"/admin/cms/entry/{Entry.objects.get().pk}/change/")
     assert entry_page.evaluate(  # the entry page's style comes from cms/static/cms/entry_form.css

@@ -100,6 +100,24 @@ class Replica:
             cursor = conn.execute(sql)
             return cursor.fetchone() if cursor.description else None
 
+    def cut_off(self) -> str:
+        """Point the standby's primary_conninfo at nothing (issue 32's reproduction): its WAL
+        receiver stops and does not come back. Returns the setting to give `reconnect`."""
+        original = self.execute("SHOW primary_conninfo", dbname="postgres")[0]
+        self.execute("ALTER SYSTEM SET primary_conninfo = 'host=/nonexistent port=1 user=postgres'", dbname="postgres")
+        self.execute("SELECT pg_reload_conf()", dbname="postgres")
+        deadline = time.monotonic() + 30
+        while self.execute("SELECT count(*) FROM pg_stat_wal_receiver WHERE status = 'streaming'",
+                           dbname="postgres")[0]:
+            assert time.monotonic() < deadline, "the standby's WAL receiver did not stop"
+            time.sleep(0.05)
+        return original
+
+    def reconnect(self, conninfo: str) -> None:
+        self.execute(f"ALTER SYSTEM SET primary_conninfo = '{conninfo.replace(chr(39), chr(39) * 2)}'",
+                     dbname="postgres")
+        self.execute("SELECT pg_reload_conf()", dbname="postgres")
+
     def caught_up(self, timeout: float = 30) -> None:
         """Wait until the replica has replayed everything the primary has written so far."""
         with connections["default"].cursor() as cursor:

@@ -26,17 +26,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote, urlsplit
 
 import pytest
 import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cms.models import Workspace
 from tests.figures import figure_record
 from tests.search.fuzz_hooks import json_body, leaks
 from tests.search.live_app import (
@@ -62,7 +65,8 @@ FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
 FUZZ_SEED = os.environ.get("FUZZ_SEED", "20261201")
 WORKSPACE = "acme"
 OTHER_WORKSPACE = "globex"
-TARGETS = {"entries", "semantic", "hybrid", "agentic", "events", "suggest", "synonyms", "health", "schema", "/mcp/"}
+TARGETS = {"entries", "semantic", "hybrid", "agentic", "events", "suggest", "synonyms", "health", "schema", "/mcp/",
+           "insights", "insights.csv", "clicks", "entry", "add", "promotion", "acme"}
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 SCHEMATHESIS_CONFIG = Path(__file__).with_name("schemathesis.toml")
 
@@ -325,3 +329,126 @@ def tools_succeeded(body: bytes, response: requests.Response) -> list[str]:
     if sent.get("method") != "tools/call" or not isinstance(params, dict) or not isinstance(result, dict):
         return []
     return [params.get("name")] if not result.get("isError") and params.get("name") in VALID_ARGUMENTS else []
+
+
+# --- hypothesis over the inputs of issue 32: synonyms, promotions, events, insights, facets ------
+# Editors' forms and the admin pages are not in the OpenAPI document either. An editor signs in
+# to the admin through gunicorn (production settings: secure cookies, CSRF) and sends text
+# meant to break number and date parsing: Unicode digits ('²' passes str.isdigit(), int()
+# refuses it), NUL and other control characters, lone surrogates (as their UTF-8-style bytes),
+# out-of-range numbers and months (9999-12). No answer may be a 5xx; an API answer's 4xx carries
+# a code.
+
+TRICKY_TEXT = st.one_of(
+    st.sampled_from(["²", "٣", "１２", "1²", "𝟗", "0", "-1", "+1", "1.0", "1e3", "9" * 30, "", " ", "30", "7", "90",
+                     "9999-12", "0000-00", "2024-13", "2024-02-30", "10000-01", "-2024-01", "\x00", "1\x00", "ph\x00one",
+                     "\ud800", "refund\udfff", "=1+1", "x;=1+1", "a,b", "a=>b", "#tag", "%", "null", "true"]),
+    st.text(st.characters(categories=["Nd", "No", "Cs", "Cc", "Lo", "Zs", "Pd", "Sm"]), max_size=10),
+    st.integers(-(2**63), 2**64).map(str),
+    st.dates().map(lambda d: d.strftime("%Y-%m")),
+)
+TRICKY_JSON = st.one_of(TRICKY_TEXT, JSON_VALUES, st.integers(-5, 2**63), st.floats(allow_nan=True))
+FACET_NAMES = st.sampled_from(["status", "content_type", "published_on", "version", "featured", "tags", "price",
+                               "secret", "", "\x00", "²"]) | st.text(max_size=6)
+
+
+def _query(params: list[tuple[str, str]]) -> str:
+    """A query string of `params`, lone surrogates sent as their UTF-8-style bytes."""
+    def encode(text: str) -> str:
+        return quote(text.encode("utf-8", "surrogatepass"), safe="")
+    return "&".join(f"{encode(key)}={encode(value)}" for key, value in params)
+
+
+ADMIN_GETS = st.one_of(
+    st.builds(lambda days: ("GET", "/admin/search/acme/insights/", [("days", days)]), TRICKY_TEXT),
+    st.builds(lambda days: ("GET", "/admin/search/acme/insights.csv", [("days", days)]), TRICKY_TEXT),
+    st.builds(lambda mode, facets: ("GET", "/admin/search/acme/", [("q", "refund"), ("mode", mode),
+                                                                    *((f"facet.{n}", v) for n, v in facets)]),
+              st.sampled_from(["fulltext", "hybrid", "semantic", "keyword", "²"]),
+              st.lists(st.tuples(FACET_NAMES, TRICKY_TEXT), max_size=3)),
+    st.builds(lambda workspace, q: ("GET", "/admin/cms/entry/", [("workspace__id__exact", workspace), ("q", q)]),
+              TRICKY_TEXT, st.sampled_from(["refund", "launch", "返品"]) | TRICKY_TEXT),
+    st.builds(lambda content_type: ("GET", "/admin/cms/entry/add/", [("content_type", content_type)]), TRICKY_TEXT),
+    st.builds(lambda q: ("GET", "/admin/cms/promotion/", [("q", q)]), TRICKY_TEXT),
+)
+ADMIN_POSTS = st.one_of(
+    st.builds(lambda fields: ("POST", "/admin/search/acme/clicks", fields), st.fixed_dictionaries(
+        {}, optional={"search_id": TRICKY_TEXT | st.just("0" * 48), "entry_id": TRICKY_TEXT, "chunk_id": TRICKY_TEXT,
+                      "position": TRICKY_TEXT})),
+    st.builds(lambda fields: ("POST", "/admin/search/acme/synonyms/", {"action": "add", **fields}),
+              st.fixed_dictionaries({"terms": TRICKY_TEXT.map(lambda t: f"refund, {t}")}, optional={
+                  "kind": st.sampled_from(["multi_way", "one_way", "²", ""]), "source": TRICKY_TEXT})),
+    st.builds(lambda fields: ("POST", "/admin/cms/promotion/add/", fields), st.fixed_dictionaries(
+        {"phrase": TRICKY_TEXT}, optional={"workspace": TRICKY_TEXT, "entry": TRICKY_TEXT, "position": TRICKY_TEXT})),
+)
+API_BODIES = st.one_of(
+    st.builds(lambda body: ("POST", "/api/v1/workspaces/acme/synonyms", body), st.one_of(
+        st.fixed_dictionaries({"terms": st.lists(TRICKY_JSON, max_size=4) | TRICKY_JSON}, optional={
+            "kind": st.sampled_from(["multi_way", "one_way"]) | TRICKY_JSON, "source": TRICKY_JSON,
+            "extra": TRICKY_JSON}), JSON_VALUES)),
+    st.builds(lambda body: ("POST", "/api/v1/workspaces/acme/search/events", body), st.one_of(
+        st.fixed_dictionaries({"search_id": TRICKY_JSON | st.just("0" * 48), "position": TRICKY_JSON},
+                              optional={"entry_id": TRICKY_JSON, "chunk_id": TRICKY_JSON}), JSON_VALUES)),
+)
+
+
+@pytest.fixture(scope="module")
+def editor_session(live_app, django_db_blocker) -> dict[str, str]:
+    """An editor of acme signed in to the admin through gunicorn: the headers its requests send
+    (cookies by hand: they are Secure, and the fuzz speaks plain HTTP behind a 'TLS proxy')."""
+    from cms.models import Role
+    from tests.factories import MembershipFactory, UserFactory
+
+    with django_db_blocker.unblock():
+        user = UserFactory(username="fuzz-editor", is_staff=True)
+        user.set_password("fuzz-editor-password")
+        user.save()
+        MembershipFactory(user=user, workspace=Workspace.objects.get(slug=WORKSPACE), role=Role.EDITOR)
+    origin = "https://" + urlsplit(live_app.base_url).netloc
+    login = f"{live_app.base_url}/admin/login/?next=/admin/"
+    page = requests.get(login, headers=BEHIND_PROXY, timeout=60)
+    cookies = {"csrftoken": page.cookies["csrftoken"]}
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+    signed_in = requests.post(login, data={"username": "fuzz-editor", "password": "fuzz-editor-password",
+                                           "csrfmiddlewaretoken": token},
+                              headers={**BEHIND_PROXY, "Origin": origin, "Referer": origin + "/admin/login/",
+                                       "Cookie": f"csrftoken={cookies['csrftoken']}"},
+                              allow_redirects=False, timeout=60)
+    assert signed_in.status_code == 302, signed_in.text[-2000:]
+    cookies.update(signed_in.cookies.get_dict())
+    assert "sessionid" in cookies, signed_in.headers
+    return {**BEHIND_PROXY, "Origin": origin, "Referer": origin + "/admin/", "X-CSRFToken": cookies["csrftoken"],
+            "Cookie": "; ".join(f"{name}={value}" for name, value in cookies.items())}
+
+
+def test_admin_and_editor_inputs_never_err(live_app, editor_session):
+    """Issue 32's new inputs, signed in as an editor: no 5xx, and every API 4xx has a code."""
+    start = access_log_lines(live_app)
+    statuses: Counter[str] = Counter()
+
+    @given(request=st.one_of(ADMIN_GETS, ADMIN_POSTS, API_BODIES))
+    @settings(max_examples=FUZZ_EXAMPLES * 4, suppress_health_check=list(HealthCheck), deadline=None)
+    def fuzz(request: tuple[str, str, object]) -> None:
+        method, path, payload = request
+        url = f"{live_app.base_url}{path}"
+        headers = dict(editor_session)
+        if method == "GET":
+            response = requests.get(f"{url}?{_query(payload)}", headers=headers, allow_redirects=False, timeout=60)
+        elif path.startswith("/api/"):
+            body = json.dumps(payload, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            response = requests.post(url, data=body, headers={**headers, "Content-Type": "application/json"},
+                                     allow_redirects=False, timeout=60)
+        else:
+            response = requests.post(url, data=_query(list(payload.items())), allow_redirects=False, timeout=60,
+                                     headers={**headers, "Content-Type": "application/x-www-form-urlencoded"})
+        statuses[f"{path.rstrip('/').rpartition('/')[2]} {response.status_code}"] += 1
+        assert response.status_code < 500, (method, path, payload, response.status_code, response.text[:300])
+        assert response.status_code != 403 or path.startswith("/api/"), (method, path, "CSRF?", response.text[:300])
+        if path.startswith("/api/") and 400 <= response.status_code < 500:
+            body = json_body(response.content)
+            assert isinstance(body, dict) and isinstance(body.get("code"), str), (path, payload, response.text[:300])
+
+    fuzz()
+    record_requests("admin and editor inputs (hypothesis, signed-in editor)", live_app, start)
+    figure_record("fuzz, admin and editor inputs by status: " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+    assert any(key.startswith("insights ") and key.endswith(" 200") for key in statuses), statuses

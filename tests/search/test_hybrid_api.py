@@ -99,6 +99,8 @@ def test_rerank_without_a_reranker_is_not_configured(api, docs, no_embeddings):
         ({"query": "refund", "bogus": 1}, "unknown_parameter"),
         ({"query": "refund", "min_score": 2}, "min_score_out_of_range"),
         ({"top_k": 3}, "query_empty"),
+        ({"query": "refund", "typo_tolerance": None}, "typo_tolerance_invalid"),
+        ({"query": "refund", "rerank": None}, "rerank_invalid"),
     ],
 )
 def test_bad_input_is_a_coded_400(api, docs, no_embeddings, body, code):

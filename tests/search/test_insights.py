@@ -93,6 +93,16 @@ def test_csv_has_a_row_per_query_and_neutralises_formulas(workspace):
     assert sorted(row[0] for row in rows[1:]) == ["'=cmd|' /c calc'!a1", "refund"]
 
 
+@pytest.mark.parametrize(("query", "cell"), [
+    ("x;=1+1", "x;'=1+1"), ("a,@sum(1)", "a,'@sum(1)"), ("b; -2+3", "b; '-2+3"), ("+1", "'+1"),
+    ("\tx", "'\tx"), ("'quoted", "''quoted"), ("fine; words, here", "fine; words, here"),
+])
+def test_csv_neutralises_a_formula_after_a_separator_too(workspace, query, cell):
+    log(workspace, query)
+    rows = list(csv.reader(io.StringIO(query_stats_csv(query_stats_all(workspace=workspace)))))
+    assert rows[1][0] == cell
+
+
 def test_chart_draws_a_bar_per_day_scaled_to_the_busiest():
     days = [DayCount(timezone.now().date() - timedelta(days=2 - i), n, z) for i, (n, z) in enumerate([(0, 0), (10, 4),
                                                                                                        (5, 0)])]

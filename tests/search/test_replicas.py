@@ -164,6 +164,43 @@ def test_replica_lagging_past_the_bound_is_skipped(client, acme, replica_configu
     assert log.searched(REPLICA_ALIAS, "cms_entry") >= 1
 
 
+def test_a_replica_cut_off_from_its_primary_is_skipped_within_the_lag_bound(settings, acme, replica_configured):
+    """Issue 32, finding 3: a standby whose primary_conninfo points at nothing kept reporting lag 0
+    (receive LSN = replay LSN) and served unpublished entries forever."""
+    settings.API_RATE_LIMIT_KEY = ""  # a burst of one key's searches, not a rate-limit test
+    _, content_type, secret = acme
+    old = entry_make(content_type, title="Refund policy")
+    replica_configured.caught_up()
+    assert replicas.replica_state(REPLICA_ALIAS, fresh=True).usable
+    conninfo = replica_configured.cut_off()
+    results: list[tuple[float, int, list[int]]] = []
+    try:
+        cut_at = time.monotonic()
+        new = entry_make(content_type, title="Refund terms")  # on the primary only
+        client = Client()
+        while time.monotonic() - cut_at < MAX_LAG + 1.5 or len(results) < 20:
+            response = client.get(ENTRIES.format(slug="acme", q="refund"), **bearer(secret))
+            body = response.json() if response.status_code == 200 else {}
+            results.append((time.monotonic() - cut_at, response.status_code,
+                            sorted(hit["id"] for hit in body.get("results", []))))
+            time.sleep(0.02)
+        state = replicas.replica_state(REPLICA_ALIAS, fresh=True)
+        figure_record(f"replicas: cut off from its primary, {len(results)} searches in "
+                      f"{results[-1][0]:.1f} s, {sum(r[1] != 200 for r in results)} errors")
+        assert [r for r in results if r[1] != 200] == []
+        assert not state.usable and state.lag_seconds is None
+        (report,) = health_report(detailed=True)["replicas"]
+        assert report["in_use"] is False
+        # Within the bound (plus one check), every search reads the primary, and finds the new entry.
+        late = [ids for elapsed, _, ids in results if elapsed > MAX_LAG + 2 * 0.1]
+        assert late and all(ids == sorted([old.pk, new.pk]) for ids in late), results[-5:]
+    finally:
+        replica_configured.reconnect(conninfo)
+    replica_configured.caught_up()
+    time.sleep(0.3)
+    assert replicas.replica_state(REPLICA_ALIAS, fresh=True).usable
+
+
 def test_health_details_list_each_replica_and_its_lag(acme, replica_configured):
     replica_configured.caught_up()
     (report,) = health_report(detailed=True)["replicas"]

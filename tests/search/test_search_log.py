@@ -59,6 +59,28 @@ def test_query_is_normalised_and_personal_data_redacted(raw, logged):
     assert query_normalise(raw) == logged
 
 
+@pytest.mark.parametrize("raw", [
+    "card 4111 - 1111 - 1111 - 1111", "card 4111/1111/1111/1111", "card 4111_1111_1111_1111",
+    "card 4111,1111,1111,1111", "card 4111 / 1111 / 1111 / 1111", "card 41 11 11", "card 4111\u20131111\u20131111",
+    "card 4111 -- 1111 __ 1111", "card ４１１１－１１１１－１１１１",
+])
+def test_any_run_of_six_digits_with_separators_is_a_number(raw):
+    assert query_normalise(raw) == f"card {NUMBER_MARK}"
+
+
+@pytest.mark.parametrize("raw", ["alice @ example.com", "alice@ example.com", "alice @example.co.jp",
+                                 "alice @ example . com"])
+def test_an_email_with_spaces_around_its_at_is_redacted(raw):
+    assert query_normalise(f"mail {raw} now") == f"mail {EMAIL_MARK} now"
+
+
+def test_a_long_query_is_redacted_before_it_is_cut():
+    # 795 spaces collapse to one: the card number that follows falls inside what is kept.
+    logged = query_normalise("a" + " " * 795 + "4111 1111 1111 1111 " + "b" * 1200)
+    assert logged.startswith(f"a {NUMBER_MARK} b") and "41" not in logged
+    assert "1111" not in query_normalise("x " * 390 + "4111 1111 1111 1111")
+
+
 def test_query_is_cut_to_200_characters():
     assert len(query_normalise("a" * 1000)) == 200
 
@@ -278,6 +300,29 @@ def test_bad_events_are_400_with_a_code(client, searched, change, code):
     assert (response.status_code, response.json()["code"]) == (400, code), response.json()
     search_log_flush()
     assert SearchClick.objects.count() == 0
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    (lambda pk: {"entry_id": str(pk)}, "entry_id_invalid"),
+    (lambda pk: {"entry_id": float(pk)}, "entry_id_invalid"),
+    (lambda pk: {"position": "1"}, "position_invalid"),
+    (lambda pk: {"position": 1.0}, "position_invalid"),
+])
+def test_event_ids_and_positions_are_json_integers_not_strings_or_floats(client, searched, change, code):
+    entry, secret, search_id = searched
+    response = post_event(client, {"search_id": search_id, "entry_id": entry.pk, "position": 1, **change(entry.pk)},
+                          secret)
+    assert (response.status_code, response.json()["code"]) == (400, code), response.json()
+    search_log_flush()
+    assert SearchClick.objects.count() == 0
+
+
+@pytest.mark.parametrize("body", [[1], "x", 1, None])
+def test_an_events_body_that_is_no_object_is_told_what_it_needs(client, searched, body):
+    _, secret, _ = searched
+    response = post_event(client, body, secret)
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+    assert "query" not in response.json()["message"] and "search_id" in response.json()["message"]
 
 
 def test_a_chunk_id_of_nothing_is_400(client, searched):

@@ -4,7 +4,9 @@ codes; CSV and Solr import/export."""
 
 from __future__ import annotations
 
+import csv
 import io
+import re
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -96,6 +98,8 @@ def test_another_workspaces_synonyms_do_not_apply(no_embeddings, docs, workspace
     ({"kind": "sideways", "terms": ["a", "b"]}, "synonym_kind_invalid"),
     ({"terms": "refund, money back"}, "synonym_terms_invalid"),
     ({"terms": ["x" * 101, "y"]}, "synonym_term_invalid"),
+    ({"terms": ["refund", "money back"], "extra": 1}, "unknown_parameter"),
+    ({"terms": ["refund", "money back"], "Terms": ["a", "b"]}, "unknown_parameter"),
 ])
 def test_bad_set_is_a_400_with_a_code(client, workspace, editor, body, code):
     client.force_login(editor)
@@ -148,6 +152,39 @@ def test_csv_and_solr_round_trip(workspace, tmp_path):
     call_command("synonyms_export", "acme", "--format", "solr", stdout=solr_out)
 
     assert solr_out.getvalue() == "refund, money back, reimbursement\nphone => smartphone, mobile\n返金, 払い戻し\n"
+
+
+FORMULAS = ["=cmd|' /C calc'!A0", "=1+1", "@sum(1)", "x;=1+1", "-2+3", "'quoted", "\tplus"]
+
+
+def test_csv_export_neutralises_formulas_and_round_trips(workspace, tmp_path):
+    services.synonym_set_create(workspace=workspace, terms=FORMULAS[:4])
+    services.synonym_set_create(workspace=workspace, kind="one_way", source="+danger", terms=FORMULAS[4:])
+    before = sorted((s.kind, s.source, list(s.terms)) for s in SynonymSet.objects.all())
+    out = io.StringIO()
+    call_command("synonyms_export", "acme", stdout=out)
+    for row in csv.reader(io.StringIO(out.getvalue())):
+        for cell in row:
+            for part in re.split(r"[,;]", cell):
+                assert not re.match(r" *[=+\-@\t\r]", part), cell
+    path = tmp_path / "synonyms.csv"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    call_command("synonyms_import", "acme", str(path), "--replace", stdout=io.StringIO())
+    assert sorted((s.kind, s.source, list(s.terms)) for s in SynonymSet.objects.all()) == before
+    assert before[0] == ("multi_way", "", FORMULAS[:4])
+
+
+def test_solr_export_escapes_what_its_format_reads_and_round_trips(workspace, tmp_path):
+    services.synonym_set_create(workspace=workspace, terms=["c#", "f#, minor", "a=>b", "back\\slash", "#tag"])
+    services.synonym_set_create(workspace=workspace, kind="one_way", source="x=>y, z", terms=["#1", "a,b"])
+    out = io.StringIO()
+    call_command("synonyms_export", "acme", "--format", "solr", stdout=out)
+    assert out.getvalue().splitlines()[0].startswith("c\\#, f\\#\\, minor, a\\=>b")
+    path = tmp_path / "synonyms.txt"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    before = sorted((s.kind, s.source, list(s.terms)) for s in SynonymSet.objects.all())
+    call_command("synonyms_import", "acme", str(path), "--format", "solr", "--replace", stdout=io.StringIO())
+    assert sorted((s.kind, s.source, list(s.terms)) for s in SynonymSet.objects.all()) == before
 
 
 def test_import_refuses_a_bad_line_and_writes_nothing(workspace, tmp_path):
