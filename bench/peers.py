@@ -59,7 +59,7 @@ import peer_engines  # noqa: E402
 from bench_django import pct  # noqa: E402
 from evalsets import load_set  # noqa: E402
 
-QUALITY_SETS = ("scifact", "stackfaq-en", "covidfaq-en", "jsquad-ja", "jaquad-ja", "drcd-zh")
+QUALITY_SETS = ("covidfaq-en", "stackfaq-en", "drcd-zh", "jsquad-ja", "jaquad-ja", "scifact")
 SCRIPT = {"scifact": "latin", "stackfaq-en": "latin", "covidfaq-en": "latin", "jsquad-ja": "cjk", "jaquad-ja": "cjk",
           "drcd-zh": "cjk"}
 DEPTH = 50
@@ -112,6 +112,20 @@ def query_vectors(texts: list[str]) -> np.ndarray:
     return np.asarray([backend.embed_query(t) for t in texts], dtype=np.float32)
 
 
+def query_embedding_ms(texts: list[str]) -> float:
+    """The model's p50 for one query of these (each made new: the benches' backend memoises)."""
+    from ingestion.embeddings import get_embedding_backend
+
+    backend = get_embedding_backend()
+    backend.embed_query("warm up the model")
+    samples = []
+    for i, text in enumerate(texts[:10]):
+        started = time.perf_counter()
+        backend.embed_query(f"{text} ({i})")
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples)
+
+
 def recall(found: list[list[int]], truth: list[list[int]]) -> float:
     return statistics.mean(len(set(f[:TOP_K]) & set(t[:TOP_K])) / max(1, len(t[:TOP_K])) for f, t in zip(found, truth))
 
@@ -128,12 +142,32 @@ def rows_to_docs(ranked: list[int], row_doc: list[str | None]) -> dict[str, floa
     return dict(list(best.items())[:TOP_K])
 
 
-def quality_set(name: str, services, max_queries: int | None) -> dict:
-    """One set's nDCG@10 per engine (and recall@10 against exact kNN per vector engine)."""
+def not_loaded(data) -> str:
+    """Why the set's workspace cannot be used as it is ('' when it is loaded and embedded)."""
+    from cms.models import Entry, Workspace
+    from ingestion.models import Chunk
+
+    workspace = Workspace.objects.filter(slug=f"eval-{data.name}").first()
+    if workspace is None:
+        return "no workspace"
+    entries = Entry.objects.filter(workspace=workspace).count()
+    pending = Chunk.objects.filter(workspace=workspace).exclude(status="embedded").count()
+    if entries != len(data.corpus) or pending:
+        return f"{entries} of {len(data.corpus)} entries, {pending} chunks not embedded"
+    return ""
+
+
+def quality_set(name: str, services, max_queries: int | None, load: bool) -> dict | str:
+    """One set's nDCG@10 per engine (and recall@10 against exact kNN per vector engine); or,
+    without `load`, why its workspace is not ready (another process may be loading it)."""
     from cms.access import workspace_access_for_operator
     from search.semantic import semantic_search
 
     data = load_set(name, split="test")
+    if not load and (why := not_loaded(data)):
+        print(f"{name}: SKIPPED, its workspace is not loaded ({why}); --load loads it through bench/eval.py's "
+              "loader", flush=True)
+        return why
     workspace, entry_to_doc = judged.workspace_load(data, services, rebuild=False)
     queries = data.queries[:max_queries]
     qrels = {q["_id"]: data.qrels[q["_id"]] for q in queries}
@@ -267,13 +301,17 @@ class Api:
 
     def __init__(self, database: str, workspace) -> None:
         import served_app
+        from django.conf import settings
+
         from cms.services import api_key_create
 
         _, self.secret = api_key_create(workspace=workspace, name="bench/peers.py", include_drafts=True)
         self.slug = workspace.slug
         saved = dict(os.environ)
+        # The workers hash keys with this process's secret (production's settings otherwise).
         os.environ.update(DEBUG="false", SECRET_KEY="bench-peers-not-a-secret-" + "x" * 32,
-                          SECURE_SSL_REDIRECT="false", EMBEDDING_PROVIDER="local")
+                          API_KEY_HASH_SECRET=settings.API_KEY_HASH_SECRET, SECURE_SSL_REDIRECT="false",
+                          EMBEDDING_PROVIDER="local")
         try:
             self.process = served_app.start_gunicorn(database=database, port=API_PORT, workers=1)
         finally:
@@ -324,7 +362,7 @@ def speed(args: argparse.Namespace) -> None:
           f"{load_avg()}", flush=True)
     peers = peer_engines.Peers(rows, "mixed")
     classes = speed_queries(rows.texts, args.speed_queries)
-    embed_ms = growth.memoise_query_vectors()
+    embed_ms = query_embedding_ms(classes["japanese"][0] + classes["filter 1%"][0])
     all_texts = list(dict.fromkeys(t for texts, _ in classes.values() for t in texts))
     vector_of = dict(zip(all_texts, query_vectors(all_texts)))
 
@@ -382,7 +420,7 @@ def speed(args: argparse.Namespace) -> None:
 def speed_report(timings, classes, figures: dict, peers, embed_ms: float, rows: int) -> None:
     labels = list(classes)
     print(f"\nSPEED at {rows} chunks: p50 / p95 ms per query class (in-process; 'ours API' through gunicorn, "
-          f"query embedding included: {embed_ms:.1f} ms each); {load_avg()}")
+          f"query embedding included: p50 {embed_ms:.1f} ms); {load_avg()}")
     header = f"{'family':<8} {'engine':<15}" + "".join(f" {label + f' ({len(classes[label][0])})':>19}"
                                                      for label in labels)
     print(header)
@@ -428,6 +466,8 @@ def main() -> None:
     parser.add_argument("--max-queries", type=int, default=None, help="the first N test queries of each set")
     parser.add_argument("--speed-queries", type=int, default=40, help="queries per speed class")
     parser.add_argument("--real", type=int, default=3000, help="real chunks in the speed corpus (bench/growth.py)")
+    parser.add_argument("--load", action="store_true",
+                        help="load (and embed) a set whose workspace is missing or incomplete, instead of skipping it")
     parser.add_argument("--no-api", action="store_true", help="skip the API timings (no gunicorn)")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
@@ -453,11 +493,14 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         services.keyword_index_missing()
         services.keyword_stats_compact_all()
-        results = {name: quality_set(name, services, args.max_queries) for name in names}
-        skipped = [n for n in QUALITY_SETS if n not in names]
-        quality_report(results)
-        if skipped:
-            print(f"sets not run (--sets): {', '.join(skipped)}")
+        results = {name: quality_set(name, services, args.max_queries, args.load) for name in names}
+        skipped = {name: why for name, why in results.items() if isinstance(why, str)}
+        skipped.update({name: "not asked for (--sets)" for name in QUALITY_SETS if name not in names})
+        results = {name: r for name, r in results.items() if not isinstance(r, str)}
+        if results:
+            quality_report(results)
+        for name, why in skipped.items():
+            print(f"set skipped: {name}: {why}")
     if args.docs:
         speed(args)
     print(f"\nbench/peers.py done in {time.perf_counter() - started:.0f} s; {load_avg()}")
