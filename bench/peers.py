@@ -2,8 +2,8 @@
 """Side by side with the engines a user would pick instead (Tantivy, bm25s, LanceDB, hnswlib, usearch), in one run.
 
 Run from the repo root (`make bench-peers` installs the peers, requirements-peers.txt):
-    .venv/bin/python bench/peers.py [--docs 100000] [--sets scifact,...] [--max-queries N]
-                                    [--speed-queries 40] [--real 3000] [--no-api]
+    .venv/bin/python bench/peers.py [--docs 100000] [--sets scifact,...] [--max-queries N] [--load]
+                                    [--speed-queries 40] [--real 3000] [--no-api] [--explain]
 
 Every engine gets the same rows: the product's chunks (its chunker's text, the local model's
 stored vectors, read back from PostgreSQL: embedded once, handed to every vector engine) and
@@ -19,7 +19,10 @@ English, Japanese and Chinese, its BM25 defaults, its HNSW settings).
    (its default RRFReranker, and LinearCombinationReranker); recall@10 of each vector engine's
    chunks against exact kNN's. Then each set's margins (ours minus the best peer) and the
    worst set of each engine. DRCD has no split: nothing here is fitted, so all its queries
-   are test queries.
+   are test queries. A set whose workspace is not loaded and embedded yet is skipped, and
+   the run says so and why (embedding a corpus takes minutes to an hour on this machine;
+   bench/eval.py or --load loads it); --max-queries keeps the first N test queries, and the
+   table says how many of how many ran.
 2. Speed at --docs chunks (0: skipped): bench/growth.py's corpus and database (real chunks of
    the sets plus noisy variants; 99% in one workspace, `bucket` and `tenth` filters keeping 1%
    and 0.1%), the peers built over the big workspace's chunks. Per query class (common words,
@@ -29,6 +32,8 @@ English, Japanese and Chinese, its BM25 defaults, its HNSW settings).
    by the worker, so the API's figures include it), beside every peer. hnswlib's and usearch's
    ef is the smallest that reaches our semantic search's recall@10 against exact kNN on the
    same queries. Build time and size on disk per index; each of ours over the best peer's p95.
+3. --explain: where a hybrid search's time goes: its statements and their times, EXPLAIN
+   ANALYZE of the slowest, and a profile of the 1%-filter queries (docs/design/peers.md).
 
 The load average is printed with the figures: the machine is shared.
 """
@@ -53,6 +58,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
+import agentic as agentic_bench  # noqa: E402 - bench/agentic.py
 import eval as judged  # noqa: E402 - bench/eval.py: its loader, runners and metrics
 import growth  # noqa: E402
 import peer_engines  # noqa: E402
@@ -414,7 +420,60 @@ def speed(args: argparse.Namespace) -> None:
         if api is not None:
             api.close()
     speed_report(timings, classes, figures, peers, embed_ms, len(ids))
+    if args.explain:
+        where_time_goes(access, classes["filter 1%"][0])
     peers.close()
+
+
+def search_statement(sql: str) -> str:
+    """The search statement of a message search/statements.py sent (settings; statement; restore)."""
+    parts = sql.split(";")
+    if len(parts) >= 3 and parts[0].lstrip().startswith("SELECT set_config('search.saved_"):
+        return ";".join(parts[1:-1]).strip()
+    return sql
+
+
+def where_time_goes(access, texts: list[str]) -> None:
+    """For the doc: our hybrid search's statements and their times for one query, EXPLAIN
+    ANALYZE of its slowest, and a profile of the searches of `texts` (the Python side)."""
+    import cProfile
+    import pstats
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from search.kinds import SEARCH_KINDS
+
+    kind = SEARCH_KINDS["hybrid_search"]
+    text = texts[0]
+    kind.search(access, {"query": text, "top_k": TOP_K}, interface="command")
+    started = time.perf_counter()
+    with CaptureQueriesContext(connection) as captured:
+        kind.search(access, {"query": text, "top_k": TOP_K}, interface="command")
+    total = (time.perf_counter() - started) * 1000
+    statements = [(float(q["time"]) * 1000, search_statement(q["sql"])) for q in captured.captured_queries]
+    print(f"\nWHERE THE TIME GOES: one hybrid search ({text[:60]!r}) {total:.1f} ms; its {len(statements)} statements "
+          f"{sum(ms for ms, _ in statements):.1f} ms (Django's timer), the rest is Python")
+    for ms, sql in statements:
+        print(f"  {ms:7.2f} ms  {' '.join(sql.split())[:150]}")
+    slowest = max(statements)[1]
+    if slowest.lstrip().upper().startswith(("SELECT", "WITH")):
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + slowest)
+            print("EXPLAIN ANALYZE of the slowest statement:")
+            for (line,) in cursor.fetchall():
+                print(f"  {line}")
+    profile = cProfile.Profile()
+    profile.enable()
+    for text in texts:
+        kind.search(access, {"query": text, "top_k": TOP_K}, interface="command")
+    profile.disable()
+    print(f"profile of {len(texts)} hybrid searches, by own time (top 15):")
+    stats = pstats.Stats(profile)
+    rows = sorted(stats.stats.items(), key=lambda item: -item[1][2])[:15]
+    for (path, line, function), (_, calls, own, cumulative, _) in rows:
+        print(f"  {own * 1000 / len(texts):7.2f} ms/search own  {cumulative * 1000 / len(texts):7.2f} cumulative  "
+              f"{calls:>7} calls  {Path(path).name}:{line} {function}")
 
 
 def speed_report(timings, classes, figures: dict, peers, embed_ms: float, rows: int) -> None:
@@ -468,6 +527,8 @@ def main() -> None:
     parser.add_argument("--real", type=int, default=3000, help="real chunks in the speed corpus (bench/growth.py)")
     parser.add_argument("--load", action="store_true",
                         help="load (and embed) a set whose workspace is missing or incomplete, instead of skipping it")
+    parser.add_argument("--explain", action="store_true",
+                        help="after the speed tables: a hybrid search's statements, EXPLAIN ANALYZE, a profile")
     parser.add_argument("--no-api", action="store_true", help="skip the API timings (no gunicorn)")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
@@ -479,20 +540,14 @@ def main() -> None:
         raise SystemExit(f"The peers are not installed ({', '.join(missing)} missing): make bench-peers.")
     started = time.perf_counter()
     print(f"bench/peers.py: {peer_engines.versions()}; {load_avg()}", flush=True)
-    judged.django_setup()
-    from django.core.management import call_command
+    # bench/agentic.py's setup: bench/eval.py's database and cached model, migrated and indexed.
+    services = agentic_bench.setup() if names else judged.django_setup()
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
         print(f"PostgreSQL {cursor.fetchone()[0]}", flush=True)
     if names:
-        services, why = judged.pipeline()
-        if services is None:
-            raise SystemExit(why)
-        call_command("migrate", verbosity=0)
-        services.keyword_index_missing()
-        services.keyword_stats_compact_all()
         results = {name: quality_set(name, services, args.max_queries, args.load) for name in names}
         skipped = {name: why for name, why in results.items() if isinstance(why, str)}
         skipped.update({name: "not asked for (--sets)" for name in QUALITY_SETS if name not in names})
