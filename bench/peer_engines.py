@@ -361,7 +361,7 @@ def versions() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     out = []
-    for package in ("tantivy", "bm25s", "lancedb", "pylance", "hnswlib", "usearch", "numpy"):
+    for package in ("tantivy", "bm25s", "lancedb", "pyarrow", "hnswlib", "usearch", "numpy"):
         try:
             out.append(f"{package} {version(package)}")
         except PackageNotFoundError:
