@@ -33,7 +33,8 @@ English, Japanese and Chinese, its BM25 defaults, its HNSW settings).
    ef is the smallest that reaches our semantic search's recall@10 against exact kNN on the
    same queries. Build time and size on disk per index; each of ours over the best peer's p95.
 3. --explain: where a hybrid search's time goes: its statements and their times, EXPLAIN
-   ANALYZE of the slowest, and a profile of the 1%-filter queries (docs/design/peers.md).
+   ANALYZE of the slowest, and a profile of the real questions (the filter classes' queries, here
+   unfiltered); --explain-only runs that alone (docs/design/peers.md).
 
 The load average is printed with the figures: the machine is shared.
 """
@@ -362,6 +363,11 @@ def speed(args: argparse.Namespace) -> None:
     ws_ids, figures = growth.load(total, args.real)
     workspace = Workspace.objects.get(pk=ws_ids["big"])
     access = workspace_access_for_operator(workspace=workspace)
+    if args.explain_only:
+        texts = growth.queries(args.speed_queries)
+        query_vectors(texts)  # memoised, as in the timed runs
+        where_time_goes(access, texts)
+        return
     ids, _, rows = chunk_rows(workspace.pk, fields=True)
     row_of = {chunk_id: i for i, chunk_id in enumerate(ids)}
     print(f"\nSPEED: {len(ids)} chunks in the searched workspace ({total} in the database); building the peers... "
@@ -447,6 +453,7 @@ def where_time_goes(access, texts: list[str]) -> None:
     kind = SEARCH_KINDS["hybrid_search"]
     text = texts[0]
     kind.search(access, {"query": text, "top_k": TOP_K}, interface="command")
+    connection.queries_log.clear()  # a full log (DEBUG keeps 9,000) would capture nothing
     started = time.perf_counter()
     with CaptureQueriesContext(connection) as captured:
         kind.search(access, {"query": text, "top_k": TOP_K}, interface="command")
@@ -456,11 +463,13 @@ def where_time_goes(access, texts: list[str]) -> None:
           f"{sum(ms for ms, _ in statements):.1f} ms (Django's timer), the rest is Python")
     for ms, sql in statements:
         print(f"  {ms:7.2f} ms  {' '.join(sql.split())[:150]}")
-    slowest = max(statements)[1]
+    # The legs' statements are the WITH ones (Django's timer counts whole milliseconds: ties).
+    legs = [(ms, sql) for ms, sql in statements if sql.lstrip().upper().startswith("WITH")] or statements
+    slowest = max(legs, key=lambda item: item[0])[1]
     if slowest.lstrip().upper().startswith(("SELECT", "WITH")):
         with connection.cursor() as cursor:
             cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + slowest)
-            print("EXPLAIN ANALYZE of the slowest statement:")
+            print("EXPLAIN ANALYZE of the slowest of the legs' statements:")
             for (line,) in cursor.fetchall():
                 print(f"  {line}")
     profile = cProfile.Profile()
@@ -529,6 +538,7 @@ def main() -> None:
                         help="load (and embed) a set whose workspace is missing or incomplete, instead of skipping it")
     parser.add_argument("--explain", action="store_true",
                         help="after the speed tables: a hybrid search's statements, EXPLAIN ANALYZE, a profile")
+    parser.add_argument("--explain-only", action="store_true", help="--explain alone: no peers, no timings")
     parser.add_argument("--no-api", action="store_true", help="skip the API timings (no gunicorn)")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
@@ -557,6 +567,7 @@ def main() -> None:
         for name, why in skipped.items():
             print(f"set skipped: {name}: {why}")
     if args.docs:
+        args.explain = args.explain or args.explain_only
         speed(args)
     print(f"\nbench/peers.py done in {time.perf_counter() - started:.0f} s; {load_avg()}")
 
