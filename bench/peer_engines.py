@@ -33,6 +33,7 @@ results with its default reranker (RRFReranker) or the LinearCombinationReranker
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shutil
@@ -344,6 +345,8 @@ class Peers:
 
     def __init__(self, rows: Rows, script: str, only: tuple[str, ...] | None = None):
         self.workdir = Path(tempfile.mkdtemp(prefix="bench-peers-"))
+        # Removed at exit too: a run that fails midway must not leave ~750 MB (100k chunks) in /tmp.
+        atexit.register(shutil.rmtree, self.workdir, True)
         self.engines: dict[str, Engine] = {}
         for name, cls in {**KEYWORD_ENGINES, **VECTOR_ENGINES, "lancedb": Lance}.items():
             if only is None or name in only:
