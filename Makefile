@@ -14,7 +14,7 @@ export DEBUG ?= true
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install db run test bench clean-db compose-check mcp-clients
+.PHONY: install db run test bench bench-peers clean-db compose-check mcp-clients
 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -100,6 +100,11 @@ bench: db
 	$(PY) bench/switch.py
 	$(PY) bench/api.py
 	$(PY) bench/health.py
+
+# The engines bench/peers.py sets beside the product (Tantivy, bm25s, LanceDB, hnswlib, usearch):
+# bench-only, never imported by the product, not installed by CI.
+bench-peers: install
+	$(PY) -m pip install --quiet -r requirements-peers.txt
 
 # Stops the embedded PostgreSQL and deletes its data.
 clean-db: install
