@@ -66,7 +66,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
-from evalsets import SETS, EvalSet, cached_query_backend_class, eval_db, load_set  # noqa: E402
+from evalsets import EVAL_SETS, EvalSet, cached_query_backend_class, eval_db, load_set  # noqa: E402
 
 EVAL_DB = eval_db()
 SEMANTIC_TOP_K = 50
@@ -346,16 +346,16 @@ def question_types(name: str) -> dict[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--sets", default=",".join(EVAL_SETS))
     parser.add_argument("--max-queries", type=int, default=None, help="queries per set (first N of the test split)")
     parser.add_argument("--methods", default="keyword,semantic,hybrid-today,hybrid,agentic")
     parser.add_argument("--rebuild", action="store_true", help="reload and re-embed the workspaces")
     parser.add_argument("--by-type", action="store_true", help="also nDCG@10 per question type, where a set has types")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
-    unknown = [n for n in names if n not in SETS]
+    unknown = [n for n in names if n not in EVAL_SETS]
     if unknown:
-        raise SystemExit(f"Unknown set(s): {', '.join(unknown)}; choose from {', '.join(SETS)}.")
+        raise SystemExit(f"Unknown set(s): {', '.join(unknown)}; choose from {', '.join(EVAL_SETS)}.")
 
     wanted = [m.strip() for m in args.methods.split(",") if m.strip()]
     unknown_methods = [m for m in wanted if hybrid_method_options(m) is None
