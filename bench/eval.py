@@ -5,7 +5,7 @@ Run from the repo root:  .venv/bin/python bench/eval.py [--sets scifact,stackfaq
                                                        [--methods keyword,semantic,hybrid,...]
 
 Queries: every judged test query (SciFact test: 300, JSQuAD's `test` split: 4,420, and the
-test halves of StackFAQ 625, CovidFAQ 537 and JaQuAD 1,970 written in bench/eval_split.tsv);
+test halves of StackFAQ 625, CovidFAQ 537, JaQuAD 1,970 and DRCD 1,762 written in bench/eval_split.tsv);
 nothing here was fitted on them (the fusion was chosen and fitted by bench/fusion_fit.py on
 the fit splits only, leave-one-set-out). --max-queries N keeps the first N.
 
@@ -46,7 +46,9 @@ type too. The lexical-variation questions reuse fewer of the paragraph's words: 
 this project has to a Japanese paraphrase set.
 
 EVAL_EMBEDDING=minilm embeds with the English-only MiniLM model instead of the local one (in
-its own database, cms_bench_eval_minilm), to compare the dense legs.
+its own database, cms_bench_eval_minilm), to compare the dense legs; EVAL_EMBEDDING=e5 with
+multilingual-e5-small (cms_bench_eval_e5). The fusion is the product's, fitted with USE's
+vector leg, whichever model embeds.
 
 Metrics come from ir-measures (not hand-rolled). Times are wall-clock seconds per method.
 Each query is embedded once and reused by every method (the local model is deterministic).
