@@ -5,7 +5,7 @@ Run from the repo root:  .venv/bin/python bench/eval.py [--sets scifact,stackfaq
                                                        [--methods keyword,semantic,hybrid,...]
 
 Queries: every judged test query (SciFact test: 300, JSQuAD's `test` split: 4,420, and the
-test halves of StackFAQ 625, CovidFAQ 537 and JaQuAD 1,970 written in bench/eval_split.tsv);
+test halves of StackFAQ 625, CovidFAQ 537, JaQuAD 1,970 and DRCD 1,762 written in bench/eval_split.tsv);
 nothing here was fitted on them (the fusion was chosen and fitted by bench/fusion_fit.py on
 the fit splits only, leave-one-set-out). --max-queries N keeps the first N.
 
@@ -46,7 +46,9 @@ type too. The lexical-variation questions reuse fewer of the paragraph's words: 
 this project has to a Japanese paraphrase set.
 
 EVAL_EMBEDDING=minilm embeds with the English-only MiniLM model instead of the local one (in
-its own database, cms_bench_eval_minilm), to compare the dense legs.
+its own database, cms_bench_eval_minilm), to compare the dense legs; EVAL_EMBEDDING=e5 with
+multilingual-e5-small (cms_bench_eval_e5). The fusion is the product's, fitted with USE's
+vector leg, whichever model embeds.
 
 Metrics come from ir-measures (not hand-rolled). Times are wall-clock seconds per method.
 Each query is embedded once and reused by every method (the local model is deterministic).
@@ -66,7 +68,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
 
-from evalsets import SETS, EvalSet, cached_query_backend_class, eval_db, load_set  # noqa: E402
+from evalsets import EVAL_SETS, EvalSet, cached_query_backend_class, eval_db, load_set  # noqa: E402
 
 EVAL_DB = eval_db()
 SEMANTIC_TOP_K = 50
@@ -346,16 +348,16 @@ def question_types(name: str) -> dict[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--sets", default=",".join(EVAL_SETS))
     parser.add_argument("--max-queries", type=int, default=None, help="queries per set (first N of the test split)")
     parser.add_argument("--methods", default="keyword,semantic,hybrid-today,hybrid,agentic")
     parser.add_argument("--rebuild", action="store_true", help="reload and re-embed the workspaces")
     parser.add_argument("--by-type", action="store_true", help="also nDCG@10 per question type, where a set has types")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
-    unknown = [n for n in names if n not in SETS]
+    unknown = [n for n in names if n not in EVAL_SETS]
     if unknown:
-        raise SystemExit(f"Unknown set(s): {', '.join(unknown)}; choose from {', '.join(SETS)}.")
+        raise SystemExit(f"Unknown set(s): {', '.join(unknown)}; choose from {', '.join(EVAL_SETS)}.")
 
     wanted = [m.strip() for m in args.methods.split(",") if m.strip()]
     unknown_methods = [m for m in wanted if hybrid_method_options(m) is None

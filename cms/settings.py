@@ -406,6 +406,8 @@ _EMBEDDING_BACKEND_CLASSES = {
     "local": "ingestion.embeddings.local.LocalEmbeddingBackend",
     # Offline and English-only, far better than `local` on English text (docs/operators.md, "How it runs").
     "minilm": "ingestion.embeddings.minilm.MiniLMEmbeddingBackend",
+    # Offline and multilingual, far better than `local` (docs/design/vectors.md, "multilingual-e5-small").
+    "e5-small": "ingestion.embeddings.e5.E5EmbeddingBackend",
     "voyage": "ingestion.embeddings.voyage.VoyageEmbeddingBackend",
     "fake": "ingestion.embeddings.fake.FakeEmbeddingBackend",
 }

@@ -1,6 +1,6 @@
 """What every embedding backend does: one contract class, subclassed per backend (STYLE.md).
 
-The fake, both offline models (USE multilingual, MiniLM) and Voyage (against the fake
+The fake, the offline models (USE multilingual, MiniLM, multilingual-E5-small) and Voyage (against the fake
 Voyage HTTP server) pass the same tests; each subclass only provides its `backend`.
 """
 
@@ -11,6 +11,7 @@ import math
 import pytest
 from pytest_httpserver import HTTPServer
 
+from ingestion.embeddings.e5 import E5EmbeddingBackend
 from ingestion.embeddings.fake import FakeEmbeddingBackend
 from ingestion.embeddings.local import LocalEmbeddingBackend
 from ingestion.embeddings.minilm import MiniLMEmbeddingBackend
@@ -150,6 +151,32 @@ class TestMiniLMEmbeddingBackend(EmbeddingBackendContract):
         (vector,) = backend.embed_documents(["refund " * 2000])
 
         assert norm(vector) == pytest.approx(1.0, abs=1e-3)
+
+
+@pytest.fixture(scope="module")
+def e5_model():
+    return E5EmbeddingBackend(threads=1)
+
+
+class TestE5EmbeddingBackend(EmbeddingBackendContract):
+    @pytest.fixture
+    def backend(self, e5_model):
+        return e5_model
+
+    def test_a_paraphrase_is_nearer_than_another_topic(self, backend):
+        query = backend.embed_query("How do I get my money back?")
+        refund, shipping = backend.embed_documents(["Refund policy: return any item within 30 days.",
+                                                    "Orders ship from our warehouse within two days."])
+
+        # E5's cosines lie in a narrow band (about 0.7 to 0.9): its margins are small ones.
+        assert cosine(query, refund) > cosine(query, shipping) + 0.02
+
+    def test_a_japanese_query_finds_english_text(self, backend):
+        query = backend.embed_query("返金にはどのくらいかかりますか")
+        refund, shipping = backend.embed_documents(["Refunds take five business days.",
+                                                    "Orders ship from Osaka."])
+
+        assert cosine(query, refund) > cosine(query, shipping)
 
 
 @pytest.fixture(scope="module")
