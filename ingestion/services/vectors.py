@@ -72,7 +72,7 @@ def vectors_store(*, backend: BaseEmbeddingBackend, rows: list[tuple[int, str, s
                 INSERT INTO {vector_table} AS cv (chunk_id, workspace_id, model, dimensions, embedding, content_hash,
                                                   created_at)
                 SELECT id, workspace_id, %s, %s, embedding::vector, content_hash, now() FROM fresh
-                ON CONFLICT (chunk_id, model) DO UPDATE
+                ON CONFLICT (chunk_id, model, workspace_id) DO UPDATE
                 SET embedding = EXCLUDED.embedding, content_hash = EXCLUDED.content_hash,
                     dimensions = EXCLUDED.dimensions, created_at = EXCLUDED.created_at
                 WHERE cv.content_hash <> EXCLUDED.content_hash
