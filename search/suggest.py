@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cms.citus_mode import same_workspace
 from cms.access import WorkspaceAccess
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
 from search.options import SuggestOptions
@@ -107,7 +108,7 @@ def suggest_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SuggestR
             # check (one posting lookup each) runs only until `limit` have passed; a caller who
             # sees drafts needs none (a term with df > 0 is in some chunk of the workspace).
             check = "" if visible.sql == "TRUE" else (
-                f" AND EXISTS (SELECT 1 FROM {POSTING_TABLE} p JOIN ingestion_chunk c ON c.id = p.chunk_id"
+                f" AND EXISTS (SELECT 1 FROM {POSTING_TABLE} p JOIN ingestion_chunk c ON c.id = p.chunk_id{same_workspace('c', 'p')}"
                 f" WHERE p.workspace_id = %s AND p.term = t.term AND {visible.sql})")
             cursor.execute(
                 "WITH t AS MATERIALIZED (SELECT term, sum(df) AS df FROM ("

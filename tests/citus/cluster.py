@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -111,7 +112,7 @@ class Node:
 
     def stop(self) -> None:
         if self.process is not None:
-            self.process.terminate()  # SIGTERM: smart shutdown
+            self.process.send_signal(signal.SIGINT)  # fast shutdown: the tests' sessions may still be open
             try:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:

@@ -50,3 +50,18 @@ def test_citus_distribute_again_changes_nothing():
     call_command("citus_distribute", stdout=out)
     assert "nothing to do" in out.getvalue()
     assert _layout() == before
+
+
+def test_citus_rebalance_plan_says_the_shards_are_balanced():
+    out = io.StringIO()
+    call_command("citus_rebalance", "--plan", stdout=out)
+    assert out.getvalue().strip() == "The shards are balanced: nothing to move."
+
+
+def test_health_shows_the_coordinator_and_both_workers_reachable(client, settings):
+    settings.HEALTH_TOKEN = "health-token-for-the-citus-tests-0123456789"
+    body = client.get("/api/health", headers={"Authorization": f"Bearer {settings.HEALTH_TOKEN}"}).json()
+    nodes = body["citus"]["nodes"]
+    assert [node["role"] for node in nodes] == ["coordinator", "worker", "worker"]
+    assert all(node["reachable"] and node["active"] for node in nodes)
+    assert body["citus"]["ok"] is True

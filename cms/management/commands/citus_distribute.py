@@ -19,6 +19,7 @@ from cms.citus_layout import (
     distribution_statements,
     foreign_keys_to_reference_tables,
 )
+from cms.citus_mode import citus_active_forget
 
 NOT_CITUS = ("Citus is not installed in this database (no citus extension), so nothing was distributed: "
              "run this on a Citus coordinator, after CREATE EXTENSION citus and adding the workers "
@@ -47,8 +48,9 @@ class Command(BaseCommand):
             cursor.execute("SELECT logicalrelid::regclass::text FROM pg_dist_partition")
             done = {row[0] for row in cursor.fetchall()}
         todo = [(sql, params) for sql, params in statements if params[0] not in done]
+        functions = self._functions_distributed(verbosity)
         if not todo:
-            if verbosity >= 1:
+            if verbosity >= 1 and not functions:
                 self.stdout.write(f"Every table is laid out already ({len(statements)} tables): nothing to do.")
             return
         with transaction.atomic(), connection.cursor() as cursor:
@@ -71,3 +73,27 @@ class Command(BaseCommand):
                     self.stdout.write(f"{params[0]}: {'reference' if 'reference' in sql else 'distributed'}")
             for table, name, definition in waiting:
                 cursor.execute(f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" {definition}')
+        citus_active_forget()
+
+    def _functions_distributed(self, verbosity: int) -> list[str]:
+        """The migrations' SQL functions (cms_search_grams_query and the like, which statements
+        call on the shards) made on every node, by create_distributed_function; those of
+        extensions come with their extension."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                SELECT p.oid::regprocedure::text FROM pg_proc p
+                WHERE p.pronamespace = 'public'::regnamespace AND p.prokind = 'f'
+                  AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
+                  AND NOT EXISTS (SELECT 1 FROM pg_dist_object o WHERE o.classid = 'pg_proc'::regclass
+                                  AND o.objid = p.oid)
+                ORDER BY 1
+                """
+            )
+            functions = [row[0] for row in cursor.fetchall()]
+            for function in functions:
+                cursor.execute("SELECT create_distributed_function(%s)", [function])
+                if verbosity >= 1:
+                    self.stdout.write(f"{function}: on every node")
+        return functions
+
