@@ -92,6 +92,12 @@ def _rounded(value: Any) -> Any:
     return round(value, 4) if isinstance(value, float) else value
 
 
+def _without_ids(hit: dict[str, Any]) -> str:
+    """An entry hit (full-text) as JSON, without what each database numbers or times its own way."""
+    kept = {k: v for k, v in hit.items() if k not in ("id", "created_at", "updated_at") and not k.endswith("_id")}
+    return json.dumps(kept, ensure_ascii=False, sort_keys=True)
+
+
 def answer(response) -> dict[str, Any]:
     """What a search answered, without ids: each hit's title (or its entry's fields) and score, the
     facets, the promoted titles."""
@@ -99,8 +105,8 @@ def answer(response) -> dict[str, Any]:
     assert response.status_code == 200, body
     hits = body.get("results") or body.get("sources") or body.get("hits") or []
     return {
-        "hits": [(hit.get("title") or (hit.get("metadata") or {}).get("title")
-                  or json.dumps(hit.get("data") or hit, ensure_ascii=False), _rounded(hit.get("score"))) for hit in hits],
+        "hits": [(hit.get("title") or (hit.get("metadata") or {}).get("title") or _without_ids(hit),
+                  _rounded(hit.get("score"))) for hit in hits],
         "facets": body.get("facets"),
         "promoted": [hit.get("id") is not None for hit in hits if hit.get("promoted")],
     }
