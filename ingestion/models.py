@@ -63,8 +63,12 @@ class ChunkQuerySet(models.QuerySet):
 class Chunk(models.Model):
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="+")
     source_kind = models.CharField(max_length=8, choices=SourceKind.choices)
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="chunks")
-    asset = models.ForeignKey(Asset, on_delete=models.CASCADE, null=True, blank=True, related_name="chunks")
+    # The database's foreign keys include workspace_id on both sides, (entry_id, workspace_id) ->
+    # cms_entry (id, workspace_id), as Citus needs (migration 0011); the ORM joins on the id.
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, null=True, blank=True, db_constraint=False,
+                              related_name="chunks")
+    asset = models.ForeignKey(Asset, on_delete=models.CASCADE, null=True, blank=True, db_constraint=False,
+                              related_name="chunks")
     # The entry field id the text came from; "body" for an asset.
     field = models.CharField(max_length=64)
     ordinal = models.PositiveIntegerField()
@@ -101,12 +105,12 @@ class Chunk(models.Model):
                 name="chunk_one_source",
             ),
             models.UniqueConstraint(
-                fields=["entry", "field", "ordinal"],
+                fields=["entry", "field", "ordinal", "workspace"],
                 condition=models.Q(entry__isnull=False),
                 name="chunk_unique_entry_position",
             ),
             models.UniqueConstraint(
-                fields=["asset", "field", "ordinal"],
+                fields=["asset", "field", "ordinal", "workspace"],
                 condition=models.Q(asset__isnull=False),
                 name="chunk_unique_asset_position",
             ),
@@ -144,7 +148,8 @@ class ChunkVector(models.Model):
     is copied instead of embedded again.
     """
 
-    chunk = models.ForeignKey(Chunk, on_delete=models.CASCADE, related_name="vectors")
+    # The database's foreign key is (chunk_id, workspace_id) -> ingestion_chunk (id, workspace_id) (migration 0011).
+    chunk = models.ForeignKey(Chunk, on_delete=models.CASCADE, db_constraint=False, related_name="vectors")
     # Denormalised from the chunk: per-workspace counts and reuse lookups read only this table.
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, db_index=False, related_name="+")
     model = models.CharField(max_length=100)
@@ -154,7 +159,7 @@ class ChunkVector(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["chunk", "model"], name="chunk_vector_unique_model")]
+        constraints = [models.UniqueConstraint(fields=["chunk", "model", "workspace"], name="chunk_vector_unique_model")]
         indexes = [
             # Coverage per workspace and model, and reuse by (workspace, model, hash).
             models.Index(fields=["workspace", "model", "content_hash"], name="chunk_vector_ws_model_hash"),
@@ -217,8 +222,9 @@ class KeywordPosting(models.Model):
     postings are read (search.keyword scores exactly with the current average).
     """
 
-    pk = models.CompositePrimaryKey("chunk_id", "term")
-    # The foreign keys are declared in migration 0003 with ON DELETE CASCADE in the database.
+    # workspace_id last: Citus needs it in every key; chunk_id first keeps a chunk's postings together.
+    pk = models.CompositePrimaryKey("chunk_id", "term", "workspace_id")
+    # The foreign keys are declared in migrations 0004 and 0011 with ON DELETE CASCADE in the database.
     chunk = models.ForeignKey(Chunk, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
                                   related_name="+")
     term = models.TextField(db_collation="C")

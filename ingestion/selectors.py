@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import Count, Max, Min, Q, Sum
 from django.utils import timezone
 
+from cms.citus_mode import same_workspace
 from cms.models import ContentType, Workspace
 from ingestion.embeddings import (
     BaseEmbeddingBackend,
@@ -177,7 +178,7 @@ def vector_counts(*, workspace: Workspace | int) -> dict[str, int]:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT v.model, count(*) FROM {ChunkVector._meta.db_table} v"
-            f" JOIN {Chunk._meta.db_table} c ON c.id = v.chunk_id AND c.content_hash = v.content_hash"
+            f" JOIN {Chunk._meta.db_table} c ON c.id = v.chunk_id AND c.content_hash = v.content_hash{same_workspace('c', 'v')}"
             " WHERE v.workspace_id = %s GROUP BY v.model",
             [workspace_id],
         )

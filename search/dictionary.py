@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from cms.citus_mode import same_workspace
 from ingestion.models import KeywordPosting
 from search.filters import CompiledFilter
 from search.statements import search_cursor
@@ -26,7 +27,7 @@ def term_visible_sql(term_sql: str, visible: CompiledFilter) -> CompiledFilter:
     expression): one probe of the posting index (workspace, term), stopping at the first such
     chunk. Its params: the workspace id, then `visible`'s."""
     return CompiledFilter(
-        f"EXISTS (SELECT 1 FROM {POSTING_TABLE} vp JOIN ingestion_chunk c ON c.id = vp.chunk_id"
+        f"EXISTS (SELECT 1 FROM {POSTING_TABLE} vp JOIN ingestion_chunk c ON c.id = vp.chunk_id{same_workspace('c', 'vp')}"
         f" WHERE vp.workspace_id = %s AND vp.term = {term_sql} AND {visible.sql})",
         list(visible.params),
     )

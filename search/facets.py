@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cms.citus_mode import workspace_unindexed
 from cms.models import FieldType
 from cms.text_numbers import month_from_text
 from search.errors import SearchInputError
@@ -311,7 +312,7 @@ def entry_facet_source(*, access: Any, facets: Sequence[Facet], content_type_id:
     """The content_type/status options narrow every facet but their own, and `matched[i]` (a
     CompiledFilter over `e`: the caller's filter without facet i's own condition) narrows facet i."""
     # `+ 0`: the workspace-keyed grams of the match already confine the rows (search/fulltext.py).
-    visible, visible_params = ["e.workspace_id + 0 = %s"], [access.workspace.pk]
+    visible, visible_params = [f"{workspace_unindexed('e')} = %s"], [access.workspace.pk]
     if not access.include_drafts:
         visible.append("e.status = %s")
         visible_params.append("published")

@@ -44,6 +44,7 @@ from datetime import UTC, datetime
 from collections.abc import Mapping
 from typing import Any
 
+from cms.citus_mode import workspace_unindexed
 from cms.access import WorkspaceAccess
 from cms.models import ContentType, EntryStatus
 from cms.selectors import content_type_schemas
@@ -296,7 +297,7 @@ def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> 
         workspace_id=workspace.pk,
         sql=" AND ".join(sql),
         params=tuple(params),
-        beside_grams_sql=" AND ".join(["e.workspace_id + 0 = %s", *sql[1:]]),
+        beside_grams_sql=" AND ".join([f"{workspace_unindexed('e')} = %s", *sql[1:]]),
         content_type_id=content_type_id if content_type is not None else None,
         matched=matched,
         schemas=schemas,
@@ -334,7 +335,8 @@ _HIT_COLUMNS = "e.id, ct.api_id, ct.fields, e.status, e.created_at, e.updated_at
 
 # The recent scan, in one statement: test the newest `budget` rows, count them and the hits,
 # and return the hits of the requested page if that settles the answer (enough hits, or
-# the whole workspace read).
+# the whole workspace read). Every read of cms_entry names the workspace, the page's too: on
+# Citus the statement then runs on the workspace's shard alone.
 _RECENT_SQL = """
     WITH recent AS MATERIALIZED (
         SELECT e.id, e.created_at, {hit} AS hit FROM cms_entry e
@@ -347,7 +349,7 @@ _RECENT_SQL = """
     SELECT summary.scanned, summary.hits, hit.*
     FROM summary LEFT JOIN LATERAL (
         SELECT {columns} FROM cms_entry e JOIN cms_contenttype ct ON ct.id = e.content_type_id
-        WHERE e.id = ANY(summary.page) AND (summary.hits >= %s OR summary.scanned < %s)
+        WHERE e.id = ANY(summary.page) AND e.workspace_id = %s AND (summary.hits >= %s OR summary.scanned < %s)
     ) AS hit ON true
     ORDER BY hit.created_at DESC, hit.id DESC
 """
@@ -364,7 +366,7 @@ _RECENT_UNTIL_SQL = """
     )
     SELECT (SELECT count(*) FROM hits), {columns}
     FROM (SELECT id FROM hits ORDER BY created_at DESC, id DESC OFFSET %s) AS page
-    JOIN cms_entry e ON e.id = page.id JOIN cms_contenttype ct ON ct.id = e.content_type_id
+    JOIN cms_entry e ON e.id = page.id AND e.workspace_id = %s JOIN cms_contenttype ct ON ct.id = e.content_type_id
     ORDER BY e.created_at DESC, e.id DESC
 """
 
@@ -406,8 +408,8 @@ def _search(
     hit_sql, hit_params = _hit_test(filters)
     recent_sql = _RECENT_SQL.format(hit=hit_sql, filters=filters.sql, columns=_HIT_COLUMNS)
     with search_cursor() as cursor:
-        recent_params = (_like_pattern(query), *hit_params, *filters.params, budget, offset + 1, wanted, wanted,
-                         budget)
+        recent_params = (_like_pattern(query), *hit_params, *filters.params, budget, offset + 1, wanted,
+                         filters.workspace_id, wanted, budget)
         cursor.execute(recent_sql, recent_params)
         rows = cursor.fetchall()
         scanned, hits = rows[0][0], rows[0][1]
@@ -418,7 +420,8 @@ def _search(
         if hits >= RECENT_SCAN_EXTEND_MIN_RATE * scanned:
             until_sql = _RECENT_UNTIL_SQL.format(hit=hit_sql, filters=filters.sql, columns=_HIT_COLUMNS)
             longer = min(math.ceil(RECENT_SCAN_EXTEND_MARGIN * scanned * wanted / hits), RECENT_SCAN_EXTEND_MAX_ROWS)
-            until_params = (*filters.params, max(longer, budget), _like_pattern(query), *hit_params, wanted, offset)
+            until_params = (*filters.params, max(longer, budget), _like_pattern(query), *hit_params, wanted, offset,
+                            filters.workspace_id)
             cursor.execute(until_sql, until_params)
             rows = cursor.fetchall()
             if rows and rows[0][0] >= wanted:

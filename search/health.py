@@ -15,6 +15,8 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection
 
+from cms.citus_mode import citus_active
+from cms.citus_nodes import citus_nodes_report
 from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
 from search.replicas import replica_aliases, replicas_report
 
@@ -32,6 +34,9 @@ def health_report(*, detailed: bool) -> dict[str, Any]:
         if replica_aliases():
             # Each replica and its lag; one lagging or down is skipped, and the primary serves.
             report["replicas"] = replicas_report()
+        if database["ok"] and citus_active():
+            # The coordinator's nodes; a worker down fails the searches of its workspaces only.
+            report["citus"] = citus_nodes_report()
     return report
 
 

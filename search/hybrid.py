@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from collections.abc import Mapping
 from typing import Any
 
+from cms.citus_mode import same_workspace
 from cms.access import WorkspaceAccess
 from search.chunk_filters import chunk_filter_for
 from search.chunk_results import ChunkHit, SearchResult
@@ -434,7 +435,7 @@ def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int |
     with search_cursor() as cursor:
         cursor.execute(
             f"SELECT c.id, 1 - ((v.embedding::vector({dims})) <=> %s::vector({dims}))"
-            " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
+            f" FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id{same_workspace('c', 'v')}"
             " WHERE v.chunk_id = ANY(%s) AND v.model = %s",
             [vector_literal(vector), chunk_ids, model],
         )

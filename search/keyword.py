@@ -41,6 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 
+from cms.citus_mode import workspace_named, workspace_param
 from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens, keyword_words
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
 from search.filters import CompiledFilter
@@ -216,7 +217,7 @@ def keyword_candidates_sql(*, where_sql: str | None, rescore: bool) -> str:
         ", best AS (SELECT chunk_id, score FROM ranked ORDER BY score DESC, chunk_id LIMIT %s)"
         f" SELECT {_CHUNK_COLUMNS}, r.score, (SELECT count(*) FROM {'partial' if where_sql is None else 'kept'})"
         " AS candidates"
-        " FROM best r JOIN ingestion_chunk c ON c.id = r.chunk_id ORDER BY r.score DESC, c.id"
+        f" FROM best r JOIN ingestion_chunk c ON c.id = r.chunk_id{workspace_named('c')} ORDER BY r.score DESC, c.id"
     )
 
 
@@ -229,7 +230,7 @@ def keyword_candidates_params(*, terms: list[_Term], limits: list[int | None], w
     if rescore:
         params.append(average)
     params.append(limit)
-    return params
+    return params + workspace_param(workspace_id)
 
 
 @dataclass(frozen=True)
@@ -403,10 +404,12 @@ def _ranked_few(prepared: KeywordQuery, *, limit: int, where: CompiledFilter) ->
         " best AS (SELECT chunk_id, score FROM scored ORDER BY score DESC, chunk_id LIMIT %s)"
         f" SELECT (SELECT count(*) FROM f) AS passing, (SELECT count(*) FROM scored) AS candidates,"
         f" {_CHUNK_COLUMNS}, r.score FROM (SELECT 1) one"
-        " LEFT JOIN (best r JOIN ingestion_chunk c ON c.id = r.chunk_id) ON true ORDER BY r.score DESC, c.id"
+        f" LEFT JOIN (best r JOIN ingestion_chunk c ON c.id = r.chunk_id{workspace_named('c')}) ON true"
+        " ORDER BY r.score DESC, c.id"
     )
     params = [[t.term for t in prepared.terms], [t.weight for t in prepared.terms], prepared.workspace_id,
-              *where.params, EXACT_MAX_ROWS + 1, prepared.average_length, EXACT_MAX_ROWS, limit]
+              *where.params, EXACT_MAX_ROWS + 1, prepared.average_length, EXACT_MAX_ROWS, limit,
+              *workspace_param(prepared.workspace_id)]
     with search_cursor() as cursor:
         cursor.execute(sql, params, local_settings={"max_parallel_workers_per_gather": "0"})
         rows = cursor.fetchall_dicts()

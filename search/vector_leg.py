@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import connection
 
+from cms.citus_mode import same_workspace, workspace_named, workspace_param
 from ingestion.models import ChunkStatus
 from ingestion.services.keyword import workspace_length_sql
 from search.chunk_results import ChunkHit, json_object
@@ -79,7 +80,7 @@ def matching_sql(*, where_sql: str) -> str:
     # chunks). No vector of an older text exists to join: sync deletes a chunk's vectors with
     # its edit, and a store that races the edit skips it (services/vectors.py).
     return (
-        " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
+        f" FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id{same_workspace('c', 'v')}"
         " WHERE v.workspace_id = %s AND v.model = %s"
         f" AND {where_sql}"
     )
@@ -110,7 +111,8 @@ def vector_exact_sql(*, dimensions: int, where_sql: str, include_vectors: bool, 
         + " ORDER BY s.distance, s.chunk_id LIMIT %s),"
         " r AS (SELECT c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
         " d.distance" + (", d.embedding::real[] AS vector" if include_vectors else "")
-        + ", false AS exact, true AS exact_plan FROM d JOIN ingestion_chunk c ON c.id = d.chunk_id)"
+        + ", false AS exact, true AS exact_plan FROM d JOIN ingestion_chunk c ON c.id = d.chunk_id"
+        + workspace_named("c") + ")"
         " SELECT (SELECT count(*) FROM f) AS matching, r.* FROM (SELECT 1) one LEFT JOIN r ON true"
         " ORDER BY r.distance, r.id"
     )
@@ -122,7 +124,7 @@ def vector_exact_params(*, vector_text: str, workspace_id: int, model_name: str,
                          vector_text, model_name, workspace_id, EXACT_MAX_ROWS]
     if max_distance is not None:
         params.append(max_distance)
-    return params + [limit]
+    return params + [limit, *workspace_param(workspace_id)]
 
 
 def _columns(distance: str, include_vectors: bool) -> str:

@@ -23,6 +23,7 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from cms.citus_mode import citus_active
 from cms.models import ContentType, Workspace
 from ingestion.embeddings import EmbeddingProviderError
 from ingestion.models import QUEUED_STATUSES, Chunk, ChunkStatus, ChunkVector, SourceKind
@@ -83,13 +84,40 @@ def chunks_claim_pending(
     if limit <= 0:
         return []
     workspace_id = workspace.pk if isinstance(workspace, Workspace) else workspace
-    where, params = ("TRUE", []) if workspace_id is None else ("workspace_id = %s", [workspace_id])
-    claimed = _claim(where_sql=where, params=params, limit=limit, lease_seconds=lease_seconds,
-                     statuses=[ChunkStatus.PENDING])
-    if include_backfill and len(claimed) < limit:
-        claimed += _claim(where_sql=where, params=params, limit=limit - len(claimed), lease_seconds=lease_seconds,
-                          statuses=[ChunkStatus.BACKFILL])
+    statuses = [[ChunkStatus.PENDING], [ChunkStatus.BACKFILL]] if include_backfill else [[ChunkStatus.PENDING]]
+    claimed: list[ClaimedChunk] = []
+    for status in statuses:
+        if workspace_id is None and citus_active():
+            # Citus locks rows (FOR UPDATE) only within one shard: claim workspace by workspace,
+            # those with the oldest queued chunks first.
+            for queued_workspace in _workspaces_queued(status, limit - len(claimed)):
+                claimed += _claim(where_sql="workspace_id = %s", params=[queued_workspace], limit=limit - len(claimed),
+                                  lease_seconds=lease_seconds, statuses=status)
+                if len(claimed) >= limit:
+                    break
+        else:
+            where, params = ("TRUE", []) if workspace_id is None else ("workspace_id = %s", [workspace_id])
+            claimed += _claim(where_sql=where, params=params, limit=limit - len(claimed), lease_seconds=lease_seconds,
+                              statuses=status)
+        if len(claimed) >= limit:
+            break
     return claimed
+
+
+def _workspaces_queued(statuses: Sequence[str], limit: int) -> list[int]:
+    """The workspaces with claimable chunks, the oldest chunk first (at most `limit`): on Citus
+    this read reaches every shard, without locking anything."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT workspace_id FROM {Chunk._meta.db_table}
+            WHERE status = ANY(%s) AND (leased_until IS NULL OR leased_until < now())
+              AND (retry_at IS NULL OR retry_at <= now())
+            GROUP BY workspace_id ORDER BY min(created_at), workspace_id LIMIT %s
+            """,
+            [list(statuses), limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
 
 
 def chunks_claim_ids(*, chunk_ids: Sequence[int], lease_seconds: float | None = None) -> list[ClaimedChunk]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
+from cms.citus_mode import same_workspace
 from ingestion.keywords import LENGTH_TERM, bm25_term_weight, keyword_index_terms
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
 
@@ -120,7 +121,7 @@ def keyword_index_missing(*, workspace_id: int | None = None, batch_size: int = 
                 cursor.execute(
                     "SELECT c.id, c.workspace_id, c.text FROM ingestion_chunk c"
                     " WHERE c.id > %s AND (%s::bigint IS NULL OR c.workspace_id = %s)"
-                    f" AND NOT EXISTS (SELECT 1 FROM {POSTING_TABLE} p WHERE p.chunk_id = c.id AND p.term = %s)"
+                    f" AND NOT EXISTS (SELECT 1 FROM {POSTING_TABLE} p WHERE p.chunk_id = c.id{same_workspace('p', 'c')} AND p.term = %s)"
                     " ORDER BY c.id LIMIT %s FOR UPDATE OF c SKIP LOCKED",
                     [last_id, workspace_id, workspace_id, LENGTH_TERM, batch_size],
                 )

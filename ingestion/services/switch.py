@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.utils import timezone
 
+from cms.citus_mode import same_workspace
 from cms.models import Workspace
 from ingestion.embeddings import BaseEmbeddingBackend, EmbeddingNotConfigured, get_embedding_backend_for_model
 from ingestion.models import Chunk, ChunkStatus, ChunkVector, WorkspaceEmbedding
@@ -127,7 +128,7 @@ def embedding_switch_estimate(*, workspace: Workspace, model: str) -> SwitchEsti
             f"""SELECT c.content_hash, min(c.text), count(*) FROM {Chunk._meta.db_table} c
                 WHERE c.workspace_id = %s AND NOT EXISTS (
                     SELECT 1 FROM {ChunkVector._meta.db_table} v
-                    WHERE v.chunk_id = c.id AND v.model = %s AND v.content_hash = c.content_hash)
+                    WHERE v.chunk_id = c.id{same_workspace('v', 'c')} AND v.model = %s AND v.content_hash = c.content_hash)
                 GROUP BY c.content_hash""",
             [workspace.pk, backend.model_name],
         )

@@ -200,7 +200,8 @@ def chunks_sync_for_asset(*, asset: Asset) -> ChunkSyncResult:
     """
     with connection.cursor() as cursor:
         # Serialises with a concurrent asset_delete (reindex runs outside the upload's transaction).
-        cursor.execute(f"SELECT 1 FROM {Asset._meta.db_table} WHERE id = %s FOR SHARE", [asset.pk])
+        cursor.execute(f"SELECT 1 FROM {Asset._meta.db_table} WHERE id = %s AND workspace_id = %s FOR SHARE",
+                       [asset.pk, asset.workspace_id])
         if cursor.fetchone() is None:
             return ChunkSyncResult()
     return _assets_sync([asset])

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db import connection, transaction
 
+from cms.citus_mode import citus_active, same_workspace
 from ingestion.embeddings import BaseEmbeddingBackend
 from ingestion.models import Chunk, ChunkVector, WorkspaceEmbedding
 
@@ -57,6 +58,11 @@ def vectors_store(*, backend: BaseEmbeddingBackend, rows: list[tuple[int, str, s
         cursor.execute(f"SELECT DISTINCT workspace_id FROM {chunks} WHERE id = ANY(%s)", [list(ids)])
         workspace_ids = [row[0] for row in cursor.fetchall()]
         workspaces_lock_shared(cursor, workspace_ids)
+        if citus_active():
+            stored = _vectors_store_per_workspace(cursor, workspace_ids=workspace_ids, rows=rows, model=model,
+                                                  default_model=default_model, dimensions=backend.dimensions)
+            chunks_settle(cursor, chunk_ids=list(ids), default_model=default_model or model)
+            return stored
         cursor.execute(
             f"""
             WITH v AS (SELECT * FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS v(id, content_hash, embedding)),
@@ -72,7 +78,7 @@ def vectors_store(*, backend: BaseEmbeddingBackend, rows: list[tuple[int, str, s
                 INSERT INTO {vector_table} AS cv (chunk_id, workspace_id, model, dimensions, embedding, content_hash,
                                                   created_at)
                 SELECT id, workspace_id, %s, %s, embedding::vector, content_hash, now() FROM fresh
-                ON CONFLICT (chunk_id, model) DO UPDATE
+                ON CONFLICT (chunk_id, model, workspace_id) DO UPDATE
                 SET embedding = EXCLUDED.embedding, content_hash = EXCLUDED.content_hash,
                     dimensions = EXCLUDED.dimensions, created_at = EXCLUDED.created_at
                 WHERE cv.content_hash <> EXCLUDED.content_hash
@@ -105,7 +111,7 @@ def chunks_settle(cursor, *, chunk_ids: Sequence[int] | None = None, workspace_i
             SELECT 1 FROM unnest({models_sql}) AS m(model)
             WHERE coalesce(m.model, '') <> '' AND NOT EXISTS (
                 SELECT 1 FROM {vector_table} v
-                WHERE v.chunk_id = c.id AND v.model = m.model AND v.content_hash = c.content_hash))"""
+                WHERE v.chunk_id = c.id{same_workspace('v', 'c')} AND v.model = m.model AND v.content_hash = c.content_hash))"""
 
     wanted = lacking(f"""coalesce((SELECT ARRAY[s.active_model, s.target_model] FROM {state} s
                                   WHERE s.workspace_id = c.workspace_id), ARRAY[%s]::text[])""")
@@ -135,7 +141,7 @@ def vectors_current(*, chunk_ids: Sequence[int], models: Iterable[str]) -> set[t
     with connection.cursor() as cursor:
         cursor.execute(
             f"""SELECT v.chunk_id, v.model FROM {ChunkVector._meta.db_table} v
-                JOIN {Chunk._meta.db_table} c ON c.id = v.chunk_id AND c.content_hash = v.content_hash
+                JOIN {Chunk._meta.db_table} c ON c.id = v.chunk_id AND c.content_hash = v.content_hash{same_workspace('c', 'v')}
                 WHERE v.chunk_id = ANY(%s) AND v.model = ANY(%s)""",
             [list(chunk_ids), sorted(set(models))],
         )
@@ -167,3 +173,44 @@ def chunks_settle_ids(*, chunk_ids: Sequence[int], default_model: str | None) ->
                        [list(chunk_ids)])
         workspaces_lock_shared(cursor, [row[0] for row in cursor.fetchall()])
         return chunks_settle(cursor, chunk_ids=chunk_ids, default_model=default_model)[0]
+
+
+def _vectors_store_per_workspace(cursor, *, workspace_ids: Sequence[int], rows: list[tuple[int, str, str]],
+                                 model: str, default_model: str | None, dimensions: int) -> int:
+    """vectors_store's statement on Citus: Citus locks rows (FOR SHARE) only in a statement that
+    stays on one shard, and does not run a data-modifying CTE beside a locking one. Per
+    workspace: the fresh chunks are read and locked in one statement, then their vectors written."""
+    chunks, vector_table, state = Chunk._meta.db_table, ChunkVector._meta.db_table, WorkspaceEmbedding._meta.db_table
+    ids, hashes, vectors = (list(column) for column in zip(*rows, strict=True))
+    stored = 0
+    for workspace_id in workspace_ids:
+        cursor.execute(
+            f"""
+            SELECT c.id, v.content_hash, v.embedding
+            FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS v(id, content_hash, embedding)
+            JOIN {chunks} c ON c.id = v.id AND c.content_hash = v.content_hash
+            LEFT JOIN {state} s ON s.workspace_id = c.workspace_id AND s.workspace_id = %s
+            WHERE c.workspace_id = %s AND CASE WHEN s.workspace_id IS NULL THEN %s = coalesce(%s, %s)
+                                               ELSE %s IN (s.active_model, s.target_model) END
+            FOR SHARE OF c
+            """,
+            [ids, hashes, vectors, workspace_id, workspace_id, model, default_model, model, model],
+        )
+        fresh = cursor.fetchall()
+        if not fresh:
+            continue
+        cursor.execute(
+            f"""
+            INSERT INTO {vector_table} AS cv (chunk_id, workspace_id, model, dimensions, embedding, content_hash,
+                                              created_at)
+            SELECT f.id, %s, %s, %s, f.embedding::vector, f.content_hash, now()
+            FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS f(id, content_hash, embedding)
+            ON CONFLICT (chunk_id, model, workspace_id) DO UPDATE
+            SET embedding = EXCLUDED.embedding, content_hash = EXCLUDED.content_hash,
+                dimensions = EXCLUDED.dimensions, created_at = EXCLUDED.created_at
+            WHERE cv.content_hash <> EXCLUDED.content_hash
+            """,
+            [workspace_id, model, dimensions, *(list(column) for column in zip(*fresh, strict=True))],
+        )
+        stored += len(fresh)
+    return stored

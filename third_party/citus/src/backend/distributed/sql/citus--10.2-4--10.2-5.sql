@@ -1,0 +1,1 @@
+#include "udfs/citus_finish_pg_upgrade/10.2-5.sql"

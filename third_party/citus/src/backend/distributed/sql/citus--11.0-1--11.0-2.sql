@@ -1,0 +1,8 @@
+#include "udfs/citus_shards_on_worker/11.0-2.sql"
+#include "udfs/citus_shard_indexes_on_worker/11.0-2.sql"
+#include "udfs/citus_is_coordinator/11.0-2.sql"
+#include "udfs/citus_disable_node/11.0-2.sql"
+#include "udfs/run_command_on_coordinator/11.0-2.sql"
+#include "udfs/start_metadata_sync_to_all_nodes/11.0-2.sql"
+#include "udfs/citus_finalize_upgrade_to_citus11/11.0-2.sql"
+#include "udfs/citus_finish_citus_upgrade/11.0-2.sql"

@@ -1,0 +1,1 @@
+#include "udfs/citus_finish_pg_upgrade/11.0-1.sql"

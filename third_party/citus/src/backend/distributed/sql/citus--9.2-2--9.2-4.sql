@@ -1,0 +1,2 @@
+-- we've some issues with versioning, and we're fixing it by bumping version
+-- from 9.2-2 to 9.2-4 see #3673 for details
