@@ -100,8 +100,8 @@ run: db
 	@# sweep early), and on a loaded machine it was seen taking over 20 s to exit. The embedded
 	@# PostgreSQL runs in its own session and keeps running.
 	@trap 'kill -TERM $$worker $$beat $$server 2>/dev/null' INT TERM; \
-	  $(VENV)/bin/celery -A cms worker --loglevel=INFO --concurrency=2 & worker=$$!; \
-	  $(VENV)/bin/celery -A cms beat --loglevel=INFO & beat=$$!; \
+	  $(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=2 & worker=$$!; \
+	  $(VENV)/bin/celery -A config beat --loglevel=INFO & beat=$$!; \
 	  $(PY) manage.py runserver $(HOST):$(PORT) --noreload & server=$$!; \
 	  wait -n; status=$$?; kill -TERM $$worker $$beat $$server 2>/dev/null; \
 	  for i in $$(seq 1 100); do kill -0 $$worker $$beat $$server 2>/dev/null || break; sleep 0.1; done; \
@@ -111,6 +111,7 @@ run: db
 # The single-node suite, then the Citus tests in a session of their own (tests/citus/conftest.py:
 # they move the test database onto a coordinator and two workers).
 test: db mcp-clients citus
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest $(PYTEST_ARGS)
 	$(PY) -m pytest -m citus tests/citus $(CITUS_PYTEST_ARGS)
 

@@ -13,10 +13,10 @@ every request's headers and (up to API_MAX_BODY_BYTES) its body before it forwar
 (docker/Caddyfile), so behind it a slow client holds no thread at all.
 
 gevent was the other candidate; it would monkey-patch the threads and queues that the MCP
-bridge (search/mcp_http.py) and the local embedding model rely on.
+bridge (search/interfaces/mcp/http.py) and the local embedding model rely on.
 """
 
-wsgi_app = "cms.wsgi:application"
+wsgi_app = "config.wsgi:application"
 bind = "0.0.0.0:8000"
 workers = 3
 worker_class = "gthread"
@@ -37,14 +37,14 @@ limit_request_line = 8190
 
 
 # gunicorn's own refusals (a request line too long, a header it cannot parse) answer in the
-# API's error shape, with a code, instead of gunicorn's HTML page (cms/gunicorn_errors.py).
+# API's error shape, with a code, instead of gunicorn's HTML page (config/gunicorn_errors.py).
 def post_fork(server, worker):
-    from cms import gunicorn_errors
+    from config import gunicorn_errors
 
     gunicorn_errors.install()
 
 
-# Metrics (search/metrics.py): with PROMETHEUS_MULTIPROC_DIR set, every worker writes its counts
+# Metrics (search/operations/metrics.py): with PROMETHEUS_MULTIPROC_DIR set, every worker writes its counts
 # to files there and /metrics sums them. prometheus-client reads the variable itself, so the
 # hooks do too. The directory starts empty (counts of an earlier run would be summed in), and a
 # worker that exits has its live gauges dropped (its counters stay in the totals).
@@ -70,13 +70,13 @@ def child_exit(server, worker):
 
 # Searches keep two things in memory and write them in batches: provider usage, flushed every
 # SEARCH_USAGE_FLUSH_SECONDS (ingestion/services/usage.py), and the search log
-# (search/search_log.py). A worker that exits (a graceful stop, a restart, max_requests) writes
+# (search/insights/search_log.py). A worker that exits (a graceful stop, a restart, max_requests) writes
 # what it still holds. atexit hooks do the same; this one runs first, while the worker's logging
 # is still set up, and also when gunicorn ends the worker's loop without a normal exit.
 def worker_exit(server, worker):
     try:
         from ingestion.services.usage import usage_flush
-        from search.search_log import search_log_flush
+        from search.insights.search_log import search_log_flush
     except Exception:  # the app never loaded in this worker: nothing was counted
         return
     usage_flush()

@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 
 import bench_django  # noqa: E402
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import eval as evalbench  # noqa: E402
 from compound_sets import CompoundQuestion, english_compounds, japanese_compounds  # noqa: E402
@@ -64,8 +64,8 @@ def setup() -> object:
 
 def searcher(method: str, access, merge: str | None = None):
     """(text, parts) -> SearchResult for one method, through the product's functions."""
-    from search.agentic import DEFAULT_MERGE, agentic_answer
-    from search.hybrid import hybrid_request, hybrid_search
+    from search.engine.agentic import DEFAULT_MERGE, agentic_answer
+    from search.engine.hybrid import hybrid_request, hybrid_search
 
     merge = merge or DEFAULT_MERGE
     if method == "hybrid":
@@ -127,7 +127,7 @@ COMPOUND_HEADER = (f"{'set':<12} {'method':<28} {'n':>5} {'Recall@10':>9} {'both
 
 def fit(services, sample: int) -> None:
     """Compare the merges on compound sets from the fit splits (JSQuAD valid, SciFact train)."""
-    from search.agentic import MERGES
+    from search.engine.agentic import MERGES
 
     sets = [("jsquad-ja", lambda: japanese_compounds(load_set("jsquad-ja"), count=sample, split="valid")),
             ("scifact", lambda: english_compounds(load_set("scifact", split="fit"), count=sample))]

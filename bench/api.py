@@ -13,7 +13,7 @@ What it does:
 2. In-process. Each search runs --iterations times through the function the API calls
    (search_entries, semantic_search) with the key's access: the floor HTTP adds to.
 3. HTTP. gunicorn (sync workers, DEBUG off, persistent connections, the app's settings)
-   serves cms.wsgi on 127.0.0.1. 1, 8 and 32 client threads send requests with a workspace
+   serves config.wsgi on 127.0.0.1. 1, 8 and 32 client threads send requests with a workspace
    API key for --seconds each, cycling through the same queries; each request opens its
    own connection (sync workers close it). Errors are anything but a 200.
    The MCP endpoint is measured the same way: POST /mcp/ with a tools/call of
@@ -24,7 +24,7 @@ What it does:
 
 The throttles stay on, with a rate no run reaches, so their cost is in the figures.
 
-`--search-log compare` measures what the search log (search/search_log.py) costs a request
+`--search-log compare` measures what the search log (search/insights/search_log.py) costs a request
 instead: full-text searches through gunicorn at each --clients level with the workspace's
 log switched off and on (the switch is read per request: no restart), alternating --rounds
 times so drift on a shared machine falls on both; prints p50/p95 of each, the p50
@@ -76,8 +76,8 @@ def bench_key() -> tuple[object, str]:
 
 
 def in_process(kind: str, access, iterations: int) -> list[float]:
-    from search.fulltext import search_entries
-    from search.semantic import semantic_search
+    from search.engine.fulltext import search_entries
+    from search.engine.semantic import semantic_search
 
     queries = FULLTEXT_QUERIES if kind != "semantic" else SEMANTIC_QUERIES
     run = (lambda q: search_entries(access=access, query=q)) if kind != "semantic" else (
@@ -255,7 +255,7 @@ def search_log_compare(args, secret: str, levels: list[int]) -> None:
     # In-process: what logging adds to one search (the append), and what one batch write costs
     # the background thread, timed apart from any request.
     from cms.access import workspace_access_for_operator
-    from search.search_log import BUFFER, search_log_flush, search_log_record
+    from search.insights.search_log import BUFFER, search_log_flush, search_log_record
 
     switch(True)
     access = workspace_access_for_operator(workspace=Workspace.objects.get(slug=WORKSPACE))

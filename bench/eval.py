@@ -18,20 +18,20 @@ A loaded workspace is reused on the next run (--rebuild reloads it).
 
 Methods, each over the same queries, through the real search functions:
 
-- keyword: `search.hybrid.hybrid_search(semantic_weight=0, top_k=50)`: the BM25 leg alone;
+- keyword: `search.engine.hybrid.hybrid_search(semantic_weight=0, top_k=50)`: the BM25 leg alone;
 - hybrid: `hybrid_search(top_k=50)` with its defaults (adaptive fusion, docs/design/fusion.md);
 - hybrid-today: the default before issue 18, as a request: weighted fusion, keyword weight
   0.60 (Latin script) / 0.75 (CJK);
-- agentic: `search.agentic.agentic_search(top_k=50)` with its defaults;
+- agentic: `search.engine.agentic.agentic_search(top_k=50)` with its defaults;
 - hybrid-rrf: the same with `fusion="rrf"`, equal weights (an override);
 - hybrid-0.5: weighted fusion with equal weights 0.5/0.5 (an override);
 - hybrid-kw<w> (e.g. hybrid-kw0.7): weighted fusion with keyword weight w, semantic 1 - w
   (an override: the weight fitted for another model by bench/fusion_fit.py);
   for all of them, as for semantic, chunks map to documents and each keeps its best chunk;
-- semantic: `search.semantic.semantic_search(top_k=50)`; chunks map to their entry (and so
+- semantic: `search.engine.semantic.semantic_search(top_k=50)`; chunks map to their entry (and so
   to the document) through `metadata.entry_id`; each document keeps its best chunk's score,
   and the top 10 documents are the ranking.
-- full-text: `search.fulltext.search_entries` is a literal substring search, so a whole
+- full-text: `search.engine.fulltext.search_entries` is a literal substring search, so a whole
   sentence would almost never match. A query becomes words: lowercase runs of letters and
   digits of 3+ characters that are not English stopwords, and for Japanese, each run of
   kanji/katakana of 2-4 characters (longer runs are cut into overlapping 4-character
@@ -66,7 +66,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from evalsets import EVAL_SETS, EvalSet, cached_query_backend_class, eval_db, load_set  # noqa: E402
 
@@ -121,11 +121,11 @@ def pipeline() -> tuple[object | None, str]:
 
 def fulltext() -> tuple[object | None, str]:
     try:
-        from search.fulltext import search_entries
+        from search.engine.fulltext import search_entries
 
         return search_entries, ""
     except ImportError:
-        return None, "search.fulltext.search_entries is not in this checkout: full-text results are skipped."
+        return None, "search.engine.fulltext.search_entries is not in this checkout: full-text results are skipped."
 
 
 def query_words(text: str) -> list[str]:
@@ -205,7 +205,7 @@ def workspace_load(data: EvalSet, services, rebuild: bool) -> tuple[object, dict
 
 def run_semantic(workspace, queries: list[dict], entry_to_doc: dict[int, str]) -> dict[str, dict[str, float]]:
     from cms.access import workspace_access_for_operator
-    from search.semantic import semantic_search
+    from search.engine.semantic import semantic_search
 
     access = workspace_access_for_operator(workspace=workspace)
     run: dict[str, dict[str, float]] = {}
@@ -243,7 +243,7 @@ TODAY_WEIGHTS = {"latin": 0.6, "cjk": 0.75}
 
 
 def today_options(query: str) -> dict:
-    from search.fusion import cjk_share
+    from search.engine.legs.fusion import cjk_share
 
     weight = TODAY_WEIGHTS["cjk" if cjk_share(query) >= 0.3 else "latin"]
     return {"fusion": "weighted", "keyword_weight": weight, "semantic_weight": round(1 - weight, 6)}
@@ -266,7 +266,7 @@ def hybrid_method_options(method: str) -> dict | None:
 def run_hybrid(workspace, queries: list[dict], entry_to_doc: dict[int, str], options: dict
                ) -> dict[str, dict[str, float]]:
     from cms.access import workspace_access_for_operator
-    from search.hybrid import hybrid_search
+    from search.engine.hybrid import hybrid_search
 
     access = workspace_access_for_operator(workspace=workspace)
     run = {}
@@ -282,7 +282,7 @@ def run_agentic(workspace, queries: list[dict], entry_to_doc: dict[int, str]) ->
     """Agentic search with its defaults (the configured decomposer splits a question that asks
     several things; each part fused by its own features) on the same single questions."""
     from cms.access import workspace_access_for_operator
-    from search.agentic import agentic_search
+    from search.engine.agentic import agentic_search
 
     access = workspace_access_for_operator(workspace=workspace)
     return {query["_id"]: chunks_to_docs(agentic_search(access=access, query=query["text"][:2000],

@@ -41,7 +41,7 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import bench_django  # noqa: E402
 import vectorload  # noqa: E402
@@ -142,10 +142,10 @@ def line(label, values):
 
 def match_count(ws_id: int, word: str) -> tuple[int, float]:
     """(entries matching `word`, median ms of counting them): full-text's own index-backed
-    match (search.fulltext's gram predicate and planner settings, as its facet statement
+    match (search.engine.fulltext's gram predicate and planner settings, as its facet statement
     runs them) with nothing else computed."""
-    from search.fulltext import _PLANNER_SETTINGS, _gram_match  # noqa: PLC2701 - the bench measures this predicate
-    from search.statements import search_cursor
+    from search.engine.fulltext import _PLANNER_SETTINGS, _gram_match  # noqa: PLC2701 - the bench measures this predicate
+    from search.engine.db.statements import search_cursor
 
     match_sql, match_params = _gram_match(ws_id, word)
     sql = f"SELECT count(*) FROM cms_entry e WHERE e.workspace_id = %s AND {match_sql}"
@@ -170,10 +170,10 @@ def main() -> None:
     from cms.access import workspace_access_for_operator
     from cms.models import Workspace
     from cms.selectors import content_type_schemas
-    from search.chunk_filters import chunk_filter_for
-    from search.facets import chunk_facet_counts, facets_resolve
-    from search.fulltext import search_entries
-    from search.vector_leg import vector_candidates
+    from search.engine.filters.chunks import chunk_filter_for
+    from search.engine.facets import chunk_facet_counts, facets_resolve
+    from search.engine.fulltext import search_entries
+    from search.engine.legs.vector_leg import vector_candidates
 
     workspace = Workspace.objects.get(pk=ws_id)
     access = workspace_access_for_operator(workspace=workspace)

@@ -16,7 +16,7 @@ Measured, each query timed end to end from Python on this process's connection:
 - the keyword leg (`keyword_query_prepare` + `keyword_candidates`, 50 candidates as hybrid asks)
   for SciFact's test queries, clean and typo'd by bench/typos.py's generator, with
   typo_tolerance off (today) and on;
-- `search.suggest.suggest_run` (limit 8) for prefixes of 1 to 6 characters of the queries'
+- `search.engine.forgiving.suggest.suggest_run` (limit 8) for prefixes of 1 to 6 characters of the queries'
   words and of the titles, as an operator (drafts visible) and as a published-only reader.
 The load average is printed with the figures: the machine is shared.
 """
@@ -34,7 +34,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import bench_django  # noqa: E402
 from evalsets import load_set, split_text  # noqa: E402
@@ -131,9 +131,9 @@ def main() -> None:
 
     from cms.access import WorkspaceAccess
     from cms.models import Workspace
-    from search.keyword import keyword_candidates, keyword_query_prepare
-    from search.suggest import suggest_run
-    from search.typos import TypoBudget
+    from search.engine.legs.keyword import keyword_candidates, keyword_query_prepare
+    from search.engine.forgiving.suggest import suggest_run
+    from search.engine.forgiving.typos import TypoBudget
 
     ws_id = load(args.chunks, args.rebuild)
     workspace = Workspace.objects.get(pk=ws_id)

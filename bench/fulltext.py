@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_django  # noqa: E402
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 GENERATOR_VERSION = 1
 SEPARATOR = "\x1f"
@@ -182,7 +182,7 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     rng = random.Random(args.seed + 1)
     from cms.access import workspace_access_for_operator
-    from search.fulltext import search_entries
+    from search.engine.fulltext import search_entries
 
     accesses = [workspace_access_for_operator(workspace=workspace) for workspace in workspaces]
     # Warm the code paths and the caches: every term once in every workspace.
@@ -316,7 +316,7 @@ def seq_scan_baseline(connection, workspaces, truth: GroundTruth, rng: random.Ra
     """The selective 3+ character queries as one statement with index use disabled."""
     from django.db import transaction
 
-    from search.fulltext import _like_pattern
+    from search.engine.fulltext import _like_pattern
 
     terms = [t for name, ts in QUERY_CLASSES if name in SELECTIVE_3PLUS for t in ts]
     timings, wrong = [], []

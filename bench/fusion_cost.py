@@ -5,8 +5,8 @@ Run from the repo root:  .venv/bin/python bench/fusion_cost.py [--candidates 100
 
 Both rank the same candidates (random BM25 and cosine scores, a few chunks per entry, as the
 legs return them at the product's depth: 50 per leg, up to 100 together). "today" is the
-pure-Python weighted fusion of search/fusion.py at 0b40a65 (copied below, unchanged);
-"adaptive" is the product's `fuse` now: the query's features (search.fusion.query_features,
+pure-Python weighted fusion of search/engine/legs/fusion.py at 0b40a65 (copied below, unchanged);
+"adaptive" is the product's `fuse` now: the query's features (search.engine.legs.fusion.query_features,
 from the scores the legs already read) plus z-scores, the per-query weights, the sigmoid and
 the entry aggregation. No database: fusion is pure computation, the legs' SQL is unchanged.
 Prints p50 and p95 in microseconds, with the load average.
@@ -27,8 +27,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
 
-# --- today's fusion (search/fusion.py at 0b40a65), unchanged ------------------------------------
-# It ranks search.fusion.Candidate: the same fields as 0b40a65's, plus an entry_id it never reads.
+# --- today's fusion (search/engine/legs/fusion.py at 0b40a65), unchanged ------------------------------------
+# It ranks search.engine.legs.fusion.Candidate: the same fields as 0b40a65's, plus an entry_id it never reads.
 def _max_scaled(values):
     high = max((v for v in values if v is not None), default=0.0)
     if high <= 0:
@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--candidates", type=int, default=100)
     parser.add_argument("--runs", type=int, default=3000)
     args = parser.parse_args()
-    from search.fusion import Candidate, FusionSetting, fuse, query_features
+    from search.engine.legs.fusion import Candidate, FusionSetting, fuse, query_features
 
     rng = random.Random(18)
     n = args.candidates

@@ -6,9 +6,9 @@ Run from the repo root, after bench/eval.py has loaded the workspaces:
 
 For every query of every set (fit and test splits, bench/evalsets.py; the halves of the sets
 without a split are in bench/eval_split.tsv), both legs run once through the product's own
-`search.hybrid.hybrid_collect` at the product's depth (CANDIDATE_DEPTH chunks per leg, every
+`search.engine.hybrid.hybrid_collect` at the product's depth (CANDIDATE_DEPTH chunks per leg, every
 candidate scored by both legs, the query's features computed as the product does). Every
-candidate fusion then ranks those candidates through `search.fusion.fuse_arrays`, the
+candidate fusion then ranks those candidates through `search.engine.legs.fusion.fuse_arrays`, the
 function the product runs; chunks map to documents (each keeps its best chunk) and nDCG@10 is
 computed as trec_eval/ir-measures do (checked against ir-measures on the first set).
 
@@ -28,7 +28,7 @@ Japanese city FAQ, where meaning beats keywords, unlike both Japanese sets here)
 The choice: the best WORST margin leave-one-set-out, candidates within TIE (0.002) of it
 tied; of those, the ones within TIE of the best worst margin across scripts; then the fewest
 query features; then the best mean. The chosen candidate is then refitted on the fit splits
-of all sets: those are the constants of search/fusion.py, printed at the end. No test split
+of all sets: those are the constants of search/engine/legs/fusion.py, printed at the end. No test split
 is ever fitted on, and the script swap reads fit splits only.
 
 Candidates:
@@ -64,7 +64,7 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from evalsets import SETS, load_set  # noqa: E402
 
@@ -91,7 +91,7 @@ class Q:
     semantic_rank: np.ndarray
     gain: np.ndarray  # relevance of the candidate's document
     ideal: float  # ideal DCG@10
-    features: object  # search.fusion.QueryFeatures
+    features: object  # search.engine.legs.fusion.QueryFeatures
 
 
 # Cached pickles name the class by this module, whether it runs as a script or is imported.
@@ -116,8 +116,8 @@ def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
     import eval as evalbench
     from cms.access import workspace_access_for_operator
     from ingestion import services
-    from search.hybrid import CANDIDATE_DEPTH, chunk_filter, hybrid_collect
-    from search.vector_leg import DEFAULT_EF_SEARCH
+    from search.engine.hybrid import CANDIDATE_DEPTH, chunk_filter, hybrid_collect
+    from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH
 
     data = load_set(name, split=split)
     if READ_ONLY:
@@ -200,7 +200,7 @@ def ndcg(q: Q, fused: np.ndarray) -> float:
 # --- scoring through the product's function -------------------------------------------------
 
 def fused_scores(q: Q, kind: str, params: dict, aggregate: bool) -> np.ndarray:
-    from search.fusion import FUSION_ADAPTIVE, FUSION_RRF, FUSION_WEIGHTED, FusionSetting, fuse_arrays
+    from search.engine.legs.fusion import FUSION_ADAPTIVE, FUSION_RRF, FUSION_WEIGHTED, FusionSetting, fuse_arrays
 
     if kind == "keyword":
         return np.nan_to_num(q.keyword, nan=-1.0)
@@ -217,7 +217,7 @@ def fused_scores(q: Q, kind: str, params: dict, aggregate: bool) -> np.ndarray:
         w = params["w"]
         return fuse_arrays(q.keyword, q.semantic, setting=FusionSetting(FUSION_ADAPTIVE, w, 1 - w), **common)
     if kind == "rrf":
-        import search.fusion as fusion
+        import search.engine.legs.fusion as fusion
 
         saved, fusion.RRF_K = fusion.RRF_K, params["k"]
         try:
@@ -287,7 +287,7 @@ def base_kind(kind: str) -> str:
 
 
 def feature_mask(kind: str) -> np.ndarray:
-    from search.fusion import FEATURE_NAMES
+    from search.engine.legs.fusion import FEATURE_NAMES
 
     if "/" not in kind:
         return np.ones(len(FEATURE_NAMES))
@@ -341,7 +341,7 @@ _DESIGN: dict = {}
 def _design(q: Q, mask: np.ndarray | None = None) -> np.ndarray:
     """One row per candidate chunk: keyword_z x features and semantic_z x features (a
     left-out feature's columns are 0, so its fitted coefficients stay 0)."""
-    from search.fusion import _zscores  # the product's own normalisation
+    from search.engine.legs.fusion import _zscores  # the product's own normalisation
 
     key = ("chunk", id(q), None if mask is None else tuple(mask))
     if key not in _DESIGN:
@@ -385,7 +385,7 @@ def fit_learned(train: dict[str, list[Q]], mask: np.ndarray | None = None) -> tu
 def _entry_design(q: Q, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """One row per entry: its best z-score per leg x features (what +entry fuses an entry's
     best chunk on, and so the entry's score), and the entry's gain."""
-    from search.fusion import _zscores
+    from search.engine.legs.fusion import _zscores
 
     key = ("entry", id(q), None if mask is None else tuple(mask))
     if key not in _DESIGN:
@@ -541,7 +541,7 @@ def main() -> None:
     final = fit(chosen[0], fit_qs, chosen[1])
     print(f"Refitted on the fit splits of all {len(names)} sets: {final if 'model' not in final else ''}")
     if "model" in final:
-        from search.fusion import FEATURE_NAMES
+        from search.engine.legs.fusion import FEATURE_NAMES
 
         bias, coef_k, coef_s = final["model"]
         print(f"ADAPTIVE_BIAS = {bias:.4f}")
@@ -562,7 +562,7 @@ TIE = 0.002
 def keyword_share(queries: list[Q], model: tuple) -> float:
     """The mean share of the keyword leg in a model's weights over queries: how much a fit
     leans on keywords for a kind of content (compare an English FAQ with Japanese QA)."""
-    from search.fusion import adaptive_weights
+    from search.engine.legs.fusion import adaptive_weights
 
     shares = []
     for q in queries:

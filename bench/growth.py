@@ -16,7 +16,7 @@ Run from the repo root:  .venv/bin/python bench/growth.py [--sizes 100000,300000
    through the product's service (ingestion.services.keyword_index_missing, timed, its size);
    VACUUM ANALYZE.
 3. Measure (real queries of the sets, the same at every size): the keyword leg
-   (search.keyword, 50 candidates, as hybrid asks), semantic_search and hybrid_search
+   (search.engine.legs.keyword, 50 candidates, as hybrid asks), semantic_search and hybrid_search
    (top_k 10) on the big workspace, p50 and p95, timed end to end from Python. Query vectors
    are memoised (the model is deterministic; its cost does not depend on the data and is
    printed once), so the figures are the database's and the fusion's.
@@ -24,7 +24,7 @@ Run from the repo root:  .venv/bin/python bench/growth.py [--sizes 100000,300000
    (t_N / t_smallest) ** (1 / log10(N / smallest))).
 4. --selective: hybrid (and the semantic leg's recall@10 against exact ranking, every
    distance computed with index scans off) with filters keeping 1% and 0.1% of the big
-   workspace, before (search.vector_leg.EXACT_MAX_ROWS = 0: always the HNSW walk, as before
+   workspace, before (search.engine.legs.vector_leg.EXACT_MAX_ROWS = 0: always the HNSW walk, as before
    the exact plan existed) and now.
 
 The load average is printed with every figure: the machine is shared. Nothing is
@@ -48,7 +48,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 
 import bench_django  # noqa: E402
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import vectorload  # noqa: E402
 from evalsets import SETS, load_set, split_text  # noqa: E402
@@ -283,9 +283,9 @@ def timed(fn, texts: list[str]) -> list[float]:
 def measure_size(total: int, ws_ids: dict[str, int], texts: list[str], legs: tuple[str, ...]) -> dict[str, list[float]]:
     from cms.access import workspace_access_for_operator
     from cms.models import Workspace
-    from search import keyword
-    from search.hybrid import chunk_filter, hybrid_search
-    from search.semantic import semantic_search
+    from search.engine.legs import keyword
+    from search.engine.hybrid import chunk_filter, hybrid_search
+    from search.engine.semantic import semantic_search
 
     access = workspace_access_for_operator(workspace=Workspace.objects.get(pk=ws_ids["big"]))
     where = chunk_filter(access=access, content_type=None, spec=None).keyword_where
@@ -306,8 +306,8 @@ def exact_ids(ws_id: int, vector: list[float], where) -> set[int]:
     """The true top 10 of the filtered rows: every distance computed (index scans off)."""
     from django.db import connection, transaction
 
-    from search import vector_leg
-    from search.vector_leg import vector_exact_params, vector_exact_sql, vector_literal
+    from search.engine.legs import vector_leg
+    from search.engine.legs.vector_leg import vector_exact_params, vector_exact_sql, vector_literal
 
     kept, vector_leg.EXACT_MAX_ROWS = vector_leg.EXACT_MAX_ROWS, 10**9  # rank every matching row
     with transaction.atomic(), connection.cursor() as cursor:
@@ -326,10 +326,10 @@ def selective(total: int, ws_ids: dict[str, int], texts: list[str]) -> None:
     from cms.access import workspace_access_for_operator
     from cms.models import Workspace
     from ingestion.embeddings import get_embedding_backend
-    from search import vector_leg
-    from search.hybrid import hybrid_search
-    from search.semantic import semantic_search
-    from search.chunk_filters import chunk_filter_for
+    from search.engine.legs import vector_leg
+    from search.engine.hybrid import hybrid_search
+    from search.engine.semantic import semantic_search
+    from search.engine.filters.chunks import chunk_filter_for
 
     access = workspace_access_for_operator(workspace=Workspace.objects.get(pk=ws_ids["big"]))
     backend = get_embedding_backend()

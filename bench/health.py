@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
 
@@ -29,8 +29,8 @@ from django.db import connections  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 
-from cms.celery import app as celery_app  # noqa: E402
-from search.health import broker_checks_forget  # noqa: E402
+from config.celery import app as celery_app  # noqa: E402
+from search.operations.health import broker_checks_forget  # noqa: E402
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 TOKEN = "bench-health-token"

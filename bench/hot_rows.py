@@ -13,7 +13,7 @@ SEARCH_USAGE_FLUSH_SECONDS. The bench runs the same load both ways in one proces
 - data: a workspace of --chunks chunks with real local-model vectors of real eval texts
   (dedicated database cms_bench_hot_rows on the embedded server);
 - load: --clients threads (each its own database connection), each running --searches
-  semantic searches through search.semantic.semantic_search, the API's code path. Query
+  semantic searches through search.engine.semantic.semantic_search, the API's code path. Query
   vectors are memoised (the model is deterministic; 64 distinct queries) so the database,
   not the 2-core model, is what the clients contend on; the per-search upsert is the same;
 - "per search": the process's usage counter is replaced by an immediate write of the same
@@ -44,7 +44,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 
 import bench_django  # noqa: E402
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from evalsets import SETS, load_set, split_text  # noqa: E402
 
@@ -156,7 +156,7 @@ def run(ws_id: int, *, clients: int, searches: int, queries: list[str], per_sear
     from cms.models import Workspace
     from ingestion.models import EmbeddingUsage
     from ingestion.services import usage as usage_service
-    from search.semantic import semantic_search
+    from search.engine.semantic import semantic_search
 
     EmbeddingUsage.objects.filter(workspace_id=ws_id).delete()
     usage_service.usage_pending_discard()

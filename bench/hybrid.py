@@ -17,7 +17,7 @@ Run from the repo root:
 3. Measure, per scenario (the big workspace holding 99% of the chunks; a workspace holding
    1%; the big one with a metadata filter keeping 1% of its chunks; the big one as a viewer,
    whose visibility predicate makes every candidate read its chunk row):
-   - the keyword leg (`search.keyword`, 50 candidates as hybrid asks), timed end to end
+   - the keyword leg (`search.engine.legs.keyword`, 50 candidates as hybrid asks), timed end to end
      from Python: real queries from the three sets, and common-term queries;
    - how many candidates it scored and how many postings it read at most, and its top 10
      against exact BM25 (every posting of every term read): agreement@10;
@@ -43,7 +43,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 
 import bench_django  # noqa: E402
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import vectorload  # noqa: E402
 from eval import today_options  # noqa: E402 - the fusion before issue 18, as bench/eval.py requests it
@@ -199,7 +199,7 @@ def query_sets(count: int) -> dict[str, list[str]]:
 
 
 def keyword_run(ws_id: int, query: str, where, budget=None, champions=None):
-    from search import keyword
+    from search.engine.legs import keyword
 
     kwargs = {}
     if budget is not None:
@@ -211,8 +211,8 @@ def keyword_run(ws_id: int, query: str, where, budget=None, champions=None):
 def measure(args: argparse.Namespace) -> None:
     from cms.access import workspace_access_for_operator
     from cms.models import Workspace
-    from search.hybrid import chunk_filter, hybrid_search
-    from search.keyword import CANDIDATE_BUDGET, CHAMPIONS
+    from search.engine.hybrid import chunk_filter, hybrid_search
+    from search.engine.legs.keyword import CANDIDATE_BUDGET, CHAMPIONS
 
     ws_ids, counts = load(args.chunks, args.rebuild)
     queries = query_sets(args.queries)

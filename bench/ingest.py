@@ -28,7 +28,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
 
 import django  # noqa: E402
@@ -44,7 +44,7 @@ django.setup()
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 
 from cms import services as cms_services  # noqa: E402
-from cms.celery import app as celery_app  # noqa: E402
+from config.celery import app as celery_app  # noqa: E402
 from ingestion import services  # noqa: E402
 from ingestion.models import Chunk  # noqa: E402
 from ingestion.embeddings import get_embedding_backend, reset_embedding_backends  # noqa: E402

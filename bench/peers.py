@@ -57,7 +57,7 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import agentic as agentic_bench  # noqa: E402 - bench/agentic.py
 import eval as judged  # noqa: E402 - bench/eval.py: its loader, runners and metrics
@@ -168,7 +168,7 @@ def quality_set(name: str, services, max_queries: int | None, load: bool) -> dic
     """One set's nDCG@10 per engine (and recall@10 against exact kNN per vector engine); or,
     without `load`, why its workspace is not ready (another process may be loading it)."""
     from cms.access import workspace_access_for_operator
-    from search.semantic import semantic_search
+    from search.engine.semantic import semantic_search
 
     data = load_set(name, split="test")
     if not load and (why := not_loaded(data)):
@@ -432,7 +432,7 @@ def speed(args: argparse.Namespace) -> None:
 
 
 def search_statement(sql: str) -> str:
-    """The search statement of a message search/statements.py sent (settings; statement; restore)."""
+    """The search statement of a message search/engine/db/statements.py sent (settings; statement; restore)."""
     parts = sql.split(";")
     if len(parts) >= 3 and parts[0].lstrip().startswith("SELECT set_config('search.saved_"):
         return ";".join(parts[1:-1]).strip()

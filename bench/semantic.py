@@ -15,7 +15,7 @@ What it does:
 2. Load. A dedicated database (cms_bench_semantic on the same server) is migrated, the
    chunks go in by binary COPY, then the per-model HNSW index is built with the exact
    definition of ingestion/migrations/0006 and the table is analysed.
-3. Measure. Each query runs through search.vector_leg.vector_candidates, the SQL the API
+3. Measure. Each query runs through search.engine.legs.vector_leg.vector_candidates, the SQL the API
    runs (set_config for ef_search and iterative scan, ORDER BY the distance operator,
    LIMIT 10), timed end to end from Python (the query's embedding is not included; its
    cost is printed separately). Recall@10 is measured against exact search: the same SQL
@@ -24,12 +24,12 @@ What it does:
    holding 1% of rows, and the big workspace with a filter keeping 1% of its rows, on a
    number field (`{"bucket": 7}`) and on a text field (`{"category": "category-07"}`), and
    a text `$in` keeping 3% (filters only the HNSW iterative scan can serve). Filters are
-   compiled by search.chunk_filters.chunk_filter_compile, as the API does. Each chunk's
+   compiled by search.engine.filters.chunks.chunk_filter_compile, as the API does. Each chunk's
    metadata carries what ingestion stores for an entry: its title, a category, and its rich
    text body cut to 256 characters (ingestion.sources.FILTER_TEXT_MAX_CHARS). `short` counts queries
    that came back with fewer than top_k rows although enough rows matched; `exact fallback`
    counts queries where the index walk came back short and the statement's gated exact
-   ranking answered instead (see search/semantic.py).
+   ranking answered instead (see search/engine/semantic.py).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 
 import bench_django  # noqa: E402
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from evalsets import SETS, load_set, split_text  # noqa: E402
 import vectorload  # noqa: E402
@@ -217,7 +217,7 @@ def run_exact(sql: str, params: list) -> list[int]:
 def plan_of(sql: str, params: list, ef_search: int) -> str:
     from django.db import connection, transaction
 
-    from search.vector_leg import search_settings_params, search_settings_sql
+    from search.engine.legs.vector_leg import search_settings_params, search_settings_sql
 
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(search_settings_sql(), search_settings_params(ef_search))
@@ -236,9 +236,9 @@ def measure(args: argparse.Namespace) -> None:
     from cms.access import workspace_access_for_operator
     from cms.models import Workspace
     from cms.selectors import content_type_schemas
-    from search.chunk_filters import chunk_filter_compile
-    from search.filters import CompiledFilter
-    from search.vector_leg import vector_candidates as _vector_candidates, vector_literal as _vector_literal, vector_candidates_params, vector_candidates_sql
+    from search.engine.filters.chunks import chunk_filter_compile
+    from search.contract.filter_language import CompiledFilter
+    from search.engine.legs.vector_leg import vector_candidates as _vector_candidates, vector_literal as _vector_literal, vector_candidates_params, vector_candidates_sql
 
     total = args.chunks
     ws_ids, workspace_of = ensure_dataset(total, args.rebuild)
@@ -336,7 +336,7 @@ def measure(args: argparse.Namespace) -> None:
             latencies.sort()
             p95 = latencies[min(len(latencies) - 1, int(round(0.95 * len(latencies))) - 1)]
             # The walk's plan (EXPLAIN of the HNSW statement) unless the exact plan answered
-            # (search/vector_leg.py: at most EXACT_MAX_ROWS matching rows), which ran instead.
+            # (search/engine/legs/vector_leg.py: at most EXACT_MAX_ROWS matching rows), which ran instead.
             if exact_plans:
                 plan = "exact" if exact_plans == len(qvectors) else f"exact {exact_plans}/{len(qvectors)}"
             print(f"{label:<22} {rows:>7} {plan:<12} {ef:>9} {statistics.median(latencies):>8.2f} {p95:>8.2f} "

@@ -89,7 +89,7 @@ def start_gunicorn(*, database: str, port: int, workers: int) -> subprocess.Pope
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"], cwd=REPO_ROOT,
                    env=env, check=True)
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "cms.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
          "--backlog", "2048", "--timeout", "120", "--log-level", "warning"],
         cwd=REPO_ROOT, env=env,
     )
@@ -110,7 +110,7 @@ def start_gunicorn(*, database: str, port: int, workers: int) -> subprocess.Pope
 def production_like_environment(bench: str) -> None:
     """The environment the served app reads, as production's: no DEBUG (which records every
     query), a non-development secret key; loopback HTTP with no TLS proxy; the local model."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ["DEBUG"] = "false"
     os.environ.setdefault("SECRET_KEY", f"{bench}-not-a-secret-" + "x" * 32)
     os.environ.setdefault("SECURE_SSL_REDIRECT", "false")

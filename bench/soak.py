@@ -12,7 +12,7 @@ What it does:
    of a semantic content type, chunked and embedded with the local model. Built once; later
    runs reuse it.
 2. gunicorn (sync workers, DEBUG off, persistent database connections, the app's settings,
-   the local model) serves cms.wsgi on 127.0.0.1. A short warm-up loads the model in every
+   the local model) serves config.wsgi on 127.0.0.1. A short warm-up loads the model in every
    worker and opens its connection; memory is measured after it ("start").
 3. --clients threads send requests for --minutes with a workspace API key, each picking a
    search by the --mix weights and cycling through fixed queries. An error is anything but

@@ -40,7 +40,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 
 import bench_django  # noqa: E402
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import vectorload  # noqa: E402
 
@@ -167,8 +167,8 @@ def query_vectors(count: int) -> list[list[float]]:
 def search_once(workspace_id: int, vector: list[float]) -> tuple[float, str, int]:
     """What semantic_search does in the database for one query; returns (ms, model, hits)."""
     from ingestion.selectors import embedding_models
-    from search.filters import CompiledFilter
-    from search.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count as _pending_count, vector_candidates as _vector_candidates
+    from search.contract.filter_language import CompiledFilter
+    from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count as _pending_count, vector_candidates as _vector_candidates
 
     started = time.perf_counter()
     model = embedding_models(workspace=workspace_id).active

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_django  # noqa: E402
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from fulltext import (  # noqa: E402
     WorkMeter,
@@ -148,7 +148,7 @@ def corpus_load(connection, rows: list[dict], *, workspaces: int, fingerprint: s
 def measure(connection, workspace, runs: int, rng: random.Random) -> dict[str, dict]:
     """Per class: latencies (interleaved rounds), pages and rows of one search per term, plans."""
     from cms.access import workspace_access_for_operator
-    from search.fulltext import search_entries
+    from search.engine.fulltext import search_entries
 
     access = workspace_access_for_operator(workspace=workspace)
     for _, terms in QUERY_CLASSES:  # warm the caches and the code paths

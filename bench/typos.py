@@ -31,7 +31,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from evalsets import load_set  # noqa: E402
 
@@ -137,7 +137,7 @@ def workspace_read(slug: str):
     fields at their defaults, and no synonym sets (their table may not exist there)."""
     from django.db import connection
     from cms.models import Workspace
-    from search import synonyms
+    from search.engine.forgiving import synonyms
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT id, slug, name FROM cms_workspace WHERE slug = %s", [slug])

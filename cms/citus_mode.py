@@ -38,13 +38,13 @@ def same_workspace(left: str, right: str) -> str:
     on an id: Citus runs a join of colocated tables on one shard, or on each shard, only when the
     join includes the distribution column. On one PostgreSQL nothing: the foreign keys already
     keep both rows in one workspace, and a second join column changes the planner's estimates
-    (search/vector_leg.py)."""
+    (search/engine/legs/vector_leg.py)."""
     return f" AND {left}.workspace_id = {right}.workspace_id" if citus_active() else ""
 
 
 def workspace_unindexed(alias: str) -> str:
     """`alias.workspace_id + 0`, the workspace test the planner cannot serve from a workspace
-    index (where the workspace-keyed grams already confine the rows, search/fulltext.py); on
+    index (where the workspace-keyed grams already confine the rows, search/engine/fulltext.py); on
     Citus the bare column, which is what routes the statement to the workspace's shard."""
     return f"{alias}.workspace_id" if citus_active() else f"{alias}.workspace_id + 0"
 

@@ -1,6 +1,6 @@
 """The address of the client behind a request: what failed-login and failed-key limits count by.
 
-One function for both (cms/api_auth.py's throttle of failed API authentication and
+One function for both (cms/api/auth.py's throttle of failed API authentication and
 django-axes's admin lockout, AXES_CLIENT_IP_CALLABLE), so both count the same client.
 """
 

@@ -1,8 +1,8 @@
 """The machine-readable `code` of an error known only by its HTTP status.
 
-Every error body is {"code", "message"} (cms/api_errors.py). When nothing more specific is
+Every error body is {"code", "message"} (cms/api/errors.py). When nothing more specific is
 known than the status (DRF's own refusals, the MCP SDK's bare ones, gunicorn's refusals of a
-request it could not parse: cms/gunicorn_errors.py), the status names the code. No Django
+request it could not parse: config/gunicorn_errors.py), the status names the code. No Django
 import: gunicorn's master loads this before any app.
 """
 

@@ -27,18 +27,18 @@ class Workspace(models.Model):
     # "evidence"}), or null for the default. Written only by `manage.py search_fusion pin/unpin`,
     # which checks it on the workspace's judged queries first; read with the workspace row.
     search_fusion = models.JSONField(null=True, blank=True, default=None, editable=False)
-    # Whether searches of this workspace are logged for its search insights (search/search_log.py).
+    # Whether searches of this workspace are logged for its search insights (search/insights/search_log.py).
     search_log_enabled = models.BooleanField(
         default=True, help_text="Log this workspace's searches (normalised query, result count, latency, a hashed "
         "caller) for its search insights page. Off: nothing is logged and searches carry no search_id.")
-    # Typo tolerance of the keyword leg (search/typos.py): a word of at least this many
+    # Typo tolerance of the keyword leg (search/engine/forgiving/typos.py): a word of at least this many
     # characters may be corrected by one edit, and by two (Meilisearch's defaults, 5 and 9).
     typo_one_edit_length = models.PositiveSmallIntegerField(
         default=5, help_text="Words this long or longer may be corrected by one typo.")
     typo_two_edits_length = models.PositiveSmallIntegerField(
         default=9, help_text="Words this long or longer may be corrected by two typos.")
     # Bumped by every change to the workspace's synonym sets (cms.services.synonym_set_*): the
-    # searches' cache of them (search/synonyms.py) is keyed by it, in every process alike.
+    # searches' cache of them (search/engine/forgiving/synonyms.py) is keyed by it, in every process alike.
     synonyms_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
@@ -216,7 +216,7 @@ class Entry(models.Model):
             models.Index(fields=["workspace", "-created_at", "-id"], name="entry_ws_newest"),
             models.Index(fields=["content_type", "-created_at", "-id"], name="entry_type_newest"),
             # Served queries use `search_grams @@ cms_search_grams_query(<workspace>, …)`
-            # (search/fulltext.py). No pending list: every search would read all of it.
+            # (search/engine/fulltext.py). No pending list: every search would read all of it.
             GinIndex(fields=["search_grams"], name="entry_search_grams", fastupdate=False),
         ]
 
@@ -275,7 +275,7 @@ class ApiKeyQuerySet(models.QuerySet):
 class ApiKey(models.Model):
     """A credential scoped to one workspace, for agents: `cms_<prefix>_<secret>`.
 
-    Only `secret_hash` (a keyed HMAC-SHA256, see cms/api_keys.py) is stored; the secret is
+    Only `secret_hash` (a keyed HMAC-SHA256, see cms/api/keys.py) is stored; the secret is
     shown once, when the key is created. `prefix` is public: it names the key in lists and
     logs and finds its row.
     """
@@ -316,7 +316,7 @@ class SynonymSetQuerySet(models.QuerySet):
 
 class SynonymSet(models.Model):
     """Words a workspace's searches treat as alike, applied at query time to the keyword leg
-    (search/synonyms.py), never at indexing: editing a set needs no reindex.
+    (search/engine/forgiving/synonyms.py), never at indexing: editing a set needs no reindex.
 
     multi_way: every term of `terms` finds the others (refund, money back, reimbursement).
     one_way: `source` also finds `terms` (phone -> smartphone), not the other way round.
@@ -360,7 +360,7 @@ class Promotion(models.Model):
     """An entry pinned to the top of every search for a query phrase (an editor's pick).
 
     `phrase` is stored normalised (promotion_phrase_normalise); searches look the query up
-    normalised the same way (search/promotions.py). `position` orders several picks."""
+    normalised the same way (search/engine/promotions.py). `position` orders several picks."""
 
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="promotions")
     phrase = models.CharField(max_length=PROMOTION_PHRASE_MAX_CHARS)

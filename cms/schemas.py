@@ -53,7 +53,7 @@ def content_type_fields_validate(fields: Any) -> list[dict]:
     return normalised
 
 
-# Field types a search may count by (search/facets.py): text (its first 100 characters),
+# Field types a search may count by (search/engine/facets.py): text (its first 100 characters),
 # tags, booleans, numbers (into `facet_ranges`) and dates (by month).
 FACETABLE_TYPES = frozenset({FieldType.TEXT, FieldType.TAGS, FieldType.BOOLEAN, FieldType.NUMBER, FieldType.DATE})
 MAX_FACET_RANGES = 20

@@ -20,7 +20,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from cms import signals
-from cms.api_keys import api_key_check, api_key_expiry_check, api_key_format, api_key_generate, api_key_hash
+from cms.api.keys import api_key_check, api_key_expiry_check, api_key_format, api_key_generate, api_key_hash
 from cms.models import (
     TEXT_ASSET_MIME_TYPES,
     ApiKey,
@@ -384,7 +384,7 @@ def api_key_touch(*, api_key: ApiKey, now: datetime.datetime | None = None) -> b
 
 
 def api_key_authenticate(*, raw_key: str) -> ApiKey:
-    """The live key `raw_key` names (cms.api_keys.api_key_check), its use recorded.
+    """The live key `raw_key` names (cms.api.keys.api_key_check), its use recorded.
 
     Raises ApiKeyRejected with `invalid_api_key`, `api_key_expired` or `api_key_revoked`.
     """

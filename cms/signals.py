@@ -1,7 +1,7 @@
 """Signals the content services send, inside their transaction, so other apps can follow.
 
 `cms`'s domain modules import neither `search` nor `ingestion` (only the root URLconf,
-`cms/urls.py`, names their URLs); those apps listen here. Receivers must only
+`config/urls.py`, names their URLs); those apps listen here. Receivers must only
 call a service of their own app (see ingestion/receivers.py).
 """
 

@@ -3,8 +3,8 @@
 With DEBUG off, the admin's pages name their CSS and JS through the manifest that
 `collectstatic` writes into STATIC_ROOT (WhiteNoise's CompressedManifestStaticFilesStorage).
 A file missing from it makes every page that names it a 500 (ValueError). Rather than serve
-that, or quietly serve unhashed, uncached copies, the web entry points (cms/wsgi.py,
-cms/asgi.py) refuse to start and say which command to run, and `manage.py check --deploy`
+that, or quietly serve unhashed, uncached copies, the web entry points (config/wsgi.py,
+config/asgi.py) refuse to start and say which command to run, and `manage.py check --deploy`
 reports the same as error cms.E001. Other commands (migrate, collectstatic itself, Celery)
 are not affected.
 """

@@ -1,7 +1,7 @@
 """The keyword tokenizer and BM25 constants: one function turns text into terms, for chunks and queries alike.
 
 Pure functions (no database). `ingestion.services.keyword` indexes chunk texts with them and
-`search.keyword` turns queries into terms with the very same function, so a term can only
+`search.engine.legs.keyword` turns queries into terms with the very same function, so a term can only
 match if both sides produced it the same way.
 
 Terms:
@@ -137,7 +137,7 @@ class QueryWord:
 
 def keyword_words(text: str) -> list[QueryWord]:
     """The words of `text` with their terms, in order, stopwords left out: what a query's
-    corrections and expansions (search.typos, search.synonyms) work on.
+    corrections and expansions (search.engine.forgiving.typos, search.engine.forgiving.synonyms) work on.
 
     >>> [(w.surface, w.term) for w in keyword_words("Refunds for 返品")]
     [('refunds', 'refund'), ('返品', '返品')]

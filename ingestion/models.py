@@ -130,7 +130,7 @@ class Chunk(models.Model):
             ),
             models.Index(fields=["workspace", "status"], name="chunk_ws_status"),
             # Containment on metadata (`metadata @> {"fields": {"tags": ["new"]}}`): the tags
-            # filters (search/filters.py) and facet counts. Searches always AND workspace_id;
+            # filters (search/contract/filter_language.py) and facet counts. Searches always AND workspace_id;
             # under Citus each shard (a set of workspaces) has its own copy of the index.
             GinIndex(fields=["metadata"], opclasses=["jsonb_path_ops"], name="chunk_metadata_gin"),
         ]
@@ -219,7 +219,7 @@ class KeywordPosting(models.Model):
     0003). `length` repeats the chunk's length (the tf of its LENGTH_TERM posting) so
     ranking a term's postings never reads the chunk row. `impact` is the BM25 term weight
     with the workspace's average length at write time: the order in which a common term's
-    postings are read (search.keyword scores exactly with the current average).
+    postings are read (search.engine.legs.keyword scores exactly with the current average).
     """
 
     # workspace_id last: Citus needs it in every key; chunk_id first keeps a chunk's postings together.
@@ -258,7 +258,7 @@ class KeywordStat(models.Model):
     tf = models.BigIntegerField()
 
     class Meta:
-        # The dictionary's trigram index: typo candidates (search.typos) without a scan.
+        # The dictionary's trigram index: typo candidates (search.engine.forgiving.typos) without a scan.
         indexes = [GinIndex(fields=["term"], opclasses=["gin_trgm_ops"], name="keyword_stat_term_trgm")]
 
 

@@ -47,5 +47,5 @@ def route_task(name, args, kwargs, options, task=None, **kw):
     if task is not None:
         app = task.app
     else:
-        from cms.celery import app
+        from config.celery import app
     return {"queue": queue_name(kind, app.conf.task_default_queue)}

@@ -23,7 +23,7 @@ from ingestion.models import SourceKind
 METADATA_FIELD_TYPES = frozenset(FieldType)
 # Text and rich text values are copied cut to this many characters: every chunk of an entry
 # carries them, and a rich text body can be long. A filter compares text for equality only
-# up to FILTER_TEXT_MAX_CHARS - 1 characters (search.filters refuses longer values), so a
+# up to FILTER_TEXT_MAX_CHARS - 1 characters (search.contract.filter_language refuses longer values), so a
 # cut value never equals a filter value it did not start as; a range on an ISO date (at
 # most 40 characters) orders the cut prefix exactly as the whole value; $exists is exact.
 FILTER_TEXT_MAX_CHARS = 256

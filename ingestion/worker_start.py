@@ -11,7 +11,7 @@ After that load, the worker's main process and beat freeze the garbage collector
 every object they hold (`gc.freeze()`, as the gc docs advise before forking): the pool's
 processes then don't copy the pages of those objects when a collection touches them, and
 Python's exit no longer walks them. That walk took 4-5 s of Ctrl-C on a loaded 2-core
-machine (tests/cms/test_make_run.py), against about 1.5 s frozen.
+machine (tests/config/test_make_run.py), against about 1.5 s frozen.
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ class SearchConfig(AppConfig):
     def ready(self) -> None:
         from celery.signals import worker_process_shutdown
 
-        from cms.admin_promotions import popular_queries_register
-        from search.insights import promotion_phrase_suggestions
-        from search.read_your_writes import receivers_connect
+        from cms.admin.promotions import popular_queries_register
+        from search.insights.insights import promotion_phrase_suggestions
+        from search.engine.db.read_your_writes import receivers_connect
 
         receivers_connect()
         popular_queries_register(promotion_phrase_suggestions)
@@ -22,6 +22,6 @@ class SearchConfig(AppConfig):
 
 
 def _search_log_flush(**kwargs) -> None:
-    from search.search_log import search_log_flush
+    from search.insights.search_log import search_log_flush
 
     search_log_flush()

@@ -1,7 +1,7 @@
 """The four searches as every interface sees them: one SearchKind each, from which the API
 endpoint, the MCP tool, the command and the admin page's mode are built.
 
-A kind names its options (search/options.py), the function that runs it, the words that
+A kind names its options (search/contract/options.py), the function that runs it, the words that
 describe it to people and to agents, and its 400 codes. To add a search kind, add its
 options class, its function and one SearchKind here; the interfaces pick it up.
 """
@@ -14,20 +14,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from search.agentic import agentic_run
-from search.filters import filter_help
-from search.fulltext import search_entries_run
-from search.hybrid import hybrid_run
-from search.metrics import search_observed
-from search.options import (
+from search.engine.agentic import agentic_run
+from search.contract.filter_language import filter_help
+from search.engine.fulltext import search_entries_run
+from search.engine.hybrid import hybrid_run
+from search.operations.metrics import search_observed
+from search.contract.options import (
     AgenticSearchOptions,
     EntrySearchOptions,
     HybridSearchOptions,
     SearchOptions,
     SemanticSearchOptions,
 )
-from search.search_log import search_log_record
-from search.semantic import semantic_run
+from search.insights.search_log import search_log_record
+from search.engine.semantic import semantic_run
 
 # The codes a request body or an argument list can be refused with, whatever the search.
 REQUEST_CODES = ("malformed_json", "json_too_deep", "json_invalid_character", "invalid_request", "unknown_parameter")
@@ -60,8 +60,8 @@ class SearchKind:
 
     def search(self, access: Any, options: Mapping[str, Any], *, interface: str) -> Any:
         """Run the search for `interface` ("api", "mcp", "command", "admin"): timed, its results
-        and failures counted for /metrics (search/metrics.py), and, when it answered, appended
-        to the workspace's search log (search/search_log.py: in memory, written off the request
+        and failures counted for /metrics (search/operations/metrics.py), and, when it answered, appended
+        to the workspace's search log (search/insights/search_log.py: in memory, written off the request
         path), whose id the result carries as `meta.search_id`."""
         started = time.perf_counter()
         with search_observed(self.mode, interface) as observed:

@@ -2,7 +2,7 @@
 
 Both are tenant tables (cms/citus_layout.py): `workspace_id` leads their primary keys, so
 every insights query and every prune runs inside one workspace's rows. Rows are written in
-batches off the request path (search/search_log.py) and deleted after
+batches off the request path (search/insights/search_log.py) and deleted after
 SEARCH_LOG_RETENTION_DAYS (search/tasks.py). A click names its search by id, with no foreign
 key: a click may be written in the same batch as, or before, the search it follows.
 """

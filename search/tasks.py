@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from search.search_log import search_log_prune
+from search.insights.search_log import search_log_prune
 
 
 @shared_task(name="search.search_log_prune")

@@ -105,10 +105,10 @@ def _fresh_throttle_cache():
 
 @pytest.fixture(autouse=True)
 def _search_log_in_memory(settings):
-    """Searches are logged (search/search_log.py) but no background thread writes them: a test
+    """Searches are logged (search/insights/search_log.py) but no background thread writes them: a test
     that checks the log flushes it itself, in its own transaction. What a test leaves behind is
     dropped, so the suite's exit writes nothing and no test sees another's rows."""
-    from search.search_log import BUFFER
+    from search.insights.search_log import BUFFER
 
     settings.SEARCH_LOG_FLUSH_SECONDS = 0
     BUFFER.discard()

@@ -48,7 +48,7 @@ def database_env(**extra: str) -> dict[str, str]:
     params = connection.get_connection_params()
     return {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "cms.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "true",
         "DATABASE_URL": f"postgres://{params.get('user', 'postgres')}@/{connection.settings_dict['NAME']}"
         f"?host={params['host']}",
@@ -63,7 +63,7 @@ def gunicorn_started(env: dict[str, str], *args: str, workers: int = 1, log_path
     deployed_gunicorn_options()) on a free loopback port, once it listens; yields (base URL,
     process). Its output goes to `log_path` (or is dropped but for stderr, read on failure)."""
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "cms.wsgi:application", *args,
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi:application", *args,
                "--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
     log = log_path.open("w") if log_path else None
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log or subprocess.DEVNULL,

@@ -190,7 +190,7 @@ def test_a_broken_link_or_anchor_is_reported(tmp_path):
 
 
 def test_the_filter_operator_table_in_the_docs_is_the_compilers():
-    from search.filters import filter_operator_table
+    from search.contract.filter_language import filter_operator_table
 
     text = (REPO / "docs" / "agents.md").read_text()
     table = text.split("<!-- operators:start -->\n", 1)[1].split("\n<!-- operators:end -->", 1)[0]

@@ -1,4 +1,4 @@
-"""A workspace's switch for its search log (search/search_log.py): on unless an operator turns it off."""
+"""A workspace's switch for its search log (search/insights/search_log.py): on unless an operator turns it off."""
 
 from django.db import migrations, models
 

@@ -6,7 +6,7 @@ dimension, so each model gets a partial expression index:
     ((embedding::vector(N)) vector_cosine_ops) WHERE embedding_model = '<model>'
 
 A query is served by it only if it orders by exactly `(embedding::vector(N)) <=> $q` and
-filters `embedding_model = '<model>'` (search/semantic.py does). Adding a model means adding
+filters `embedding_model = '<model>'` (search/engine/semantic.py does). Adding a model means adding
 its index in a new migration, built from CHUNK_VECTOR_INDEXES.
 """
 

@@ -7,7 +7,7 @@ Each known model gets a partial expression index, the pattern of migration 0002:
     ((embedding::vector(N)) vector_cosine_ops) WHERE model = '<model>'
 
 A query is served by it only if it orders by exactly `(v.embedding::vector(N)) <=> $q` and
-filters `v.model = '<model>'` (search/semantic.py does). Adding a model means adding its
+filters `v.model = '<model>'` (search/engine/semantic.py does). Adding a model means adding its
 index in a new migration, built with `vector_index_sql`.
 """
 

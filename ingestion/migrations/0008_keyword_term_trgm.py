@@ -1,8 +1,8 @@
 """Forgiving search's indexes.
 
 - Trigram GIN on the keyword dictionary (KeywordStat and its deltas): typo candidates
-  without a scan (search/typos.py).
-- Prefix btrees for as-you-type suggestions (search/suggest.py): chunk titles lowercased
+  without a scan (search/engine/forgiving/typos.py).
+- Prefix btrees for as-you-type suggestions (search/engine/forgiving/suggest.py): chunk titles lowercased
   (text_pattern_ops: byte-order ranges, whatever the database's collation), and the
   dictionary's terms (COLLATE "C" already) with their df, read index-only.
 """

@@ -147,7 +147,7 @@ def _chunks_apply(plans: Sequence[SourcePlan], *, kind: str, created: bool = Fal
     if to_reset:
         Chunk.objects.bulk_update(to_reset, _RESET_FIELDS, batch_size=500)
         # Every model's vector of the old text goes with it, in this transaction: searches join
-        # vectors on the chunk id alone (search/semantic.py), and a worker storing a vector of
+        # vectors on the chunk id alone (search/engine/semantic.py), and a worker storing a vector of
         # the old text meanwhile waits for this commit and then skips it (vectors_store).
         ChunkVector.objects.filter(chunk_id__in=[c.id for c in to_reset]).delete()
         result.changed = len(to_reset)

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from cms.models import Role
 from search.models import SearchClick, SearchLog
-from search.search_log import search_log_flush
+from search.insights.search_log import search_log_flush
 from tests.browser.test_admin_search import FIELDS, member, search, titles
 from tests.factories import ContentTypeFactory, WorkspaceFactory, entry_make
 

@@ -1,5 +1,5 @@
 """The admin's stylesheet applies in a real browser when gunicorn serves the app with DEBUG off
-(WhiteNoise serves the collected, hashed static files; see tests/cms/test_static_files.py)."""
+(WhiteNoise serves the collected, hashed static files; see tests/config/test_static_files.py)."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ def test_admin_and_search_pages_run_under_the_csp(browser, live_server, login_pa
         ("/admin/ingestion/status/helpdesk/", "#content-main", "csp-ingestion-status"),
         ("/admin/search/helpdesk/insights/", "#insights-chart", "csp-search-insights"),
         ("/admin/cms/entry/", "#changelist", "csp-entry-changelist"),
-        # With a query: the match column shows each entry's snippet (search/admin.py).
+        # With a query: the match column shows each entry's snippet (search/interfaces/admin/entries.py).
         ("/admin/cms/entry/?q=refund", "#changelist .search-snippet mark", "csp-entry-changelist-query"),
         ("/admin/cms/contenttype/?q=faq", "#changelist", "csp-contenttype-changelist-query"),
         ("/admin/cms/promotion/?q=refund", "#changelist", "csp-promotion-changelist-query"),

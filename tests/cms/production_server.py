@@ -58,7 +58,7 @@ def production_server(django_db_setup, tmp_path_factory) -> Iterator[Server]:
     params = connection.get_connection_params()
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "cms.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1",

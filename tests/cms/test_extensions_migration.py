@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 INIT_SCRIPT = REPO / "docker" / "postgres-init" / "10-cms-role.sh"
 
 pytestmark = pytest.mark.skipif(
-    settings.DATABASES["default"]["ENGINE"] != "cms.embedded_postgres",
+    settings.DATABASES["default"]["ENGINE"] != "config.embedded_postgres",
     reason="creates roles and databases as the embedded server's superuser",
 )
 
@@ -58,7 +58,7 @@ def _new_app_database() -> AppDatabase:
 
 
 def _migrate(db: AppDatabase, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DEBUG": "true", "DATABASE_URL": db.url, "DJANGO_SETTINGS_MODULE": "cms.settings"}
+    env = {**os.environ, "DEBUG": "true", "DATABASE_URL": db.url, "DJANGO_SETTINGS_MODULE": "config.settings"}
     return subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", *args], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=300)
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 from kombu import pools as kombu_pools
 
-from cms.celery import app as celery_app
+from config.celery import app as celery_app
 from ingestion.embeddings import reset_embedding_backends
 from ingestion.embeddings.fake import FakeEmbeddingBackend
 from tests.factories import ContentTypeFactory

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from cms.celery import app as celery_app
+from config.celery import app as celery_app
 from ingestion import queues, tasks
 from ingestion.embeddings.fake import FakeEmbeddingBackend
 from ingestion.models import Chunk, ChunkStatus, ChunkVector, SourceKind

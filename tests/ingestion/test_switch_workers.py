@@ -21,8 +21,8 @@ from cms.access import workspace_access_for_operator
 from ingestion import selectors, services
 from ingestion.models import Chunk, ChunkVector, EmbeddingUsage
 from ingestion.services import switch
-from search.hybrid import hybrid_search
-from search.semantic import semantic_search
+from search.engine.hybrid import hybrid_search
+from search.engine.semantic import semantic_search
 from tests.factories import ContentTypeFactory, entry_make
 from tests.ingestion.conftest import current_vector, use_backend
 from tests.ingestion.worker_backends import EXTRA, OTHER, OtherFakeBackend, other_model  # noqa: F401 - fixture

@@ -1,6 +1,6 @@
 """Real Celery worker processes, on Redis and on the filesystem broker.
 
-Each test commits its data (transactional test database) and starts `celery -A cms worker`
+Each test commits its data (transactional test database) and starts `celery -A config worker`
 as a subprocess pointed at the same test database, a private queue, and the chosen broker.
 Redis is shared with other test runs, so the queue name is unique and only its keys are
 removed afterwards.

@@ -28,7 +28,7 @@ def _worker(tmp_path: Path, pool: str, preload: str) -> tuple[subprocess.Popen, 
     env = {**os.environ, "CELERY_BROKER_URL": "filesystem://", "BROKER_DIR": str(tmp_path / "broker"),
            "EMBEDDING_PROVIDER": "local", "EMBEDDING_WORKER_PRELOAD": preload, "PYTHONPATH": str(REPO),
            "LOG_LEVEL": "INFO"}  # threads loads before Celery sets up logging: the settings' level applies
-    command = [str(Path(sys.executable).parent / "celery"), "-A", "cms", "worker", f"--pool={pool}",
+    command = [str(Path(sys.executable).parent / "celery"), "-A", "config", "worker", f"--pool={pool}",
                "--concurrency=1", "--without-mingle", "--without-gossip", "--without-heartbeat",
                "-n", f"preload-{pool}-{os.getpid()}@%h", "--loglevel=INFO"]
     with log.open("w") as out:

@@ -1,5 +1,5 @@
 """Real Celery worker processes for tests: a broker (Redis or the filesystem transport), a pool of
-`celery -A cms worker` subprocesses on the test database, and waiting for what they do.
+`celery -A config worker` subprocesses on the test database, and waiting for what they do.
 
 Used by tests/ingestion/test_worker.py, test_faults.py and the switch worker tests. Redis is
 shared with other test runs, so each broker's queue name is unique and only its keys are removed.
@@ -108,7 +108,7 @@ class Workers:
         env = {
             **os.environ,
             **self.broker.env,
-            "DJANGO_SETTINGS_MODULE": "cms.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
             "DATABASE_URL": database_url,
             "CELERY_TASK_DEFAULT_QUEUE": self.broker.queue,
             "EMBEDDING_PROVIDER": provider,
@@ -119,7 +119,7 @@ class Workers:
         }
         n = len(self.procs)
         command = [
-            str(Path(sys.executable).parent / "celery"), "-A", "cms", "worker",
+            str(Path(sys.executable).parent / "celery"), "-A", "config", "worker",
             "--pool=solo", "--without-mingle", "--without-gossip", "--without-heartbeat",
             "-n", f"{self.broker.queue}-{n}@%h", "--loglevel=WARNING",
         ]

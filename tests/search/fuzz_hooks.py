@@ -1,6 +1,6 @@
 """schemathesis hooks and checks for the fuzz run (loaded by the CLI through SCHEMATHESIS_HOOKS).
 
-tests/search/test_fuzz.py runs `schemathesis run` with this module. The checks add to
+tests/search/interfaces/api/test_fuzz.py runs `schemathesis run` with this module. The checks add to
 schemathesis' own (server errors, status codes, headers and bodies against the document):
 
 - error_has_code: every 4xx is {"code": <string>, "message": <string>};
@@ -46,7 +46,7 @@ VALID_FILTERS = {
     "product": [{"sku": {"$in": ["SKU-001", "SKU-9"]}}, {"price": {"$lte": 20}}, {"name": {"$ne": "Widget"}}],
 }
 CONTENT_TYPES = sorted(VALID_FILTERS)
-# A real search of FUZZ_WORKSPACE and one of its results the key may see (tests/search/test_fuzz.py
+# A real search of FUZZ_WORKSPACE and one of its results the key may see (tests/search/interfaces/api/test_fuzz.py
 # makes them before the run): a valid click event names them, as a client reports its own search.
 SEARCH_ID = os.environ.get("FUZZ_SEARCH_ID", "")
 ENTRY_ID = int(os.environ.get("FUZZ_ENTRY_ID", "0") or 0)
@@ -227,8 +227,8 @@ def map_case(context, case):
 def _semantic_leg_off(body: dict) -> bool:
     """Whether hybrid/agentic would run without the semantic leg: fixed weights giving it 0,
     by the product's own rule (FusionSetting.weights: a missing weight is 1 minus the other;
-    search.hybrid.HybridOptions.semantic_leg)."""
-    from search.fusion import FusionSetting  # pure: no Django in the fuzzer's process
+    search.engine.hybrid.HybridOptions.semantic_leg)."""
+    from search.engine.legs.fusion import FusionSetting  # pure: no Django in the fuzzer's process
 
     weights = (body.get("keyword_weight"), body.get("semantic_weight"))
     if not all(w is None or (isinstance(w, (int, float)) and not isinstance(w, bool)) for w in weights):

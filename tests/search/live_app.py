@@ -1,6 +1,6 @@
 """The real app under gunicorn on loopback, with production settings, over two tenants' data.
 
-For the fuzz tests (tests/search/test_fuzz.py): content is saved through cms.services, chunked
+For the fuzz tests (tests/search/interfaces/api/test_fuzz.py): content is saved through cms.services, chunked
 by ingestion's sync and embedded by the fake provider (the server embeds queries with the
 same one), then gunicorn serves it with DEBUG off, as docker/ deploys it. Workspace "acme" is
 the fuzzer's; every text of "globex" carries GLOBEX_MARKER and every draft of acme carries
@@ -117,7 +117,7 @@ def production_env(tmp: Path, **extra: str) -> dict[str, str]:
     params = connection.get_connection_params()
     return {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "cms.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(50),
         # The keys were made here: the server must hash presented keys with the same secret.

@@ -1,5 +1,5 @@
 """Search tests through the real pipeline: entries saved by cms.services, chunks written by
-ingestion's sync, embedded by the fake provider, searched by search.semantic.semantic_search.
+ingestion's sync, embedded by the fake provider, searched by search.engine.semantic.semantic_search.
 
 Nothing is written into chunk metadata by hand, so a filter sees exactly what ingestion stores.
 """
@@ -13,7 +13,7 @@ import pytest
 from cms.models import ContentType, Workspace
 from ingestion.embeddings import reset_embedding_backends
 from ingestion.services import chunks_embed_pending
-from search.semantic import semantic_search
+from search.engine.semantic import semantic_search
 from tests.factories import ContentTypeFactory, full_access
 
 FAKE_BACKEND = {

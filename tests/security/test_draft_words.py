@@ -1,5 +1,5 @@
 """A published-only caller learns no word that only drafts hold: not as a typo correction, not as
-a prefix completion, not through the keyword leg's plan in `meta` (search/dictionary.py).
+a prefix completion, not through the keyword leg's plan in `meta` (search/engine/dictionary.py).
 
 Each test runs the same request as a caller who sees drafts too, so it cannot pass by the
 feature doing nothing.

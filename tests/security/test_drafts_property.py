@@ -37,7 +37,7 @@ from mcp import Client as McpClient
 from cms import services
 from cms.models import EntryStatus, Role
 from ingestion.services import chunks_embed_pending, keyword_stats_compact_all
-from search.mcp_server import api_key_caller, build_mcp_server
+from search.interfaces.mcp.server import api_key_caller, build_mcp_server
 from tests.factories import MembershipFactory, UserFactory
 from tests.figures import figure_record
 from tests.search.pipeline_helpers import fake_embeddings  # noqa: F401 - fixture

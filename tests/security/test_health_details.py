@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cms.models import Role
-from search.health import broker_checks_forget
+from search.operations.health import broker_checks_forget
 from tests.factories import MembershipFactory, UserFactory, WorkspaceFactory
 from tests.ingestion.conftest import celery_broker
 

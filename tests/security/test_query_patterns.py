@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from search.options import CHUNK_QUERY_PATTERN as SEMANTIC_QUERY_PATTERN
-from search.options import ENTRY_QUERY_PATTERN, chunk_query_check, entry_query_check
-from search.errors import SearchError
+from search.contract.options import CHUNK_QUERY_PATTERN as SEMANTIC_QUERY_PATTERN
+from search.contract.options import ENTRY_QUERY_PATTERN, chunk_query_check, entry_query_check
+from search.contract.errors import SearchError
 
 SPACES = [chr(i) for i in range(sys.maxunicode + 1) if chr(i).isspace()]
 # Characters one engine's \s holds and another's not.

@@ -3,7 +3,7 @@
 Review item 12: a viewer (or a published-only API key) filtering semantic, hybrid or agentic
 search on `status: draft` got an empty list, while the full-text search answered 403. The
 rule now lives where the chunk filter meets the caller's access
-(search.chunk_filters.chunk_filter_compile): a condition that *selects* a hidden status is
+(search.engine.filters.chunks.chunk_filter_compile): a condition that *selects* a hidden status is
 refused, one that only excludes it narrows as before.
 """
 
@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 
 from cms.models import EntryStatus, Role
 from ingestion.services import chunks_embed_pending
-from search.mcp_server import build_mcp_server, user_caller
+from search.interfaces.mcp.server import build_mcp_server, user_caller
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, api_key_make, entry_make
 
 pytestmark = pytest.mark.django_db(transaction=True)

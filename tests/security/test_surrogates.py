@@ -3,7 +3,7 @@
 `{"query": "\\ud800"}` is JSON that Python's parser accepts, but the string it yields is no
 text: the local model's tokenizer, psycopg (encoding a filter value) and the JSON renderer
 (echoing a bad parameter name) each crashed on it. The API's JSON parser and the commands'
-`--filter` loader (search.json_input) now refuse it with `json_invalid_character`, wherever it
+`--filter` loader (search.contract.json_input) now refuse it with `json_invalid_character`, wherever it
 is; a surrogate that arrives through argv (invalid UTF-8) is `query_invalid_encoding` like
 the full-text search's. The bodies below are written by hand: json.dumps would escape the
 surrogate the same way, but spelling them out shows what goes on the wire.

@@ -11,7 +11,7 @@ import pytest
 
 from cms.models import Role, SynonymSet
 from cms.text_numbers import int_from_text, month_from_text
-from search.search_log import search_log_flush
+from search.insights.search_log import search_log_flush
 from tests.factories import MembershipFactory, UserFactory, entry_make
 from tests.search.pipeline_helpers import field, semantic_type
 

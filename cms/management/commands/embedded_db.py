@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from cms.embedded_postgres import SUPERUSER, EmbeddedPostgresUnavailable, ensure_server, is_supported, stop_server
+from config.embedded_postgres import SUPERUSER, EmbeddedPostgresUnavailable, ensure_server, is_supported, stop_server
 
 
 class Command(BaseCommand):
@@ -13,7 +13,7 @@ class Command(BaseCommand):
         parser.add_argument("action", choices=["start", "stop", "url", "check"])
 
     def handle(self, *args, action: str, **options):
-        if settings.DATABASES["default"]["ENGINE"] != "cms.embedded_postgres":
+        if settings.DATABASES["default"]["ENGINE"] != "config.embedded_postgres":
             self.stdout.write("DATABASE_URL is set: the embedded PostgreSQL is not used.")
             return
         if action == "check":

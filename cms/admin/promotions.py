@@ -1,0 +1,114 @@
+"""The promotions admin (editors' picks): pin an entry to a query phrase, with roles as for entries.
+
+Owners and editors add, change and delete the promotions of their workspaces; viewers see
+them read-only (cms.admin.content.WorkspaceScopedAdmin decides, as for entries). The phrase is stored
+normalised (cms.models.promotion_phrase_normalise) and the entry must be of the same
+workspace (cms.services.promotion_create checks both).
+
+"Choose from popular queries": the phrase input offers the workspace's popular queries as a
+<datalist> from `POPULAR_QUERIES`, a hook the search insights register a function with
+(`popular_queries_register`); with none registered the input is a plain text box.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+
+from cms import services
+from cms.admin.content import WorkspaceScopedAdmin
+from cms.admin.access import workspaces_with_role
+from cms.models import Entry, Promotion, Workspace, promotion_phrase_normalise
+
+# (workspaces the user may write) -> popular query phrases, most frequent first.
+POPULAR_QUERIES: list[Callable[[Iterable[Workspace]], list[str]]] = []
+MAX_POPULAR_QUERIES = 50
+
+
+def popular_queries_register(source: Callable[[Iterable[Workspace]], list[str]]) -> None:
+    """Offer `source`'s phrases in the promotion form's phrase input (search insights call this)."""
+    POPULAR_QUERIES.append(source)
+
+
+class PhraseInput(forms.TextInput):
+    """A text input with a <datalist> of popular queries (when a source is registered)."""
+
+    def __init__(self, *args, suggestions: list[str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.suggestions = suggestions or []
+
+    def render(self, name, value, attrs=None, renderer=None):
+        if not self.suggestions:
+            return super().render(name, value, attrs, renderer)
+        attrs = {**(attrs or {}), "list": f"{name}-popular"}
+        options = format_html_join("", '<option value="{}">', ((s,) for s in self.suggestions))
+        return format_html('{}<datalist id="{}-popular">{}</datalist>',
+                           super().render(name, value, attrs, renderer), name, options)
+
+
+class PromotionForm(forms.ModelForm):
+    class Meta:
+        model = Promotion
+        fields = ["workspace", "phrase", "entry", "position"]
+        help_texts = {
+            "phrase": "The query this entry answers. Matched ignoring case, full-width/half-width and extra spaces.",
+            "position": "Order among the entries pinned to the same phrase (lowest first).",
+        }
+
+    def clean(self):
+        cleaned = super().clean()
+        workspace, entry, phrase = cleaned.get("workspace"), cleaned.get("entry"), cleaned.get("phrase")
+        if phrase is not None:
+            cleaned["phrase"] = promotion_phrase_normalise(phrase)
+            if not cleaned["phrase"]:
+                self.add_error("phrase", "Give the query phrase the entry should answer.")
+        if workspace is not None and entry is not None and entry.workspace_id != workspace.pk:
+            self.add_error("entry", "The entry must belong to the same workspace.")
+        return cleaned
+
+
+class PromotionAdmin(WorkspaceScopedAdmin):
+    form = PromotionForm
+    entry_lookup = "entry__"  # a viewer sees no promotion of a draft (nor its title)
+    list_display = ["phrase", "entry", "position", "workspace", "created_at"]
+    list_filter = [("workspace", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["workspace", "entry", "entry__content_type"]
+    search_fields = ["phrase"]
+    ordering = ["workspace", "phrase", "position"]
+
+    def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs):
+        if db_field.name == "entry":
+            writable = workspaces_with_role(request, self.write_roles)
+            kwargs["queryset"] = (Entry.objects.filter(workspace__in=writable)
+                                  .select_related("content_type", "workspace").order_by("workspace__name", "-id"))
+            field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+            field.label_from_instance = lambda e: f"{e.workspace.name} · {e.content_type.name} · {e} (#{e.pk}, {e.status})"
+            return field
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_dbfield(self, db_field, request: HttpRequest, **kwargs):
+        if db_field.name == "phrase":
+            writable = list(workspaces_with_role(request, self.write_roles))
+            suggestions = [phrase for source in POPULAR_QUERIES for phrase in source(writable)]
+            kwargs["widget"] = PhraseInput(attrs={"class": "vTextField"},
+                                           suggestions=list(dict.fromkeys(suggestions))[:MAX_POPULAR_QUERIES])
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    def service_save(self, request: HttpRequest, obj: Promotion, form, change: bool) -> None:
+        if change:
+            obj.save()
+            return
+        try:
+            created = services.promotion_create(workspace=obj.workspace, phrase=obj.phrase, entry=obj.entry,
+                                                position=obj.position)
+        except ValidationError as exc:  # the form checked the same; a race with another editor lands here
+            raise ValidationError(exc.message_dict) from exc
+        obj.pk = created.pk
+
+    def service_delete(self, request: HttpRequest, obj: Promotion) -> None:
+        services.promotion_delete(promotion=obj)

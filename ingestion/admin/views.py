@@ -1,0 +1,148 @@
+"""The ingestion status pages in the admin: per workspace, counts, backlog, usage and actions.
+
+Only members see a workspace's status (others get a 404, as if it did not exist); only its
+editors and owners may run the actions, which queue work through ingestion.admin.actions.
+"""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils import timezone
+
+from cms.admin.access import WRITE_ROLES, role_allows, user_roles
+from cms.models import ContentType, Workspace
+from cms.selectors import workspace_get_for_user, workspace_list_for_user
+from ingestion.admin import actions as admin_actions
+
+# The index lists at most this many workspaces (each costs a few count queries).
+from ingestion import selectors
+
+# The index lists at most this many workspaces (each costs a few count queries).
+STATUS_INDEX_MAX_WORKSPACES = 50
+USAGE_DAYS = 30
+
+ACTIONS = {
+    "semantic_on": "Turn semantic search on",
+    "semantic_off": "Turn semantic search off",
+    "reindex": "Reindex (queued)",
+    "retry_failed": "Retry failed chunks",
+    "retry_all_failed": "Retry every failed chunk in the workspace, assets included",
+}
+
+
+class StatusActionForm(forms.Form):
+    """An action on some of the workspace's content types; other workspaces' types are invalid choices."""
+
+    action = forms.ChoiceField(choices=list(ACTIONS.items()))
+    content_types = forms.ModelMultipleChoiceField(queryset=ContentType.objects.none(), required=False)
+
+    def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.workspace = workspace
+        self.fields["content_types"].queryset = ContentType.objects.for_workspace(workspace)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("action") not in (None, "retry_all_failed") and not cleaned.get("content_types"):
+            raise forms.ValidationError("Select at least one content type for this action.")
+        return cleaned
+
+    @transaction.atomic
+    def run(self) -> str:
+        """Run the chosen action; return what was done, in a sentence. Tasks queue on commit."""
+        action, types = self.cleaned_data["action"], list(self.cleaned_data["content_types"])
+        if action in ("semantic_on", "semantic_off"):
+            changed = admin_actions.semantic_search_set(content_types=types, enabled=action == "semantic_on")
+            state = "on" if action == "semantic_on" else "off"
+            return f"Semantic search turned {state} for {changed} content type(s)."
+        if action == "reindex":
+            requeued = admin_actions.content_types_reindex(content_types=types)
+            return f"Reindex queued for {len(types)} content type(s); {requeued} chunk(s) requeued for embedding."
+        scope = None if action == "retry_all_failed" else types
+        requeued = admin_actions.chunks_retry_failed(workspace=self.workspace, content_types=scope)
+        return f"{requeued} failed chunk(s) requeued; embedding is queued."
+
+
+def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
+    return {**admin.site.each_context(request), "title": title, **extra}
+
+
+def _summary(workspace: Workspace) -> dict[str, Any]:
+    """The workspace's line of the status report, with the oldest pending chunk's time."""
+    rows = selectors.ingestion_status(workspace=workspace)
+    summary = rows["workspaces"][0] if rows["workspaces"] else {
+        "pending": 0, "embedded": 0, "failed": 0, "leased": 0, "models": [], "oldest_pending_seconds": None,
+        "last_error": "", "last_error_at": None, "switch": None,
+    }
+    summary["active_model"] = selectors.embedding_models(workspace=workspace).active
+    age = summary["oldest_pending_seconds"]
+    summary["oldest_pending_at"] = timezone.now() - datetime.timedelta(seconds=age) if age is not None else None
+    summary["last_error_at"] = (
+        datetime.datetime.fromisoformat(summary["last_error_at"]) if summary["last_error_at"] else None
+    )
+    return {"summary": summary, "provider": rows["provider"]}
+
+
+def status_index(request: HttpRequest) -> HttpResponse:
+    """Every workspace the user belongs to, with its counts."""
+    workspaces = list(workspace_list_for_user(user=request.user).order_by("slug")[:STATUS_INDEX_MAX_WORKSPACES])
+    lines = [{"workspace": ws, **_summary(ws)} for ws in workspaces]
+    provider = lines[0]["provider"] if lines else selectors.embedding_provider_status()
+    return TemplateResponse(
+        request,
+        "admin/ingestion/status_index.html",
+        _admin_context(request, "Ingestion status", lines=lines, provider=provider),
+    )
+
+
+def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """One workspace: banners, counts per model and content type, usage by day, and actions."""
+    workspace = workspace_get_for_user(user=request.user, slug=slug)
+    can_act = role_allows(request, workspace.pk, WRITE_ROLES)
+    form = StatusActionForm(workspace=workspace)
+    if request.method == "POST":
+        if not can_act:
+            raise PermissionDenied("Only the workspace's editors and owners may run ingestion actions.")
+        form = StatusActionForm(request.POST, workspace=workspace)
+        if form.is_valid():
+            messages.success(request, form.run())
+            return redirect("ingestion_status", slug=workspace.slug)
+    content_types, assets = selectors.content_type_ingestion_list(workspace=workspace)
+    usage = selectors.embedding_usage_by_day(workspace=workspace, days=USAGE_DAYS)
+    totals = {
+        "requests": sum(u.requests for u in usage),
+        "texts": sum(u.texts for u in usage),
+        "tokens": sum(u.tokens for u in usage),
+        "cost_usd": sum((u.cost_usd for u in usage), Decimal(0)),
+    }
+    role = "superuser" if request.user.is_superuser else user_roles(request).get(workspace.pk, "")
+    return TemplateResponse(
+        request,
+        "admin/ingestion/status.html",
+        _admin_context(
+            request,
+            f"Ingestion status: {workspace.name}",
+            workspace=workspace,
+            other_workspaces=workspace_list_for_user(user=request.user).exclude(pk=workspace.pk).order_by("slug")[:20],
+            role=role,
+            can_act=can_act,
+            form=form,
+            actions=ACTIONS,
+            content_types=content_types,
+            assets=assets,
+            usage=usage,
+            usage_days=USAGE_DAYS,
+            usage_totals=totals,
+            **_summary(workspace),
+        ),
+    )

@@ -1,0 +1,123 @@
+"""What every chunk search answers (semantic, hybrid, agentic): ranked chunks and facts about the index."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from cms.models import Workspace
+
+
+@dataclass(frozen=True)
+class ChunkHit:
+    """One ranked chunk. `score` is cosine similarity (1 = identical direction)."""
+
+    id: int
+    score: float
+    text: str
+    title: str
+    field: str
+    ordinal: int
+    source_kind: str
+    entry_id: int | None
+    asset_id: int | None
+    metadata: dict
+    vector: list[float] | None = None
+    # Ranked by the exact fallback rather than the HNSW walk (see vector_candidates_sql).
+    exact: bool = False
+    # Ranked exactly because few rows matched (search.engine.legs.vector_leg.EXACT_MAX_ROWS), no HNSW walk.
+    exact_plan: bool = False
+    # Hybrid search: each leg's score and rank for this chunk (search.engine.hybrid); None elsewhere.
+    legs: dict[str, dict[str, Any]] | None = None
+    # Pinned to the query by an editor (search/engine/promotions.py): first, whatever its score.
+    promoted: bool = False
+
+    def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
+        metadata: dict[str, Any] = {"workspace": workspace_slug}
+        if self.entry_id is not None:
+            metadata["entry_id"] = self.entry_id
+        if self.asset_id is not None:
+            metadata["asset_id"] = self.asset_id
+        metadata.update(
+            {
+                "content_type": self.metadata.get("content_type"),
+                "title": self.title,
+                "field": self.field,
+                "ordinal": self.ordinal,
+                "status": self.metadata.get("status"),
+                "source_kind": self.source_kind,
+            }
+        )
+        source: dict[str, Any] = {"id": self.id, "score": round(self.score, 6), "document": self.text,
+                                  "metadata": metadata}
+        if self.legs is not None:
+            source["legs"] = self.legs
+        if self.promoted:
+            source["promoted"] = True
+        if include_vector:
+            source["vector"] = self.vector
+        return source
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search answers, whatever the interface: ranked hits and facts about the index."""
+
+    workspace: Workspace
+    hits: list[ChunkHit]
+    model: str | None  # None: no vector leg ran (a hybrid search answered by keywords)
+    dimensions: int | None
+    top_k: int
+    ef_search: int
+    pending: int
+    extra_meta: dict[str, Any] = field(default_factory=dict)
+    # What the request asked to see (its include_sources / include_vectors options).
+    include_sources: bool = True
+    include_vectors: bool = False
+    # The search log's id for this search (search/insights/search_log.py), for click reports; None when not logged.
+    search_id: str | None = None
+    # The candidate pool's chunk ids above min_score (what facets count), and the counts
+    # (search/engine/facets.py) when the request asked for them.
+    pool: tuple[int, ...] = ()
+    facets: dict[str, dict[str, int]] | None = None
+
+    @property
+    def relevant_context(self) -> str:
+        """The hits' text, best first, each under its title: ready to paste into an LLM prompt."""
+        blocks = []
+        for rank, hit in enumerate(self.hits, start=1):
+            heading = f"[{rank}] {hit.title}".rstrip() if hit.title else f"[{rank}]"
+            blocks.append(f"{heading}\n{hit.text}")
+        return "\n\n".join(blocks)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The answer's JSON, the same in every interface."""
+        body: dict[str, Any] = {"relevant_context": self.relevant_context}
+        if self.include_sources:
+            body["sources"] = [
+                hit.as_source(workspace_slug=self.workspace.slug, include_vector=self.include_vectors) for hit in self.hits
+            ]
+        body["meta"] = {
+            "model": self.model,
+            "dimensions": self.dimensions,
+            "top_k": self.top_k,
+            "ef_search": self.ef_search,
+            "returned": len(self.hits),
+            "pending": self.pending,
+            "exact_fallback": any(hit.exact for hit in self.hits),
+            **self.extra_meta,
+            "search_id": self.search_id,
+        }
+        if self.facets is not None:
+            body["facets"] = self.facets
+        return body
+
+
+def json_object(value: Any) -> dict:
+    """A JSONB value as psycopg hands it over (a dict, or text from a raw cursor), as a dict."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str):
+        return json.loads(value)
+    return {}

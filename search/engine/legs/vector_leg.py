@@ -1,0 +1,252 @@
+"""The vector leg of every chunk search: the SQL that ranks one workspace's chunks by their vectors.
+
+See search/engine/semantic.py's docstring for how a query runs; hybrid search (search/engine/hybrid.py)
+runs the same candidates beside the keyword leg.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db import connection
+
+from cms.citus_mode import same_workspace, workspace_named, workspace_param
+from ingestion.models import ChunkStatus
+from ingestion.services.keyword import workspace_length_sql
+from search.contract.results import ChunkHit, json_object
+from search.contract.filter_language import CompiledFilter
+from search.engine.db.statements import SearchCursor, search_cursor
+
+# The HNSW candidate list size when the caller gives none. bench/semantic.py at 100k chunks
+# (m=16, ef_construction=64): ef 40 -> recall@10 0.92 (4.0 ms p50), 100 -> 0.98 (5.1 ms),
+# 200 -> 0.99 (7.8 ms) against exact search. 100 is the cheapest value above 0.95.
+DEFAULT_EF_SEARCH = 100
+# How many index tuples an iterative scan may visit before it gives up (pgvector's default
+# is 20,000), and how many times work_mem its candidate lists may use (default 1; 512-dim
+# elements fill 4 MB after ~2,000 visits). Higher keeps selective filters from ending the
+# walk early, at some latency; a walk that still ends short falls back to exact ranking.
+MAX_SCAN_TUPLES = 50_000
+SCAN_MEM_MULTIPLIER = 4
+# At most this many matching rows (the workspace's chunks with a vector of the model that
+# pass the filter and the caller's visibility) are ranked exactly, by computing every
+# distance, instead of walking the HNSW graph. A filter keeping 1% of a workspace makes the
+# walk visit ~100x the nodes before top_k of them pass (hybrid p95 157-287 ms at 100k chunks),
+# while ranking 2,000 rows exactly costs a few ms and is exact. One statement lists the
+# passing chunk ids up to EXACT_MAX_ROWS + 1 and, if no more, ranks them (vector_exact_sql);
+# otherwise the walk runs. docs/design/vectors.md has the figures and what this costs.
+# When every chunk of the workspace passes (no filter, drafts visible: the filter is TRUE),
+# its chunk count decides instead, read from the keyword statistics in the statement that
+# sets the HNSW settings: listing 2,001 ids cost an unfiltered search ~2 ms at 100k chunks.
+EXACT_MAX_ROWS = 2_000
+
+
+def vector_literal(vector: list[float]) -> str:
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool) -> str:
+    """The SQL of one vector search (see the module docstring); `dimensions` is trusted config.
+
+    Two ranked lists, of which exactly one is read:
+    - `candidates`: the HNSW walk (ORDER BY the index expression), normally the answer;
+    - `exact`: every matching row's distance, top-N sorted (`+ 0` keeps the index out of it).
+      Its gate `(SELECT count(*) FROM candidates) < LIMIT` is a one-time filter, so it is
+      never scanned unless the index came back short. An HNSW graph can miss live rows
+      (iterative scans stop at hnsw.max_scan_tuples; deleted and vacuumed elements can cut
+      paths between live ones), and the promise is top_k rows whenever that many match.
+    """
+    dims = int(dimensions)
+    distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
+    columns = _columns(distance, include_vectors)
+    matching = matching_sql(where_sql=where_sql)
+    return (
+        f"WITH candidates AS MATERIALIZED (SELECT {columns}{matching} ORDER BY {distance} LIMIT %s),"
+        f" exact AS MATERIALIZED (SELECT {columns}{matching}"
+        f" AND (SELECT count(*) FROM candidates) < %s ORDER BY ({distance}) + 0 LIMIT %s),"
+        " ranked AS (SELECT *, false AS exact FROM candidates WHERE (SELECT count(*) FROM candidates) >= %s"
+        " UNION ALL SELECT *, true AS exact FROM exact)"
+        " SELECT * FROM ranked"
+        + (" WHERE distance <= %s" if bounded else "")
+        + " ORDER BY distance, id"
+    )
+
+
+def matching_sql(*, where_sql: str) -> str:
+    """The rows a vector search ranks: the workspace's chunks with a vector of the model that
+    pass `where_sql` (placeholders: workspace id, model, the filter's parameters)."""
+    # Joined on the id alone: a second join column (the hash) makes the planner estimate one
+    # matching row, and it then ranks every row instead of walking the index (1.3 s at 100k
+    # chunks). No vector of an older text exists to join: sync deletes a chunk's vectors with
+    # its edit, and a store that races the edit skips it (services/vectors.py).
+    return (
+        f" FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id{same_workspace('c', 'v')}"
+        " WHERE v.workspace_id = %s AND v.model = %s"
+        f" AND {where_sql}"
+    )
+
+
+def vector_exact_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool) -> str:
+    """The plan for a small matching set (EXACT_MAX_ROWS), in one scan: the ids of the chunks
+    passing the filter, listed up to EXACT_MAX_ROWS + 1; if no more than EXACT_MAX_ROWS, their
+    vectors' distances, every one computed once, top-N sorted, no index (the distances are a
+    subquery's column, kept from being flattened, so the HNSW index cannot serve the ORDER
+    BY); only the top N then read their chunk rows. The first column, `matching`, is how
+    many were listed; above the bound no row is ranked (one row with `matching` and NULLs),
+    and the caller walks the index instead.
+
+    Each distance is computed once, and no chunk row is read before the sort: written as one
+    join sorted by `distance + 0`, a 1%-of-100k filter (994 rows) computed every distance
+    twice (select list and sort key) and read 994 chunk rows, 17 ms instead of ~7."""
+    dims = int(dimensions)
+    distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
+    return (
+        "WITH f AS MATERIALIZED (SELECT c.id FROM ingestion_chunk c WHERE c.workspace_id = %s"
+        f" AND {where_sql} LIMIT %s),"
+        f" d AS (SELECT * FROM (SELECT v.chunk_id, {distance} AS distance"
+        + (", v.embedding" if include_vectors else "")
+        + " FROM f JOIN ingestion_chunkvector v ON v.chunk_id = f.id AND v.model = %s AND v.workspace_id = %s"
+        " WHERE (SELECT count(*) FROM f) <= %s OFFSET 0) AS s"
+        + (" WHERE s.distance <= %s" if bounded else "")
+        + " ORDER BY s.distance, s.chunk_id LIMIT %s),"
+        " r AS (SELECT c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
+        " d.distance" + (", d.embedding::real[] AS vector" if include_vectors else "")
+        + ", false AS exact, true AS exact_plan FROM d JOIN ingestion_chunk c ON c.id = d.chunk_id"
+        + workspace_named("c") + ")"
+        " SELECT (SELECT count(*) FROM f) AS matching, r.* FROM (SELECT 1) one LEFT JOIN r ON true"
+        " ORDER BY r.distance, r.id"
+    )
+
+
+def vector_exact_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
+                        limit: int, max_distance: float | None) -> list[Any]:
+    params: list[Any] = [workspace_id, *where.params, EXACT_MAX_ROWS + 1,
+                         vector_text, model_name, workspace_id, EXACT_MAX_ROWS]
+    if max_distance is not None:
+        params.append(max_distance)
+    return params + [limit, *workspace_param(workspace_id)]
+
+
+def _columns(distance: str, include_vectors: bool) -> str:
+    return (
+        "c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
+        f" {distance} AS distance" + (", v.embedding::real[] AS vector" if include_vectors else "")
+    )
+
+
+def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
+                             limit: int, max_distance: float | None) -> list[Any]:
+    """Parameters for vector_candidates_sql, in placeholder order."""
+    matching = [workspace_id, model_name, *where.params]
+    params: list[Any] = [
+        vector_text, *matching, vector_text, limit,  # candidates
+        vector_text, *matching, limit, vector_text, limit,  # exact
+        limit,  # ranked
+    ]
+    if max_distance is not None:
+        params.append(max_distance)
+    return params
+
+
+def search_settings_sql() -> str:
+    """Per-transaction HNSW settings (set_config(..., true) is SET LOCAL that takes parameters)."""
+    return (
+        "SELECT set_config('hnsw.ef_search', %s, true),"
+        " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+        " set_config('hnsw.max_scan_tuples', %s, true),"
+        " set_config('hnsw.scan_mem_multiplier', %s, true),"
+        # The gated exact CTE would otherwise be planned as a parallel Gather, and the
+        # workers are launched (~10 ms) even when its one-time filter is false.
+        " set_config('max_parallel_workers_per_gather', '0', true)"
+    )
+
+
+def search_settings_params(ef_search: int) -> list[str]:
+    return [str(int(ef_search)), str(MAX_SCAN_TUPLES), str(SCAN_MEM_MULTIPLIER)]
+
+
+def vector_candidates(
+    *,
+    workspace_id: int,
+    model_name: str,
+    dimensions: int,
+    query_vector: list[float],
+    limit: int,
+    where: CompiledFilter,
+    ef_search: int,
+    max_distance: float | None = None,
+    include_vectors: bool = False,
+    workspace_chunks: int | None = None,
+) -> list[ChunkHit]:
+    """The nearest chunks of one workspace by their current vectors of one model, ranked by cosine distance.
+
+    At most EXACT_MAX_ROWS matching rows are ranked exactly (every distance computed);
+    more are ranked by the HNSW walk (with its own exact fallback, vector_candidates_sql).
+    `workspace_chunks`: the workspace's chunk count, when the caller has read it already (the
+    keyword leg of hybrid search has), so an unfiltered search does not read it again.
+    """
+    vector_text = vector_literal(query_vector)
+    bounded = max_distance is not None
+
+    def ranked(cursor: SearchCursor, plan_sql: Callable[..., str], plan_params: Callable[..., list[Any]]) -> list[dict]:
+        """The rows of one of the two plans (exact, candidates): both take the same arguments."""
+        cursor.execute(plan_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
+                                bounded=bounded),
+                       plan_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
+                                   where=where, limit=limit, max_distance=max_distance))
+        return cursor.fetchall_dicts()
+
+    every_chunk_passes = where.sql == "TRUE"
+    with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
+        if every_chunk_passes and workspace_chunks is not None:
+            cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+            too_many = workspace_chunks > EXACT_MAX_ROWS
+        elif every_chunk_passes:
+            length_sql, length_params = workspace_length_sql(workspace_id=workspace_id)
+            cursor.execute(f"{search_settings_sql()},"
+                           f" (SELECT coalesce(w.chunks, 0) FROM ({length_sql}) AS w(chunks, total))",
+                           [*search_settings_params(ef_search), *length_params])
+            too_many = cursor.fetchone()[-1] > EXACT_MAX_ROWS
+        else:
+            cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+            too_many = False
+        rows: list[dict] = []
+        exact_done = False
+        if EXACT_MAX_ROWS > 0 and not too_many:
+            rows = ranked(cursor, vector_exact_sql, vector_exact_params)
+            exact_done = bool(rows) and rows[0]["matching"] <= EXACT_MAX_ROWS
+            rows = [row for row in rows if row["id"] is not None]
+        if not exact_done:
+            rows = ranked(cursor, vector_candidates_sql, vector_candidates_params)
+    return [
+        ChunkHit(
+            id=row["id"],
+            score=1.0 - float(row["distance"]),
+            text=row["text"],
+            title=row["title"],
+            field=row["field"],
+            ordinal=row["ordinal"],
+            source_kind=row["source_kind"],
+            entry_id=row["entry_id"],
+            asset_id=row["asset_id"],
+            metadata=json_object(row["metadata"]),
+            vector=[float(x) for x in row["vector"]] if include_vectors and row.get("vector") is not None else None,
+            exact=bool(row["exact"]),
+            exact_plan=bool(row.get("exact_plan")),
+        )
+        for row in rows
+    ]
+
+
+def chunks_pending_count(*, workspace_id: int, visible: CompiledFilter | None = None) -> int:
+    """Chunks of the workspace still waiting for a vector of some model it wants (served by
+    chunk_ws_status); while a model switch runs, that includes the target's backlog. Only
+    those passing `visible` (alias `c`; search.engine.filters.visibility.caller_visibility): a published-only
+    caller is not told that drafts are being written."""
+    scope = CompiledFilter("TRUE", []) if visible is None else visible
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT count(*) FROM ingestion_chunk c WHERE c.workspace_id = %s AND c.status = %s AND {scope.sql}",
+            [workspace_id, ChunkStatus.PENDING, *scope.params],
+        )
+        return int(cursor.fetchone()[0])

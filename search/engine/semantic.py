@@ -1,0 +1,131 @@
+"""The vector search over chunks: one function, `semantic_search`, behind the API, the CLI and agents.
+
+How a query runs (the SQL is built in search/engine/legs/vector_leg.py):
+
+    SELECT (SELECT count(*) FROM (SELECT 1 FROM <the matching rows> LIMIT 2001) capped),
+           set_config('hnsw.ef_search', ..., true), set_config('hnsw.iterative_scan', 'relaxed_order', true), ...
+    -- at most EXACT_MAX_ROWS (2,000) matching rows: rank them all exactly, no index:
+    SELECT ..., distance FROM <the matching rows> ORDER BY distance + 0, id LIMIT top_k
+    -- more: walk the HNSW index
+    WITH candidates AS MATERIALIZED (
+        SELECT c.id, ..., (v.embedding::vector(N)) <=> %s::vector(N) AS distance
+        FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id
+        WHERE v.workspace_id = %s AND v.model = <the workspace's active model>
+          AND <content type> AND (<compiled metadata filter>)
+        ORDER BY (v.embedding::vector(N)) <=> %s::vector(N)
+        LIMIT top_k),
+    exact AS MATERIALIZED (<the same rows, ranked without the index, only if candidates is short>)
+    SELECT * FROM <candidates, or exact if candidates is short>
+    WHERE distance <= <1 - min_score> ORDER BY distance, id
+
+- The inner ORDER BY is exactly the expression of the per-model partial HNSW index
+  (ingestion/migrations/0006) and the model predicate matches the index's WHERE, so the
+  planner can walk the index. One search reads one model's vectors: the workspace's active
+  model, read once per search (ingestion.selectors.embedding_models), which also embeds the
+  query; a model switch flips it in one transaction, so no search mixes two models. A
+  vector made from an older text of its chunk (the hash differs) is never served. Ordering by `1 - distance` (a score) would force a full sort.
+- With a filter (the workspace is always one), plain HNSW returns at most `ef_search`
+  candidates *before* filtering, so a selective filter used to come back short. pgvector
+  0.8's `hnsw.iterative_scan = relaxed_order`, set per transaction with set_config(..., true),
+  keeps scanning until LIMIT rows pass the filter (bounded by `hnsw.max_scan_tuples`).
+  relaxed_order may return rows slightly out of order; the outer ORDER BY over the few
+  materialised rows restores the exact order.
+- If the index walk comes back with fewer than top_k rows, the same statement ranks the
+  matching rows exactly instead (a gated second CTE; see `vector_candidates_sql`), so a
+  graph that lost paths to live rows never shortens an answer.
+- A small matching set (a selective filter, a small workspace) is ranked exactly, every
+  distance computed: the walk would visit ~1/selectivity times the nodes to find top_k
+  passing rows, while 2,000 distances cost a few ms (docs/design/vectors.md).
+- `min_score` is applied on the materialised top_k, so it can only drop rows and never
+  changes the inner ORDER BY the index serves.
+
+Hybrid search (search/engine/hybrid.py) runs the same vector candidates beside the keyword leg
+(search/engine/legs/keyword.py) and fuses the two rankings into the same `SearchResult`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cms.access import WorkspaceAccess
+from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError
+from ingestion.selectors import embedding_backend_active
+from ingestion.services import query_embed
+from search.engine.filters.chunks import chunk_filter_for
+from search.contract.results import ChunkHit, SearchResult
+from search.contract.errors import SearchError
+from search.engine.facets import chunk_search_facets
+from search.engine.promotions import promotions_apply_chunks
+from search.engine.query_work import query_work_once, query_work_reused
+from search.contract.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
+from search.engine.filters.visibility import caller_visibility
+from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
+
+__all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "ChunkHit", "SearchResult", "SemanticSearchError", "semantic_run",
+           "semantic_search"]
+
+
+class SemanticSearchError(SearchError):
+    """A semantic search that cannot run: no usable embedding provider (503)."""
+
+
+def semantic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
+    """semantic_run with the options as keywords (for Python callers)."""
+    return semantic_run(access, options)
+
+
+@query_work_reused
+def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None,
+                 facet_pool: bool = False) -> SearchResult:
+    """The `top_k` chunks of the workspace nearest in meaning to `query`, best first.
+
+    Only chunks the caller may see (`access`, cms/access.py) are ranked.
+    Only chunks holding a current vector of the workspace's active model are searched (or of
+    `model`: trusted code only, `embedding_switch compare` runs a query on the target). `options`
+    are SemanticSearchOptions' (search/contract/options.py), checked there. The
+    query is embedded by that same model (input_type=query). Raises SemanticSearchError with
+    a code for bad input (400) and `not_configured`/`provider_unavailable`/`provider_error`
+    (503) when no embedding can be made; never answers an empty result to hide a failure.
+    """
+    workspace = access.workspace
+    request = SemanticSearchOptions.validated(options)
+    query, top_k, min_score = request["query"], request["top_k"], request["min_score"]
+    ef_search = request["ef_search"] or max(DEFAULT_EF_SEARCH, top_k)
+    max_distance = None if min_score is None else 1.0 - min_score
+    compiled = chunk_filter_for(access=access, spec=request["filter"], content_type=request["content_type"])
+
+    try:
+        backend = embedding_backend_active(workspace=workspace, model=model)
+    except EmbeddingNotConfigured as exc:
+        raise SemanticSearchError("not_configured", str(exc), status=503) from exc
+    try:
+        query_vector = query_work_once(("query_vector", workspace.pk, backend.model_name, query),
+                                       lambda: query_embed(backend=backend, workspace_id=workspace.pk, text=query))
+    except EmbeddingProviderError as exc:
+        code = "provider_unavailable" if exc.transient else "provider_error"
+        raise SemanticSearchError(code, f"The embedding provider could not embed the query: {exc}", status=503) from exc
+
+    # With facets the whole HNSW candidate list (ef_search chunks, which the walk visits
+    # anyway) is the pool they count; the first top_k are the hits.
+    pool_size = max(top_k, ef_search) if request["facets"] or facet_pool else top_k
+    hits = vector_candidates(
+        workspace_id=workspace.pk,
+        model_name=backend.model_name,
+        dimensions=backend.dimensions,
+        query_vector=query_vector,
+        limit=pool_size,
+        where=compiled,
+        ef_search=ef_search,
+        max_distance=max_distance,
+        include_vectors=request["include_vectors"],
+    )
+    pool = tuple(hit.id for hit in hits)
+    facets = chunk_search_facets(access=access, request=request, pool=pool,
+                                 rerun=lambda widened: semantic_run(access, widened, model=model, facet_pool=True).pool)
+    result = SearchResult(workspace=workspace, hits=hits[:top_k], model=backend.model_name,
+                          dimensions=backend.dimensions, top_k=top_k, ef_search=ef_search,
+                          pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
+                          include_sources=request["include_sources"], include_vectors=request["include_vectors"],
+                          pool=pool, facets=facets)
+    return result if facet_pool else promotions_apply_chunks(result, access=access, request=request)

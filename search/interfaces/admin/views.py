@@ -1,0 +1,358 @@
+"""The admin's search page, per workspace: full-text, semantic, hybrid and agentic search with highlighted snippets.
+
+Members only: any other workspace answers 404, as if it did not exist. What each member sees
+is the read policy of cms/access.py, handed as `access=` to the same search functions the API
+calls; the page maps only input names and shows their errors as messages, never a 500.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.safestring import SafeString
+
+from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
+from cms.models import ContentType, Entry
+from cms.selectors import content_type_list, content_type_schemas, entries_by_id
+from ingestion.selectors import embedding_provider_status
+from rest_framework import serializers
+
+from search.interfaces.admin.facets import (
+    sidebar_facet_names,
+    sidebar_field_choices,
+    sidebar_filter,
+    sidebar_groups,
+    sidebar_hidden_inputs,
+)
+from search.contract.results import ChunkHit, SearchResult
+from search.contract.errors import SearchError
+from search.engine.fulltext import EntryHit, EntrySearchResult
+from search.engine.hybrid import LEG_SEMANTIC
+from search.interfaces.errors import admin_message_from
+from search.kinds import SEARCH_ENTRIES, SEARCH_KINDS, SearchKind
+from search.contract.options import FlagField, OptionField, option_from_text
+from search.engine.snippets import highlight_html, match_spans, query_snippet_html, query_terms, snippet_html
+from search.engine.legs.vector_leg import chunks_pending_count
+from search.engine.filters.visibility import caller_visibility
+
+# The page's modes: every search kind, by its mode name.
+KINDS_BY_MODE = {kind.mode: kind for kind in SEARCH_KINDS.values()}
+MODES = {kind.mode: kind.label for kind in SEARCH_KINDS.values()}
+MODE_FULLTEXT = SEARCH_ENTRIES.mode
+DEFAULT_MODE = MODE_FULLTEXT
+# Options the page asks for in its own way, and options it does not offer, with why (the
+# parity test, tests/search/contract/test_option_parity.py, reads both). The rest of a kind's options
+# are the "More options" fields, built from the declaration.
+PAGE_OWN_OPTIONS = {
+    "query": "the search box (q)",
+    "content_type": "the content type select",
+    "status": "the status select (for chunk searches, a filter on status)",
+    "limit": "the page size (20 entries a page)",
+    "offset": "the previous and next links",
+    "facets": "the facet sidebar (search/interfaces/admin/facets.py): counts by content type, status and the facetable "
+              "fields, a click applies the filter",
+}
+NOT_ON_PAGE = {
+    "include_vectors": "a page shows text, not vectors",
+    "include_sources": "the page is the sources",
+    "filter": "structured JSON: the page builds it from the selects and the facet sidebar's clicks "
+              "(facet.<field>=<value>); agents and the API take any filter",
+    "rerank_weights": "structured JSON: tuning for integrators, with the API",
+    "queries": "the page lets the server split the question; parts written by hand are for agents",
+}
+# Entries per full-text page, and chunks per semantic or hybrid answer.
+PAGE_SIZE = 20
+TOP_K = 10
+# The index lists at most this many workspaces.
+INDEX_MAX_WORKSPACES = 100
+
+
+@dataclass(frozen=True)
+class OptionInput:
+    """One "More options" field: an option of the chosen search, as an HTML input."""
+
+    name: str
+    label: str
+    help: str
+    kind: str  # "number", "select" or "checkbox"
+    value: str
+    checked: bool = False
+    choices: tuple[str, ...] = ()
+    minimum: Any = None
+    maximum: Any = None
+    step: str = "1"
+
+    @property
+    def filled(self) -> bool:
+        """Whether the request gave this option (the "More options" box then stays open)."""
+        return self.checked if self.kind == "checkbox" else self.value != ""
+
+
+def page_options(kind: SearchKind, given: Any) -> list[OptionInput]:
+    """The chosen search's options the page offers beyond its own, with the values `given` (GET)."""
+    inputs = []
+    for name, field in kind.options().fields.items():
+        if name in PAGE_OWN_OPTIONS or name in NOT_ON_PAGE or not isinstance(field, OptionField):
+            continue
+        label, help_text, value = name.replace("_", " ").capitalize(), str(field.help_text or ""), given.get(name, "")
+        if isinstance(field, FlagField) and field.default is True:
+            # On unless turned off: a checkbox left unticked sends nothing, which means the default.
+            inputs.append(OptionInput(name, label, help_text, "select", value, choices=("true", "false")))
+        elif isinstance(field, FlagField):
+            inputs.append(OptionInput(name, label, help_text, "checkbox", "on", checked=bool(value)))
+        elif isinstance(field, serializers.ChoiceField):
+            inputs.append(OptionInput(name, label, help_text, "select", value, choices=tuple(field.choices)))
+        else:
+            whole = isinstance(field, serializers.IntegerField)
+            inputs.append(OptionInput(name, label, help_text, "number", value, minimum=field.min_value,
+                                      maximum=field.max_value, step="1" if whole else "any"))
+    return inputs
+
+
+def page_option_values(kind: SearchKind, given: Any) -> dict[str, Any]:
+    """The values of the "More options" fields that were filled in, read as their options read text."""
+    values = {}
+    for option in page_options(kind, given):
+        text = given.get(option.name, "")
+        if text != "":
+            values[option.name] = True if option.kind == "checkbox" else option_from_text(kind.options, option.name, text)
+    return values
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    """One full-text hit as the page shows it."""
+
+    entry_id: int
+    title: SafeString
+    content_type: str
+    status: str
+    updated_at: datetime
+    field: str
+    snippet: SafeString
+    url: str
+    promoted: bool = False
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """One semantic or hybrid hit as the page shows it; `legs` only for hybrid."""
+
+    chunk_id: int
+    title: SafeString
+    source: str  # "entry" or "asset"
+    content_type: str
+    status: str
+    field: str
+    text: SafeString
+    score: float
+    legs: dict[str, dict[str, Any]] | None
+    url: str | None
+    promoted: bool = False
+
+
+def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
+    return {**admin.site.each_context(request), "title": title, **extra}
+
+
+def search_index(request: HttpRequest) -> HttpResponse:
+    """The workspaces the user may search, with their role."""
+    accesses = workspace_accesses_for_user(user=request.user)[:INDEX_MAX_WORKSPACES]
+    return TemplateResponse(request, "admin/search/index.html", _admin_context(request, "Search", accesses=accesses))
+
+
+def search_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """One workspace's search: the form, then the results of the chosen mode, or its error as a message."""
+    access = workspace_access_for_user(user=request.user, slug=slug)  # 404 unless a member
+    workspace = access.workspace
+    params = request.GET
+    mode = params.get("mode") or DEFAULT_MODE
+    if mode not in MODES:
+        messages.error(request, f"Unknown search mode {mode[:20]!r}; showing full-text search.")
+        mode = DEFAULT_MODE
+    query = params.get("q")
+    content_type = params.get("content_type") or None
+    status = params.get("status") or None
+    content_types = list(content_type_list(workspace=workspace))
+    schemas = content_type_schemas(workspace=workspace)
+
+    entry_rows: list[EntryRow] | None = None
+    chunk_rows: list[ChunkRow] | None = None
+    result: EntrySearchResult | SearchResult | None = None
+    not_configured: str | None = None
+    kind = KINDS_BY_MODE[mode]
+    try:
+        if query is not None:
+            chosen = sidebar_filter(sidebar_field_choices(params), schemas)
+            options = {"query": query, "content_type": content_type, **page_option_values(kind, params),
+                       "facets": sidebar_facet_names(schemas)}
+            if kind.chunks:
+                spec = {**({"status": status} if status else {}), **chosen}
+                options = {"top_k": TOP_K, **options, "filter": spec or None}
+            else:
+                options.update(status=status, filter=chosen or None, limit=PAGE_SIZE,
+                               offset=option_from_text(kind.options, "offset", params.get("offset") or "0"))
+            result = kind.search(access, options, interface="admin")
+        if isinstance(result, EntrySearchResult):
+            entry_rows = _entry_rows(access, result, content_types)
+        elif isinstance(result, SearchResult):
+            chunk_rows = _chunk_rows(result, query, content_types)
+            degraded = result.extra_meta.get("degraded", {}).get(LEG_SEMANTIC)
+            if degraded and degraded["code"] == "not_configured":
+                not_configured = degraded["message"]
+            elif degraded:
+                messages.warning(request, f"Keyword results only: {degraded['message']} ({degraded['code']})")
+    except SearchError as exc:
+        if exc.code == "not_configured":
+            not_configured = exc.message
+        else:
+            messages.error(request, admin_message_from(exc))
+    if not_configured is None and mode != MODE_FULLTEXT and result is None:
+        provider = embedding_provider_status()
+        if not provider["configured"] and provider["code"] == "not_configured":
+            not_configured = provider["message"]
+    pending = (result.pending if isinstance(result, SearchResult)
+               else chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)))
+
+    return TemplateResponse(
+        request,
+        "admin/search/search.html",
+        _admin_context(
+            request,
+            f"Search: {workspace.name}",
+            workspace=workspace,
+            role=access.role,
+            show_insights=access.role in DRAFT_ROLES,  # who may see search insights (search/interfaces/admin/insights.py)
+            other_workspaces=[a.workspace for a in workspace_accesses_for_user(user=request.user)
+                              if a.workspace.pk != workspace.pk][:20],
+            modes=MODES,
+            mode=mode,
+            more_options=(more_options := page_options(kind, params)),
+            more_options_open=any(option.filled for option in more_options),
+            query=query or "",
+            searched=query is not None,
+            content_type=content_type or "",
+            status=status or "",
+            content_types=content_types,
+            statuses=access.entry_statuses,
+            entry_rows=entry_rows,
+            chunk_rows=chunk_rows,
+            result=result,
+            not_configured=not_configured,
+            pending=pending,
+            pages=_pages(request, result, len(entry_rows)) if entry_rows is not None else {},
+            suggestion_links=_suggestion_links(request, result),
+            correction=_correction(request, result),
+            facet_groups=sidebar_groups(params, getattr(result, "facets", None), schemas,
+                                        {ct.api_id: ct.name for ct in content_types}),
+            facet_inputs=sidebar_hidden_inputs(params),
+        ),
+    )
+
+
+def _entry_rows(access: WorkspaceAccess, result: EntrySearchResult, content_types: list[ContentType]) -> list[EntryRow]:
+    names = {ct.api_id: ct.name for ct in content_types}
+    entries = entries_by_id(workspace=access.workspace, ids=[hit.entry_id for hit in result.hits])
+    rows = []
+    for hit in result.hits:
+        entry = entries.get(hit.entry_id)
+        if entry is None:  # deleted since the search ran
+            continue
+        title = entry.title or f"Entry {hit.entry_id}"
+        field, snippet = _entry_snippet(hit, entry, result.query)
+        rows.append(EntryRow(
+            entry_id=hit.entry_id,
+            title=highlight_html(title, match_spans(title, [result.query])),
+            content_type=names.get(hit.content_type, hit.content_type),
+            status=hit.status,
+            updated_at=hit.updated_at,
+            field=field,
+            snippet=snippet,
+            url=reverse("admin:cms_entry_change", args=[hit.entry_id]),
+            promoted=hit.promoted,
+        ))
+    return rows
+
+
+def _entry_snippet(hit: EntryHit, entry: Entry, query: str) -> tuple[str, SafeString]:
+    """The search's snippet, unless it is of the title, which the row already shows highlighted:
+    then the next matched field's value around the match, or nothing when only the title matched."""
+    title_field = entry.content_type.title_field_id
+    if hit.snippet is not None and hit.snippet.field != title_field:
+        return hit.snippet.field, highlight_html(hit.snippet.text, hit.snippet.highlights)
+    for field in hit.matched_fields:
+        value = entry.data.get(field)
+        if field != title_field and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            return field, snippet_html(str(value), [query])
+    return "", SafeString("")
+
+
+def _chunk_rows(result: SearchResult, query: str, content_types: list[ContentType]) -> list[ChunkRow]:
+    names = {ct.api_id: ct.name for ct in content_types}
+    return [_chunk_row(hit, query, names) for hit in result.hits]
+
+
+def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
+    api_id = hit.metadata.get("content_type") or ""
+    if hit.entry_id is not None:
+        url = reverse("admin:cms_entry_change", args=[hit.entry_id])
+    elif hit.asset_id is not None:
+        url = reverse("admin:cms_asset_change", args=[hit.asset_id])
+    else:
+        url = None
+    title = hit.title or ("Entry" if hit.entry_id is not None else "Asset")
+    return ChunkRow(
+        chunk_id=hit.id,
+        title=highlight_html(title, match_spans(title, query_terms(query))),
+        source=hit.source_kind,
+        content_type=names.get(api_id, api_id),
+        status=hit.metadata.get("status") or "",
+        field=hit.field,
+        text=query_snippet_html(hit.text, query),
+        score=hit.score,
+        legs=hit.legs,
+        url=url,
+        promoted=hit.promoted,
+    )
+
+
+def _with(request: HttpRequest, **changes: str) -> str:
+    """This page's URL with some parameters changed (the offset dropped)."""
+    base = {key: value for key, value in request.GET.items() if key != "offset"}
+    return "?" + urlencode({**base, **changes})
+
+
+def _suggestion_links(request: HttpRequest, result: Any) -> list[tuple[str, str]]:
+    """Full-text's did-you-mean: each checked suggestion and the link that searches it."""
+    if not isinstance(result, EntrySearchResult):
+        return []
+    return [(suggestion, _with(request, q=suggestion)) for suggestion in result.suggestions]
+
+
+def _correction(request: HttpRequest, result: Any) -> dict[str, str] | None:
+    """"Showing results for <corrected> — search instead for <typed>" when words were corrected."""
+    if not isinstance(result, SearchResult) or not result.extra_meta.get("corrections"):
+        return None
+    corrected = result.extra_meta.get("corrected_query") or ", ".join(
+        c["matched"] for c in result.extra_meta["corrections"])
+    return {"corrected": corrected, "typed": request.GET.get("q", ""),
+            "instead_url": _with(request, typo_tolerance="false")}
+
+
+def _pages(request: HttpRequest, result: EntrySearchResult, shown: int) -> dict[str, Any]:
+    """The rows shown (1-based) and links to the previous and next full-text pages, keeping
+    the other parameters."""
+    pages: dict[str, Any] = {"first": result.offset + 1, "last": result.offset + shown}
+    base = {key: value for key, value in request.GET.items() if key != "offset"}
+    if result.offset > 0:
+        pages["previous"] = "?" + urlencode({**base, "offset": max(result.offset - result.limit, 0)})
+    if result.has_more:
+        pages["next"] = "?" + urlencode({**base, "offset": result.offset + result.limit})
+    return pages

@@ -1,0 +1,258 @@
+"""The search endpoints under /api/v1/workspaces/<slug>/search/: one view per search kind,
+built from its declaration (search/kinds.py).
+
+- `entries` (full-text) is a GET: its options are query parameters (`q` is the query), read
+  as text and turned into values by the options themselves.
+- `semantic`, `hybrid` and `agentic` are POSTs of a JSON object holding the options.
+
+Either way the view only maps its input names and hands the options to the search, which
+checks them (search/contract/options.py); every refusal is answered by search.interfaces.errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote_to_bytes
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ParseError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from cms.api.errors import ApiError
+from search.interfaces.api.base import SearchAPIView
+from search.interfaces.api.limits import BoundedJSONParser
+from search.interfaces.api.schema import (
+    PROVIDER_CODES,
+    AgenticSearchResponseDoc,
+    HybridSearchResponseDoc,
+    SemanticSearchResponseDoc,
+    error_responses,
+)
+from search.contract.errors import SearchInputError
+from search.kinds import AGENTIC_SEARCH, HYBRID_SEARCH, SEARCH_ENTRIES, SEMANTIC_SEARCH, SearchKind
+from search.contract.option_schemas import option_openapi_schema
+from search.contract.options import SuggestOptions, option_from_texts
+from search.engine.forgiving.suggest import suggest_run
+
+# The API's own names for options, where they differ from the declaration's.
+QUERY_PARAMETER_NAMES = {"query": "q"}
+FORBIDDEN_CODES = ["status_not_visible", "permission_denied"]
+_SLUG = OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The workspace slug.")
+
+
+class SearchView(SearchAPIView):
+    """A search endpoint: `kind` says which search and what it accepts."""
+
+    kind: SearchKind
+
+
+# --- full-text: GET with query parameters ---------------------------------------------------
+
+class SnippetSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    text = serializers.CharField()
+    highlights = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+
+
+class EntryHitSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="entry_id")
+    content_type = serializers.CharField()
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    matched_fields = serializers.ListField(child=serializers.CharField())
+    snippet = SnippetSerializer(allow_null=True)
+    promoted = serializers.BooleanField(required=False, help_text="Present (true) on an entry an editor pinned to "
+                                        "this query: first on the first page.")
+
+
+class EntrySearchMetaSerializer(serializers.Serializer):
+    search_id = serializers.CharField(
+        allow_null=True, help_text="This search's id in the workspace's search log: send it with "
+        "POST .../search/events when a result is opened. null when the workspace logs no searches.")
+    suggestions = serializers.ListField(
+        child=serializers.CharField(), help_text="Did-you-mean: when nothing was found, up to 3 corrected queries "
+        "that each find at least one entry (checked, with the same filters). Empty otherwise.")
+
+
+class EntrySearchResultSerializer(serializers.Serializer):
+    """The response as the OpenAPI document describes it; EntrySearchResult.as_dict() writes it
+    (a serializer per hit cost about as much as the search itself)."""
+
+    query = serializers.CharField(trim_whitespace=False)
+    limit = serializers.IntegerField()
+    offset = serializers.IntegerField()
+    has_more = serializers.BooleanField()
+    plan = serializers.CharField()
+    meta = EntrySearchMetaSerializer()
+    results = EntryHitSerializer(source="hits", many=True)
+    facets = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()), required=False,
+        help_text='With facets=...: {facet: {value: count}} over every matching entry, the top 20 values and "other".')
+    meta = EntrySearchMetaSerializer()
+
+
+def query_string_parse(request: Request) -> dict[str, list[str]]:
+    """The query string parsed as `request.GET` parses it (each name's values, in order), but decoded strictly.
+
+    Like Django, it takes the raw bytes (WSGI hands them over as latin-1 text), so UTF-8 sent
+    unencoded (`curl ".../entries?q=返品"` through runserver) reads the same as
+    percent-encoded UTF-8. Unlike Django, invalid UTF-8 is refused instead of replaced with
+    U+FFFD, which would turn a broken query into a search for a character nobody typed.
+    """
+    raw = request.META.get("QUERY_STRING", "").encode("iso-8859-1", errors="replace")
+    params: dict[str, list[str]] = {}
+    for pair in raw.split(b"&") if raw else ():
+        if not pair:
+            continue
+        name, _, value = pair.partition(b"=")
+        try:
+            key = unquote_to_bytes(name.replace(b"+", b" ")).decode("utf-8")
+            params.setdefault(key, []).append(unquote_to_bytes(value.replace(b"+", b" ")).decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise SearchInputError("query_invalid_encoding", "The query string is not valid UTF-8.") from exc
+    return params
+
+
+def _json_query_parameters(kind: SearchKind) -> frozenset[str]:
+    """The query parameters given as JSON text (an object option, such as `filter`)."""
+    return frozenset(QUERY_PARAMETER_NAMES.get(name, name) for name, field in kind.options().fields.items()
+                     if isinstance(field, (serializers.DictField, serializers.Serializer)))
+
+
+class QueryStringSchema(AutoSchema):
+    """drf-spectacular's schema of a search view (`kind`) read by GET, with each JSON-text query parameter described as OpenAPI 3.0
+    describes one: `content: {application/json: {schema}}`, not a `schema` of type object
+    (which means `?key=value&...`, one parameter per property)."""
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        json_parameters = _json_query_parameters(self.view.kind)
+        for parameter in (operation or {}).get("parameters", []):
+            if parameter["in"] == "query" and parameter["name"] in json_parameters:
+                parameter["content"] = {"application/json": {"schema": parameter.pop("schema")}}
+        return operation
+
+
+def _query_parameters(kind: SearchKind) -> list[OpenApiParameter]:
+    fields = kind.options().fields
+    return [
+        OpenApiParameter(QUERY_PARAMETER_NAMES.get(name, name), option_openapi_schema(kind.options, name),
+                         required=field.required, description=str(field.help_text or ""))
+        for name, field in fields.items()
+    ]
+
+
+class EntrySearchView(SearchView):
+    """Search entries of the workspace: ?q=&content_type=&status=&filter=<JSON>&limit=&offset=&facets= (members only)."""
+
+    kind = SEARCH_ENTRIES
+    schema = QueryStringSchema()
+
+    @extend_schema(
+        tags=["search"], operation_id=SEARCH_ENTRIES.name, summary=SEARCH_ENTRIES.summary,
+        description=SEARCH_ENTRIES.description, parameters=[_SLUG, *_query_parameters(SEARCH_ENTRIES)],
+        responses={200: EntrySearchResultSerializer,
+                   **error_responses(family="EntrySearch", bad_request=list(SEARCH_ENTRIES.bad_request_codes),
+                                     forbidden=FORBIDDEN_CODES)},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        access = self.get_access()
+        by_api_name = {QUERY_PARAMETER_NAMES.get(name, name): name for name in self.kind.options().fields}
+        # A parameter that is no option is ignored, as query strings go (caches and trackers add them).
+        params = {by_api_name[key]: option_from_texts(self.kind.options, by_api_name[key], values)
+                  for key, values in query_string_parse(request).items() if key in by_api_name}
+        params.setdefault("query", "")
+        return Response(self.kind.search(access, params, interface="api").as_dict())
+
+
+# --- as-you-type suggestions: GET with query parameters ---------------------------------------
+
+class SuggestionSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The completed text to put in the search box.")
+    kind = serializers.ChoiceField(["title", "term"], help_text="title: an entry's or asset's title starting with "
+                                   "the prefix; term: a frequent word completing the last word.")
+
+
+class SuggestResultSerializer(serializers.Serializer):
+    query = serializers.CharField(trim_whitespace=False)
+    suggestions = SuggestionSerializer(many=True)
+
+
+SUGGEST_BAD_REQUEST_CODES = ["query_empty", "query_invalid", "query_invalid_character", "query_invalid_encoding",
+                             "query_too_long", "limit_invalid", "limit_out_of_range", "unknown_parameter"]
+
+
+def _suggest_parameters() -> list[OpenApiParameter]:
+    fields = SuggestOptions().fields
+    return [
+        OpenApiParameter(QUERY_PARAMETER_NAMES.get(name, name), option_openapi_schema(SuggestOptions, name),
+                         required=field.required, description=str(field.help_text or ""))
+        for name, field in fields.items()
+    ]
+
+
+class SuggestView(SearchAPIView):
+    """Completions as you type: ?q=&limit= (what search may see, nothing more)."""
+
+    @extend_schema(
+        tags=["search"], operation_id="search_suggest", summary="As-you-type suggestions",
+        description="Completions of `q` for a search box: titles of entries and assets starting with it (newest "
+        "first), then frequent words completing its last word. Only what the caller may search is offered (a "
+        "published-only key never sees a draft's title).",
+        parameters=[_SLUG, *_suggest_parameters()],
+        responses={200: SuggestResultSerializer,
+                   **error_responses(family="EntrySearch", bad_request=SUGGEST_BAD_REQUEST_CODES,
+                                     forbidden=FORBIDDEN_CODES)},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        access = self.get_access()
+        by_api_name = {QUERY_PARAMETER_NAMES.get(name, name): name for name in SuggestOptions().fields}
+        params = {by_api_name[key]: option_from_texts(SuggestOptions, by_api_name[key], values)
+                  for key, values in query_string_parse(request).items() if key in by_api_name}
+        params.setdefault("query", "")
+        return Response(suggest_run(access, params).as_dict())
+
+
+# --- chunk searches: POST with a JSON body --------------------------------------------------
+
+def request_json_object(request: Request, *, holding: str = '"query"') -> dict[str, Any]:
+    """The request's JSON body, which must be an object; `holding` says what it must hold at least."""
+    try:
+        body = request.data
+    except ParseError as exc:
+        raise ApiError("malformed_json", f"The request body is not valid JSON: {exc.detail}") from exc
+    if not isinstance(body, dict):
+        raise ApiError("invalid_request", f"The request body must be a JSON object with at least {holding}.")
+    return body
+
+
+def chunk_search_view(kind: SearchKind, response: type[serializers.Serializer]) -> type[SearchView]:
+    """The POST endpoint of a chunk search, documented from its declaration."""
+
+    @extend_schema(
+        tags=["search"], operation_id=kind.name, summary=kind.summary, description=kind.description,
+        parameters=[_SLUG], request=kind.options,
+        responses={200: response,
+                   # One 403 and one 503 component for every chunk search (one enum each).
+                   **error_responses(family="SemanticSearch", bad_request=list(kind.bad_request_codes),
+                                     forbidden=FORBIDDEN_CODES, unavailable=PROVIDER_CODES, json_body=True)},
+    )
+    def post(self: SearchView, request: Request, slug: str) -> Response:
+        access = self.get_access()
+        return Response(self.kind.search(access, request_json_object(request), interface="api").as_dict())
+
+    name = "".join(part.title() for part in kind.name.split("_")) + "View"
+    return type(name, (SearchView,), {
+        "kind": kind, "post": post, "__doc__": kind.summary, "__module__": __name__,
+        "parser_classes": [BoundedJSONParser],  # JSON only (415 otherwise), nesting bounded
+    })
+
+
+SemanticSearchView = chunk_search_view(SEMANTIC_SEARCH, SemanticSearchResponseDoc)
+HybridSearchView = chunk_search_view(HYBRID_SEARCH, HybridSearchResponseDoc)
+AgenticSearchView = chunk_search_view(AGENTIC_SEARCH, AgenticSearchResponseDoc)
