@@ -1,0 +1,93 @@
+"""A workspace's synonym sets: validated terms; a change announces itself (search reloads)."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+
+from cms.models import SynonymKind, SynonymSet, Workspace
+
+
+# --- synonym sets ------------------------------------------------------------------------------
+
+SYNONYM_SET_MAX_TERMS = 50
+SYNONYM_TERM_MAX_CHARS = 100
+
+
+def _synonym_terms_clean(terms: Any) -> list[str]:
+    if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+        raise ValidationError("Synonyms must be a list of words or phrases.", code="synonym_terms_invalid")
+    by_key: dict[str, str] = {}
+    for term in (" ".join(t.split()) for t in terms if t.strip()):
+        by_key.setdefault(unicodedata.normalize("NFKC", term).casefold(), term)  # Refund and refund are one
+    cleaned = list(by_key.values())
+    for term in cleaned:
+        if len(term) > SYNONYM_TERM_MAX_CHARS or any(unicodedata.category(ch) == "Cc" for ch in term):
+            raise ValidationError(f"A synonym is at most {SYNONYM_TERM_MAX_CHARS} characters, without control "
+                                  "characters.", code="synonym_term_invalid")
+    return cleaned
+
+
+def synonym_set_check(*, kind: str, terms: Any, source: str = "") -> tuple[str, list[str], str]:
+    """(kind, terms, source) cleaned, or ValidationError with a code: `synonym_set_too_small`
+    (a multi-way set needs 2 terms, a one-way set a source and 1 term), `synonym_set_too_large`
+    (over SYNONYM_SET_MAX_TERMS), `synonym_kind_invalid`, `synonym_term_invalid`."""
+    if kind not in SynonymKind.values:
+        raise ValidationError(f"kind must be one of {', '.join(SynonymKind.values)}.", code="synonym_kind_invalid")
+    cleaned = _synonym_terms_clean(terms)
+    source = " ".join(source.split()) if isinstance(source, str) else None
+    if source is None or any(unicodedata.category(ch) == "Cc" for ch in source):
+        raise ValidationError("A one-way set's source is a word or phrase, without control characters.",
+                              code="synonym_term_invalid")
+    if kind == SynonymKind.ONE_WAY:
+        if not source or len(source) > SYNONYM_TERM_MAX_CHARS:
+            raise ValidationError("A one-way set needs its source word (what finds the others).",
+                                  code="synonym_set_too_small")
+        cleaned = [t for t in cleaned if t.lower() != source.lower()]
+    else:
+        source = ""
+    needed = 1 if kind == SynonymKind.ONE_WAY else 2
+    if len(cleaned) < needed:
+        raise ValidationError(f"A {kind.replace('_', '-')} set needs at least {needed} different term(s).",
+                              code="synonym_set_too_small")
+    if len(cleaned) > SYNONYM_SET_MAX_TERMS:
+        raise ValidationError(f"A set holds at most {SYNONYM_SET_MAX_TERMS} terms, not {len(cleaned)}.",
+                              code="synonym_set_too_large")
+    return kind, cleaned, source
+
+
+def _synonyms_changed(workspace: Workspace) -> None:
+    Workspace.objects.filter(pk=workspace.pk).update(synonyms_version=F("synonyms_version") + 1)
+    workspace.refresh_from_db(fields=["synonyms_version"])
+
+
+@transaction.atomic
+def synonym_set_create(*, workspace: Workspace, terms: Any, kind: str = SynonymKind.MULTI_WAY,
+                       source: str = "") -> SynonymSet:
+    """A synonym set of the workspace, checked (synonym_set_check); searches use it at once."""
+    kind, cleaned, source = synonym_set_check(kind=kind, terms=terms, source=source)
+    synonym_set = SynonymSet.objects.create(workspace=workspace, kind=kind, terms=cleaned, source=source)
+    _synonyms_changed(workspace)
+    return synonym_set
+
+
+@transaction.atomic
+def synonym_set_update(*, synonym_set: SynonymSet, terms: Any, kind: str | None = None,
+                       source: str | None = None) -> SynonymSet:
+    kind, cleaned, source = synonym_set_check(kind=kind or synonym_set.kind, terms=terms,
+                                              source=synonym_set.source if source is None else source)
+    synonym_set.kind, synonym_set.terms, synonym_set.source = kind, cleaned, source
+    synonym_set.save()
+    _synonyms_changed(synonym_set.workspace)
+    return synonym_set
+
+
+@transaction.atomic
+def synonym_set_delete(*, synonym_set: SynonymSet) -> None:
+    workspace = synonym_set.workspace
+    synonym_set.delete()
+    _synonyms_changed(workspace)
