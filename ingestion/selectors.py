@@ -18,12 +18,15 @@ from ingestion.embeddings import (
     get_embedding_backend,
     get_embedding_backend_for_model,
 )
+from ingestion.keywords import LENGTH_TERM
 from ingestion.models import (
     QUEUED_STATUSES,
     Chunk,
     ChunkStatus,
     ChunkVector,
     EmbeddingUsage,
+    KeywordStat,
+    KeywordStatDelta,
     WorkspaceEmbedding,
 )
 
@@ -349,3 +352,13 @@ def entry_embedding_eta(*, workspace: Workspace, entry_id: int) -> EmbeddingEta:
     per_second = recent["n"] / span
     return EmbeddingEta(waiting=mine["n"], ahead=ahead, per_second=round(per_second, 2),
                         seconds=round(ahead / per_second, 1))
+
+
+def workspace_length_sql(*, workspace_id: int) -> tuple[str, list]:
+    """One row: the workspace's chunk count and summed length (its LENGTH_TERM statistics plus
+    their deltas; every chunk has a LENGTH_TERM posting), with its params. A read: the vector leg
+    and the keyword index's writer both use it."""
+    stats, deltas = KeywordStat._meta.db_table, KeywordStatDelta._meta.db_table
+    return (f"SELECT sum(df), sum(tf) FROM (SELECT df, tf FROM {stats} WHERE workspace_id = %s AND term = %s"
+            f" UNION ALL SELECT df, tf FROM {deltas} WHERE workspace_id = %s AND term = %s) s",
+            [workspace_id, LENGTH_TERM, workspace_id, LENGTH_TERM])

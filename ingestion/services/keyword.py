@@ -23,6 +23,7 @@ from django.db import connection, transaction
 from cms.citus_mode import same_workspace
 from ingestion.keywords import LENGTH_TERM, bm25_term_weight, keyword_index_terms
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
+from ingestion.selectors import workspace_length_sql
 
 logger = logging.getLogger(__name__)
 
@@ -43,14 +44,6 @@ class ChunkText:
     id: int
     workspace_id: int
     text: str
-
-
-def workspace_length_sql(*, workspace_id: int) -> tuple[str, list]:
-    """One row: the workspace's chunk count and summed length (its LENGTH_TERM statistics plus
-    their deltas; every chunk has a LENGTH_TERM posting), with its params."""
-    return (f"SELECT sum(df), sum(tf) FROM (SELECT df, tf FROM {STAT_TABLE} WHERE workspace_id = %s AND term = %s"
-            f" UNION ALL SELECT df, tf FROM {DELTA_TABLE} WHERE workspace_id = %s AND term = %s) s",
-            [workspace_id, LENGTH_TERM, workspace_id, LENGTH_TERM])
 
 
 def workspace_average_length(*, workspace_id: int) -> float | None:

@@ -13,7 +13,7 @@ from django.db import connection
 
 from cms.citus_mode import same_workspace, workspace_named, workspace_param
 from ingestion.models import ChunkStatus
-from ingestion.services.keyword import workspace_length_sql
+from ingestion.selectors import workspace_length_sql
 from search.contract.results import ChunkHit, json_object
 from search.contract.filter_language import CompiledFilter
 from search.engine.db.statements import SearchCursor, search_cursor
