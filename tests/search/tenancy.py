@@ -9,7 +9,7 @@ workspace one thing, with queries and filters that try to reach elsewhere: other
 and content types, `workspace_id`, `$where`, JSON paths, SQL fragments.
 
 `expected_access` says what the caller may see; `violations` lists every result that is
-outside it. The tests (tests/search/engine/filters/test_tenancy_property.py) run probes through each
+outside it. The tests (tests/search/interfaces/test_tenancy_property.py) run probes through each
 interface and require no violation, the refusals the policy prescribes, and, so that the
 property is never vacuous, some results.
 """
