@@ -27,6 +27,7 @@ Two functions, for the two kinds of caller:
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -94,7 +95,9 @@ def text_normalise(text: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def fold_sql_table() -> tuple[str, str]:
-    """FOLD_TABLE as the two strings of PostgreSQL's translate(): from, to (same length)."""
-    keys = sorted(FOLD_TABLE)
-    return "".join(chr(k) for k in keys), "".join(FOLD_TABLE[k] for k in keys)
+def fold_sql_map() -> str:
+    """FOLD_TABLE as a JSON object (character -> its fold), the lookup table of the database's
+    cms_text_fold (cms migration 0012). A jsonb key lookup is a binary search; PostgreSQL's
+    translate() with a 5,000-character `from` scans it for every character (36 ms for a
+    400-character row against 0.7 ms this way, on the loaded 2-CPU machine)."""
+    return json.dumps({chr(code): FOLD_TABLE[code] for code in sorted(FOLD_TABLE)}, ensure_ascii=False)

@@ -9,7 +9,7 @@ from pathlib import Path
 import opencc
 import pytest
 
-from cms.folding import FOLD_TABLE, fold_sql_table, text_fold, text_normalise
+from cms.folding import FOLD_TABLE, fold_sql_map, text_fold, text_normalise
 from tools.fold_table import t2s_pairs
 
 EVAL = Path(__file__).resolve().parents[3] / "shared" / "eval"
@@ -49,8 +49,7 @@ def test_folding_folded_text_changes_nothing():
 
 def test_every_character_folds_to_one():
     assert all(len(target) == 1 for target in FOLD_TABLE.values())
-    source, target = fold_sql_table()
-    assert len(source) == len(target) == len(FOLD_TABLE)
+    assert json.loads(fold_sql_map()) == {chr(code): target for code, target in FOLD_TABLE.items()}
 
 
 def test_opencc_phrase_conversion_would_not_keep_offsets():
@@ -78,3 +77,17 @@ def test_length_is_kept_on_every_character_of_the_shared_corpora(name):
     # and character by character: the fold of a text is the fold of each of its characters
     assert folded == "".join(text_fold(ch) for ch in text)
     assert sum(a != b for a, b in zip(unicodedata.normalize("NFC", text), folded)) > 0
+
+
+@pytest.mark.django_db
+def test_the_database_folds_as_python_does():
+    """cms_text_fold (cms migration 0012) on every character of the table, kana, width forms and
+    Latin letters: the same text as text_fold, so a query folded in Python meets search_text."""
+    from django.db import connection
+
+    text = "".join(chr(code) for code in sorted(FOLD_TABLE)) + "".join(FOLD_TABLE.values()) \
+        + "Refund POLICY 30 days: 返品ポリシー、りんご、退貨。" + "".join(chr(c) for c in range(0x20, 0x7f))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT cms_text_fold(%s), cms_text_fold(''), cms_text_fold('ABC')", [text])
+        folded, empty, ascii_only = cursor.fetchone()
+    assert (folded, empty, ascii_only) == (text_fold(text), "", "abc")
