@@ -295,3 +295,15 @@ def test_admin_full_text_page_finds_and_marks_the_other_script(client, shop, typ
     marked = set(re.findall(r"<mark>(.*?)</mark>", html))
     assert written in marked
     assert "草稿" not in html and "Globex" not in html
+
+
+def test_the_refold_command_refolds_entries_and_keyword_postings(shop):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("refold", "--batch-size", "3", stdout=out)
+
+    assert re.fullmatch(r"Refolded \d+ entries and \d+ chunks' keyword postings\.\n", out.getvalue())
+    assert f"Refolded {Entry.objects.count()} entries" in out.getvalue()
