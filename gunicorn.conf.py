@@ -34,14 +34,20 @@ keepalive = 5
 # longest valid search URL: a query of 500 characters percent-encoded (up to 12 bytes each)
 # with every other parameter.
 limit_request_line = 8190
+# gunicorn's pure-Python HTTP parser, whatever else is installed: post_fork wraps its
+# request-line parser so that curl's raw UTF-8 reads as percent-encoded
+# (config/gunicorn_request_line.py); the optional C parser (gunicorn_h1c) would refuse it.
+http_parser = "python"
 
 
 # gunicorn's own refusals (a request line too long, a header it cannot parse) answer in the
 # API's error shape, with a code, instead of gunicorn's HTML page (config/gunicorn_errors.py).
 def post_fork(server, worker):
-    from config import gunicorn_errors
+    from config import gunicorn_errors, gunicorn_request_line
 
     gunicorn_errors.install()
+    # curl's raw UTF-8 (`?q=返品`) read as percent-encoded, instead of gunicorn's 400.
+    gunicorn_request_line.install()
 
 
 # Metrics (search/operations/metrics.py): with PROMETHEUS_MULTIPROC_DIR set, every worker writes its counts

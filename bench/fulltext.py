@@ -158,6 +158,9 @@ def main() -> None:
     parser.add_argument("--work-runs", type=int, default=20, help="searches per class measured in pages touched")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--database", default="cms_bench")
+    parser.add_argument("--fold-ratio", action="store_true",
+                        help="also time each search with the query unfolded (before cms.folding), alternately, "
+                             "and print both p95s and their ratio")
     args = parser.parse_args()
 
     import django
@@ -198,11 +201,18 @@ def main() -> None:
     shares = {name: [] for name, _ in QUERY_CLASSES}
     samples: dict[str, list[tuple[str, int]]] = {name: [] for name, _ in QUERY_CLASSES}
     wrong: list[str] = []
+    fold_timings: dict[bool, list[float]] = {True: [], False: []}
     for run in range(args.runs):
         for name, terms in QUERY_CLASSES:
             term = terms[run % len(terms)]
             ws_index = rng.randrange(args.workspaces)
             samples[name].append((term, ws_index))
+            if args.fold_ratio:  # before and after in turn, the order swapped every run
+                for unfolded in ((run % 2 == 0), (run % 2 == 1)):
+                    with _query_unfolded(unfolded):
+                        t0 = time.perf_counter()
+                        search_entries(access=accesses[ws_index], query=term, limit=PAGE)
+                        fold_timings[unfolded].append((time.perf_counter() - t0) * 1000)
             t0 = time.perf_counter()
             result = search_entries(access=accesses[ws_index], query=term, limit=PAGE)
             timings[name].append((time.perf_counter() - t0) * 1000)
@@ -212,6 +222,10 @@ def main() -> None:
             shares[name].append(truth.count(ws_index, term) / len(truth.by_ws[ws_index]))
             if got != expected[:PAGE] or result.has_more != (len(expected) > PAGE):
                 wrong.append(f"{name}: {term!r} in workspace {ws_index}: got {got[:5]}…, expected {expected[:5]}…")
+    if args.fold_ratio:
+        before, after = percentile(fold_timings[True], 0.95), percentile(fold_timings[False], 0.95)
+        print(f"folding cost, every class alternated ({len(fold_timings[True])} searches each): p95 unfolded "
+              f"{before:.2f} ms, folded {after:.2f} ms, ratio {after / before:.3f}; load {os.getloadavg()}")
     # The same searches again, each re-run under EXPLAIN (ANALYZE, BUFFERS): pages touched.
     pages = {name: [] for name, _ in QUERY_CLASSES}
     for name, _ in QUERY_CLASSES:
@@ -378,6 +392,30 @@ def _rows_read(plan: dict) -> int:
         rows += round((plan.get("Actual Rows", 0) + plan.get("Rows Removed by Filter", 0)
                        + plan.get("Rows Removed by Index Recheck", 0)) * loops)
     return rows + sum(_rows_read(child) for child in plan.get("Plans", []))
+
+
+@contextmanager
+def _query_unfolded(unfolded: bool):
+    """With `unfolded`, search_entries as before cms.folding on the query side: the query and
+    the values it highlights only lowercased (the stored text stays as migrated)."""
+    import search.fulltext
+    import search.snippets
+
+    if not unfolded:
+        yield
+        return
+    kept = search.fulltext.text_fold, search.snippets.text_fold
+
+    def lowercase(text: str) -> str:
+        lowered = text.lower()
+        return lowered if len(lowered) == len(text) else "".join(
+            low if len(low := ch.lower()) == 1 else ch for ch in text)
+
+    search.fulltext.text_fold = search.snippets.text_fold = lowercase
+    try:
+        yield
+    finally:
+        search.fulltext.text_fold, search.snippets.text_fold = kept
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -15,6 +15,8 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 
+from cms.folding import text_normalise
+
 if TYPE_CHECKING:
     from cms.access import WorkspaceAccess
 
@@ -347,8 +349,9 @@ PROMOTION_PHRASE_MAX_CHARS = 200
 
 def promotion_phrase_normalise(text: str) -> str:
     """A query phrase as promotions match it: NFKC (full-width letters and digits read as
-    their ASCII forms), case-folded, whitespace runs made one space, trimmed."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    their ASCII forms), case-folded, script variants folded (退貨 is 退货, りんご is リンゴ:
+    cms.folding), whitespace runs made one space, trimmed."""
+    return " ".join(text_normalise(unicodedata.normalize("NFKC", text).casefold()).split())
 
 
 class PromotionQuerySet(models.QuerySet):

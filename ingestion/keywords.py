@@ -13,7 +13,9 @@ Terms:
 - CJK runs (kanji, kana, hangul; no spaces between words): overlapping character bigrams,
   so 返品 is one term and 返品ポリシー gives 返品 品ポ ポリ リシ シー. A run of one
   character is its own term.
-- Text is NFKC-normalised first: full-width ＡＢＣ is abc, half-width ｶﾀｶﾅ is カタカナ.
+- Text is normalised first (cms.folding.text_normalise, the rule of every search): NFKC
+  (full-width ＡＢＣ is abc, half-width ｶﾀｶﾅ is カタカナ), lower case, Traditional Chinese
+  as Simplified (退貨 is 退货) and hiragana as katakana (りんご is リンゴ).
 
 For indexing, `keyword_index_terms` adds every CJK character of longer runs as an extra
 unigram term, so a 1-character query (返, 品) finds the chunks that contain it anywhere.
@@ -24,12 +26,13 @@ more characters, so they change no BM25 score but a 1-character query's.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
 import Stemmer
+
+from cms.folding import text_normalise
 
 # BM25 parameters (Robertson/Lucene defaults). The index stores an impact computed with
 # them; the search scores with them.
@@ -89,7 +92,7 @@ def keyword_tokens(text: str) -> list[str]:
     """
     tokens: list[str] = []
     words: list[str] = []
-    for cjk, word in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
+    for cjk, word in _TOKEN.findall(text_normalise(text)):
         if cjk:
             if words:
                 tokens.extend(_stemmer().stemWords(words))
@@ -113,7 +116,7 @@ def keyword_index_terms(text: str) -> IndexTerms:
     """
     tokens = keyword_tokens(text)
     frequencies = Counter(tokens)
-    for cjk, _ in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
+    for cjk, _ in _TOKEN.findall(text_normalise(text)):
         if len(cjk) > 1:
             frequencies.update(cjk)
     return IndexTerms(frequencies=dict(frequencies), length=len(tokens))
@@ -127,7 +130,7 @@ def bm25_term_weight(*, tf: float, length: float, average_length: float) -> floa
 
 @dataclass(frozen=True)
 class QueryWord:
-    """One word of a text as the tokenizer sees it: what was written (NFKC, lowercased) and its
+    """One word of a text as the tokenizer sees it: what was written (normalised) and its
     term (the stem), or a CJK run (`cjk`, whose terms are its bigrams)."""
 
     surface: str
@@ -143,7 +146,7 @@ def keyword_words(text: str) -> list[QueryWord]:
     [('refunds', 'refund'), ('返品', '返品')]
     """
     words: list[QueryWord] = []
-    for cjk, word in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
+    for cjk, word in _TOKEN.findall(text_normalise(text)):
         if cjk:
             words.append(QueryWord(surface=cjk, term=cjk, cjk=True))
         elif word not in ENGLISH_STOPWORDS and len(word) <= MAX_WORD_CHARS:

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from cms.folding import text_fold
+
 ELLIPSIS = "…"
 # Characters of context kept before the first match, and the most an excerpt keeps in all.
 EXCERPT_BEFORE = 60
@@ -31,14 +33,10 @@ Span = tuple[int, int]
 
 
 def fold(text: str) -> str:
-    """Lowercase `text` one character to one character: a character whose lowercase is longer
-    (the Turkish İ) stays as it is, so every offset into the result is an offset into `text`."""
-    lowered = text.lower()
-    # lower() maps every character to one or more, so equal lengths mean one to one (nearly
-    # always): the per-character walk is only for text with characters like İ.
-    if len(lowered) == len(text):
-        return lowered
-    return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
+    """Lowercase and fold `text` one character to one character (cms.folding.text_fold: case,
+    Traditional as Simplified, hiragana as katakana, full-width as ASCII), so every offset into
+    the result is an offset into `text`: a highlight of 退货 in 退貨 marks 退貨."""
+    return text_fold(text)
 
 
 def match_spans(text: str, terms: Iterable[str]) -> tuple[Span, ...]:

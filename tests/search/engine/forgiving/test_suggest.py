@@ -102,9 +102,9 @@ def test_the_prefix_indexes_are_in_place(docs, workspace):
     # run had done before (a plan test failed in the full run only). bench/forgiving.py times it.
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE indexname IN"
-                       " ('chunk_title_prefix', 'keyword_stat_term_prefix')")
+                       " ('chunk_title_fold_prefix', 'keyword_stat_term_prefix')")
         found = dict(cursor.fetchall())
-    assert "(workspace_id, lower((title)::text) text_pattern_ops)" in found["chunk_title_prefix"]
+    assert "(workspace_id, cms_text_fold((title)::text) text_pattern_ops)" in found["chunk_title_fold_prefix"]
     assert "(workspace_id, term) INCLUDE (df)" in found["keyword_stat_term_prefix"]
 
 
@@ -124,7 +124,7 @@ def test_titles_are_read_in_the_prefix_index_order_not_sorted(docs, workspace, m
 
     monkeypatch.setattr(SearchCursor, "execute", capture)
     suggest_run(full_access(workspace), {"query": "re", "limit": 8})
-    sql, params = next((sql, params) for sql, params in statements if "lower(c.title)" in sql)
+    sql, params = next((sql, params) for sql, params in statements if "cms_text_fold(c.title)" in sql)
     start = sql.index("SELECT title")
     body = sql[start:]
     before = sql[:start].count("%s")
@@ -137,7 +137,7 @@ def test_titles_are_read_in_the_prefix_index_order_not_sorted(docs, workspace, m
         cursor.execute("EXPLAIN " + body, params[before:before + body.count("%s")])
         plan = [row[0] for row in cursor.fetchall()]
     inner = plan[next(i for i, line in enumerate(plan) if "Limit" in line and i > 0):]
-    assert any("chunk_title_prefix" in line for line in inner), plan
+    assert any("chunk_title_fold_prefix" in line for line in inner), plan
     assert not any("Sort" in line for line in inner[1:] if "Index" not in line), plan
 
 

@@ -138,9 +138,10 @@ def test_a_typo_in_another_workspace_dictionary_is_not_offered(no_embeddings, do
 def test_hiragana_typed_for_a_katakana_word_finds_it(no_embeddings, docs, workspace):
     result = keyword_only(workspace, "ぷろぐらむ")
 
+    # Hiragana is folded to katakana in the index and the query alike (cms.folding): the word
+    # is found as typed, with no correction to make.
     assert titles(result)[0] == "プログラムの設定"
-    assert result.extra_meta["corrections"][0]["kind"] == "kana"
-    assert result.extra_meta["corrections"][0]["matched"] == "プログラム"
+    assert not [c for c in result.extra_meta.get("corrections", []) if c["kind"] == "kana"]
 
 
 @pytest.mark.parametrize("variant", ["サーバ-", "サーバ‐", "サーバ"])

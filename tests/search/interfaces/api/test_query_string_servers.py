@@ -1,8 +1,9 @@
 """The entry search's query string through real servers: raw UTF-8 bytes on the socket.
 
 curl sends `?q=返品` as raw UTF-8 bytes. The development server passes them through and the
-API reads them as request.GET would; gunicorn refuses non-ASCII bytes in the request line
-with its own 400, so the documented examples (docs/agents.md) percent-encode, which both servers accept.
+API reads them as request.GET would; gunicorn by itself refuses non-ASCII bytes in the request
+line with its own 400, and as deployed (gunicorn.conf.py: config/gunicorn_request_line.py) reads
+them as percent-encoded, so `curl "…?q=返品"` answers as `curl -G --data-urlencode q=返品` does.
 Percent-encoded, the longest query the API accepts (500 characters) must also fit in the
 request line gunicorn accepts as deployed (docker/Dockerfile).
 """
@@ -10,6 +11,7 @@ request line gunicorn accepts as deployed (docker/Dockerfile).
 from __future__ import annotations
 
 import json
+import subprocess
 from urllib.parse import quote
 
 import pytest
@@ -76,12 +78,14 @@ def test_gunicorn_reads_percent_encoded_query_string(gunicorn_port, refund_entry
     assert [hit["id"] for hit in json.loads(body)["results"]] == [entry.pk]
 
 
-def test_gunicorn_refuses_raw_utf8_in_the_request_line_itself(gunicorn_port, refund_entry_and_key):
-    _, headers = refund_entry_and_key
+def test_gunicorn_reads_raw_utf8_in_the_request_line(gunicorn_port, refund_entry_and_key):
+    entry, headers = refund_entry_and_key
 
-    status, _ = raw_http_get(gunicorn_port, PATH + "返品".encode(), headers)
+    status, body = raw_http_get(gunicorn_port, PATH + "返品".encode(), headers)
 
-    assert status == 400  # gunicorn's own answer: why docs/agents.md percent-encodes
+    # Run from the repository's root, gunicorn reads gunicorn.conf.py by itself.
+    assert status == 200
+    assert [hit["id"] for hit in json.loads(body)["results"]] == [entry.pk]
 
 
 @pytest.fixture(scope="module")
@@ -134,10 +138,51 @@ def test_a_header_over_gunicorns_limit_is_a_coded_431(deployed_gunicorn_port, re
     assert (status, json.loads(body)["code"]) == (431, "headers_too_large")
 
 
-def test_raw_utf8_in_the_request_line_is_a_coded_400_as_deployed(deployed_gunicorn_port, refund_entry_and_key):
+def _answer(body: bytes) -> dict:
+    """A search's JSON answer without its search_id (each search has its own)."""
+    answer = json.loads(body)
+    answer["meta"].pop("search_id")
+    return answer
+
+
+def test_raw_utf8_as_deployed_answers_as_the_percent_encoded_query(deployed_gunicorn_port, refund_entry_and_key):
+    entry, headers = refund_entry_and_key
+
+    raw = raw_http_get(deployed_gunicorn_port, PATH + "返品".encode(), headers)
+    encoded = raw_http_get(deployed_gunicorn_port, PATH + quote("返品").encode(), headers)
+
+    assert raw[0] == encoded[0] == 200
+    assert _answer(raw[1]) == _answer(encoded[1])
+    assert [hit["id"] for hit in json.loads(raw[1])["results"]] == [entry.pk]
+
+
+def test_curl_with_a_raw_japanese_query_as_deployed(deployed_gunicorn_port, refund_entry_and_key):
+    """The command a Japanese developer types first, as typed: curl sends the bytes unencoded."""
+    entry, headers = refund_entry_and_key
+    url = f"http://127.0.0.1:{deployed_gunicorn_port}{PATH.decode()}返品"
+
+    typed = subprocess.run(["curl", "-sS", "-H", f"Authorization: {headers['Authorization']}", url],
+                           capture_output=True, check=True, timeout=30)
+    encoded = subprocess.run(["curl", "-sS", "-G", "--data-urlencode", "q=返品", "-H",
+                              f"Authorization: {headers['Authorization']}",
+                              url.split("?")[0]], capture_output=True, check=True, timeout=30)
+
+    assert _answer(typed.stdout) == _answer(encoded.stdout)
+    assert [hit["id"] for hit in json.loads(typed.stdout)["results"]] == [entry.pk]
+
+
+def test_raw_invalid_utf8_as_deployed_is_the_apis_coded_400(deployed_gunicorn_port, refund_entry_and_key):
     _, headers = refund_entry_and_key
 
-    status, body = raw_http_get(deployed_gunicorn_port, PATH + "返品".encode(), headers)
+    status, body = raw_http_get(deployed_gunicorn_port, PATH + b"\xe8\xbf", headers)
+
+    assert (status, json.loads(body)["code"]) == (400, "query_invalid_encoding")
+    assert json.loads(body)["message"] == "The query string is not valid UTF-8."
+
+
+def test_controls_in_the_request_line_are_still_refused_as_deployed(deployed_gunicorn_port, refund_entry_and_key):
+    _, headers = refund_entry_and_key
+
+    status, body = raw_http_get(deployed_gunicorn_port, PATH + "返品\x01".encode(), headers)
 
     assert (status, json.loads(body)["code"]) == (400, "invalid_request")
-    assert json.loads(body)["message"]
