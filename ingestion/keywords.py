@@ -12,7 +12,8 @@ Terms:
   PyStemmer's C implementation), so "refunds", "refunding" and "refund" are one term.
 - CJK runs (kanji, kana, hangul; no spaces between words): overlapping character bigrams,
   so 返品 is one term and 返品ポリシー gives 返品 品ポ ポリ リシ シー. A run of one
-  character is its own term.
+  character is its own term. `ingestion.segmentation.cjk_run_tokens` is the one place that
+  cuts a run (a setting can add dictionary words for Japanese: see that module).
 - Text is NFKC-normalised first: full-width ＡＢＣ is abc, half-width ｶﾀｶﾅ is カタカナ.
 
 For indexing, `keyword_index_terms` adds every CJK character of longer runs as an extra
@@ -30,6 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import Stemmer
+
+from ingestion.segmentation import cjk_run_tokens, is_japanese
 
 # BM25 parameters (Robertson/Lucene defaults). The index stores an impact computed with
 # them; the search scores with them.
@@ -89,15 +92,13 @@ def keyword_tokens(text: str) -> list[str]:
     """
     tokens: list[str] = []
     words: list[str] = []
+    japanese = is_japanese(text)
     for cjk, word in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
         if cjk:
             if words:
                 tokens.extend(_stemmer().stemWords(words))
                 words = []
-            if len(cjk) == 1:
-                tokens.append(cjk)
-            else:
-                tokens.extend(cjk[i : i + 2] for i in range(len(cjk) - 1))
+            tokens.extend(cjk_run_tokens(cjk, japanese=japanese))
         elif word not in ENGLISH_STOPWORDS and len(word) <= MAX_WORD_CHARS:
             words.append(word)
     if words:

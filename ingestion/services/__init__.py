@@ -26,6 +26,7 @@ from ingestion.services.estimate import EmbedEstimate, chunks_reindex_estimate
 from ingestion.services.keyword import (
     keyword_index_chunks,
     keyword_index_missing,
+    keyword_index_rebuild,
     keyword_stats_compact,
     keyword_stats_compact_all,
     keyword_stats_compact_on_commit,
@@ -63,6 +64,7 @@ __all__ = [
     "chunks_sync_for_entry",
     "keyword_index_chunks",
     "keyword_index_missing",
+    "keyword_index_rebuild",
     "keyword_stats_compact",
     "keyword_stats_compact_all",
     "keyword_stats_compact_on_commit",
