@@ -339,10 +339,11 @@ SPECTACULAR_SETTINGS = {
 # Every search statement is cancelled after this many milliseconds and answered 503
 # search_timeout (0: no limit). See search/statements.py.
 SEARCH_STATEMENT_TIMEOUT_MS = env.int("SEARCH_STATEMENT_TIMEOUT_MS", default=3000)
-# How the keyword leg cuts Japanese text (a text with kana): "bigrams" (character bigrams) or
-# "sudachi-A+bigrams" (Sudachi's words as well; needs sudachipy). ingestion/segmentation.py;
+# How the keyword leg cuts Japanese text (a text with kana): "sudachi-A+bigrams" (Sudachi's
+# normalised words plus character bigrams; chosen by leave-one-set-out, docs/design/cjk-tokenizers.md)
+# or "bigrams" (bigrams only: no dictionary in memory, faster indexing). ingestion/segmentation.py;
 # after a change, `manage.py keyword_reindex` rewrites existing postings.
-SEARCH_KEYWORD_JA_TOKENIZER = env("SEARCH_KEYWORD_JA_TOKENIZER", default="bigrams")
+SEARCH_KEYWORD_JA_TOKENIZER = env("SEARCH_KEYWORD_JA_TOKENIZER", default="sudachi-A+bigrams")
 
 # --- Celery -----------------------------------------------------------------------------
 # CELERY_BROKER_URL set: use it (Redis in production). Unset: kombu's filesystem transport

@@ -7,8 +7,8 @@ normaliser does), so chunks and queries are cut the same way.
 Settings (cms/settings.py), chosen by bench/cjk_tokenizers.py (docs/design/cjk-tokenizers.md):
 
 - SEARCH_KEYWORD_JA_TOKENIZER, for a text that holds kana (Japanese):
-  - "bigrams": overlapping character bigrams only;
-  - "sudachi-A+bigrams": SudachiPy (sudachidict-core, split mode A) words in their
+  - "bigrams": overlapping character bigrams only (no dictionary in memory);
+  - "sudachi-A+bigrams" (the default): SudachiPy (sudachidict-core, split mode A) words in their
     normalised form (附属 and 付属 are one term), particles, auxiliary verbs and symbols
     left out, *plus* the bigrams.
 - Any other run (Chinese, Korean, a Japanese text with no kana at all) is cut into bigrams.
@@ -27,6 +27,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 JA_TOKENIZERS = ("bigrams", "sudachi-A+bigrams")
+DEFAULT_JA_TOKENIZER = "sudachi-A+bigrams"
 # Parts of speech that carry no meaning of their own (Sudachi's first POS level).
 _DROPPED_POS = frozenset({"助詞", "助動詞", "補助記号", "空白"})
 
@@ -44,8 +45,8 @@ def is_japanese(text: str) -> bool:
 def _ja_tokenizer_name() -> str:
     from django.conf import settings
 
-    # Outside Django (the tokenizer is a pure function, e.g. in doctests): the default.
-    name = getattr(settings, "SEARCH_KEYWORD_JA_TOKENIZER", "bigrams") if settings.configured else "bigrams"
+    # Outside Django (the tokenizer is a pure function, e.g. in bench scripts): the default.
+    name = getattr(settings, "SEARCH_KEYWORD_JA_TOKENIZER", DEFAULT_JA_TOKENIZER) if settings.configured else DEFAULT_JA_TOKENIZER
     if name not in JA_TOKENIZERS:
         raise ValueError(f"SEARCH_KEYWORD_JA_TOKENIZER must be one of {', '.join(JA_TOKENIZERS)}, not {name!r}")
     return name

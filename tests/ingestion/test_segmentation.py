@@ -16,8 +16,13 @@ from tests.ingestion.test_keyword_index import assert_statistics_match_recount
 SUDACHI = "sudachi-A+bigrams"
 
 
-def test_default_cuts_japanese_into_bigrams_only():
+def test_bigrams_setting_cuts_japanese_into_bigrams_only(settings):
+    settings.SEARCH_KEYWORD_JA_TOKENIZER = "bigrams"
     assert keyword_tokens("附属の書類") == ["附属", "属の", "の書", "書類"]
+
+
+def test_default_adds_sudachi_words():
+    assert keyword_tokens("附属の書類")[:2] == ["付属", "書類"]
 
 
 def test_sudachi_adds_normalised_words_to_the_bigrams(settings):
@@ -56,6 +61,7 @@ def test_unknown_setting_is_refused(settings):
 @pytest.mark.django_db
 def test_keyword_reindex_rewrites_existing_postings(settings, workspace):
     doc_type = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+    settings.SEARCH_KEYWORD_JA_TOKENIZER = "bigrams"
     entry_make(doc_type, title="付属品", body="<p>附属の書類を確認してください。</p>")
     entry_make(doc_type, title="Refunds", body="<p>Refunds within 30 days.</p>")
     chunk_ids = list(Chunk.objects.filter(workspace=workspace).values_list("pk", flat=True))
