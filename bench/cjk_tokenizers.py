@@ -1,6 +1,8 @@
 #!/usr/bin/env python
 """Dictionary segmentation for the keyword leg against today's CJK bigrams (issue 35, item 3).
 
+Needs requirements-tokenizers.txt (jieba, OpenCC) besides requirements.txt (Sudachi).
+
 Run from the repo root:  .venv/bin/python bench/cjk_tokenizers.py [--sets ...] [--candidates ...] [--max-queries N]
 
 For every candidate tokenizer and every judged set in ../shared/eval/ this prints the keyword
