@@ -12,10 +12,14 @@ Terms:
   PyStemmer's C implementation), so "refunds", "refunding" and "refund" are one term.
 - CJK runs (kanji, kana, hangul; no spaces between words): overlapping character bigrams,
   so 返品 is one term and 返品ポリシー gives 返品 品ポ ポリ リシ シー. A run of one
-  character is its own term.
-- Text is normalised first (cms.folding.text_normalise, the rule of every search): NFKC
-  (full-width ＡＢＣ is abc, half-width ｶﾀｶﾅ is カタカナ), lower case, Traditional Chinese
-  as Simplified (退貨 is 退货) and hiragana as katakana (りんご is リンゴ).
+  character is its own term. `ingestion.segmentation.cjk_run_tokens` is the one place that
+  cuts a run (a setting can add dictionary words for Japanese: see that module).
+- Terms are normalised (cms.folding, the rule of every search): NFKC (full-width ＡＢＣ is
+  abc, half-width ｶﾀｶﾅ is カタカナ), lower case, Traditional Chinese as Simplified (退貨 is
+  退货) and hiragana as katakana (りんご is リンゴ). A CJK run is cut as written (after NFKC
+  and lower case: Sudachi reads hiragana and kanji as people write them) and each of its
+  terms is folded after: the fold is one character to one, so a bigram of the folded run is
+  the folded bigram, and every search meets the same terms.
 
 For indexing, `keyword_index_terms` adds every CJK character of longer runs as an extra
 unigram term, so a 1-character query (返, 品) finds the chunks that contain it anywhere.
@@ -26,13 +30,15 @@ more characters, so they change no BM25 score but a 1-character query's.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
 import Stemmer
 
-from cms.folding import text_normalise
+from cms.folding import text_fold, text_normalise
+from ingestion.segmentation import cjk_run_tokens, is_japanese
 
 # BM25 parameters (Robertson/Lucene defaults). The index stores an impact computed with
 # them; the search scores with them.
@@ -92,17 +98,15 @@ def keyword_tokens(text: str) -> list[str]:
     """
     tokens: list[str] = []
     words: list[str] = []
-    for cjk, word in _TOKEN.findall(text_normalise(text)):
+    japanese = is_japanese(text)
+    for cjk, word in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
         if cjk:
             if words:
                 tokens.extend(_stemmer().stemWords(words))
                 words = []
-            if len(cjk) == 1:
-                tokens.append(cjk)
-            else:
-                tokens.extend(cjk[i : i + 2] for i in range(len(cjk) - 1))
+            tokens.extend(text_fold(term) for term in cjk_run_tokens(cjk, japanese=japanese))
         elif word not in ENGLISH_STOPWORDS and len(word) <= MAX_WORD_CHARS:
-            words.append(word)
+            words.append(text_fold(word))
     if words:
         tokens.extend(_stemmer().stemWords(words))
     return tokens

@@ -6,6 +6,11 @@ from config.settings.base import env
 # Every search statement is cancelled after this many milliseconds and answered 503
 # search_timeout (0: no limit). See search/engine/db/statements.py.
 SEARCH_STATEMENT_TIMEOUT_MS = env.int("SEARCH_STATEMENT_TIMEOUT_MS", default=3000)
+# How the keyword leg cuts Japanese text (a text with kana): "sudachi-A+bigrams" (Sudachi's
+# normalised words plus character bigrams; chosen by leave-one-set-out, docs/design/cjk-tokenizers.md)
+# or "bigrams" (bigrams only: no dictionary in memory, faster indexing). ingestion/segmentation.py;
+# after a change, `manage.py keyword_reindex` rewrites existing postings.
+SEARCH_KEYWORD_JA_TOKENIZER = env("SEARCH_KEYWORD_JA_TOKENIZER", default="sudachi-A+bigrams")
 
 # --- Search log (search/insights/search_log.py, docs/operators.md "Search insights") ----------------
 # Days a logged search and its clicks are kept; the beat task below deletes older rows.
