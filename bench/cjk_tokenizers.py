@@ -22,7 +22,7 @@ paragraphs as there), the Latin-script terms (ingestion.keywords: NFKC, lowercas
 stopwords, Snowball stems), the CJK unigram extras of the index, and BM25 (k1 1.2, b 0.75,
 idf log(1 + (N - df + .5)/(df + .5)), query term counts) over chunks, each document scored by
 its best chunk. What differs: the scoring is exhaustive here (the product reads at most
-MAX_QUERY_TERMS terms and caps very common ones, search/keyword.py), so `bigrams` here is the
+MAX_QUERY_TERMS terms and caps very common ones, search/engine/legs/keyword.py), so `bigrams` here is the
 product's keyword leg without those cuts; bench/eval.py measures the product itself.
 
 Candidates (only CJK runs change; every other word is today's term):

@@ -398,24 +398,24 @@ def _rows_read(plan: dict) -> int:
 def _query_unfolded(unfolded: bool):
     """With `unfolded`, search_entries as before cms.folding on the query side: the query and
     the values it highlights only lowercased (the stored text stays as migrated)."""
-    import search.fulltext
-    import search.snippets
+    import search.engine.fulltext
+    import search.engine.snippets
 
     if not unfolded:
         yield
         return
-    kept = search.fulltext.text_fold, search.snippets.text_fold
+    kept = search.engine.fulltext.text_fold, search.engine.snippets.text_fold
 
     def lowercase(text: str) -> str:
         lowered = text.lower()
         return lowered if len(lowered) == len(text) else "".join(
             low if len(low := ch.lower()) == 1 else ch for ch in text)
 
-    search.fulltext.text_fold = search.snippets.text_fold = lowercase
+    search.engine.fulltext.text_fold = search.engine.snippets.text_fold = lowercase
     try:
         yield
     finally:
-        search.fulltext.text_fold, search.snippets.text_fold = kept
+        search.engine.fulltext.text_fold, search.engine.snippets.text_fold = kept
 
 
 def percentile(values: list[float], q: float) -> float:

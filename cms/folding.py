@@ -4,7 +4,7 @@ Two functions, for the two kinds of caller:
 
 - `text_fold(text)`: one character to one character, so an offset into the result is an
   offset into `text` (highlights mark the characters as written). Lowercase (as
-  search.snippets did: a character whose lowercase is longer, the Turkish İ, stays), then
+  search.engine.snippets did: a character whose lowercase is longer, the Turkish İ, stays), then
   `FOLD_TABLE`:
   - Traditional -> Simplified Chinese, OpenCC's `t2s` character table (cms/fold_t2s.txt,
     written by tools/fold_table.py). Simplified is the canonical side because the table is

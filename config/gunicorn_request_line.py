@@ -9,7 +9,7 @@ the bytes as typed, and that is often the first thing a Japanese developer tries
 of the target, and only those, are percent-encoded (what a browser sends for the same URL)
 before gunicorn's own checks run. Controls, spaces and DEL are still refused; the request
 line's length limit was already applied to the bytes as received. The app decodes the
-query string as UTF-8 (search/api/searches.py), so bytes that are not UTF-8 are its 400
+query string as UTF-8 (search/interfaces/api/searches.py), so bytes that are not UTF-8 are its 400
 `query_invalid_encoding`, as over runserver.
 """
 

@@ -15,9 +15,9 @@ from django.utils import timezone
 from cms import services
 from cms.models import Entry, EntryStatus, Promotion
 from cms.refold import entries_refold
-from search.fulltext import SearchPlan, search_entries
-from search.mcp_server import api_key_caller, build_mcp_server
-from search.suggest import suggest_run
+from search.engine.fulltext import SearchPlan, search_entries
+from search.interfaces.mcp.server import api_key_caller, build_mcp_server
+from search.engine.forgiving.suggest import suggest_run
 from tests.factories import MembershipFactory, UserFactory, api_key_make, bearer, entry_make, full_access
 from tests.search.mcp_helpers import run
 from tests.search.pipeline_helpers import embed_all, fake_embeddings, semantic_type  # noqa: F401 - fixture
