@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.html import strip_tags
 
 from cms.content_language import content_language
 
@@ -11,5 +12,6 @@ register = template.Library()
 
 @register.filter
 def content_lang(value: object, declared: str | None = None) -> str:
-    """The language tag of `value`'s text; `declared` (an entry's own language) wins when given."""
-    return content_language(str(value) if value is not None else "", declared)
+    """The language tag of `value`'s text (markup such as a snippet's <mark> ignored); `declared` (an
+    entry's own language) wins when given."""
+    return content_language(strip_tags(str(value)) if value is not None else "", declared)
