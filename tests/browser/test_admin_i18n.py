@@ -117,7 +117,7 @@ def test_english_browser_gets_english_pages(login_page, shop):
         page.goto(url)
         assert page.get_attribute("html", "lang") == "en", name
     page.goto("/admin/search/")
-    assert page.locator("#search-workspaces caption").inner_text() == "Search in a workspace"
+    assert page.locator("#search-workspaces caption").text_content() == "Search in a workspace"
 
 
 @pytest.mark.parametrize("language", ["en", "ja", "zh-HK"])
