@@ -35,6 +35,13 @@ FIELD_NAMES = {
     "include_drafts": _("include drafts"), "expires_at": _("expires at"), "revoked_at": _("revoked at"),
     "last_used_at": _("last used at"), "phrase": _("phrase"), "entry": _("entry"), "position": _("position"),
 }
+# An entry's status as a word in running text and lists (the stored value, translated).
+STATUS_WORDS = {"draft": _("draft"), "published": _("published")}
+
+
+def status_word(value: object) -> str:
+    """`published` -> "published" in the interface's language; an unknown value as it is."""
+    return str(STATUS_WORDS.get(str(value), value))
 
 
 def model_labels_translate() -> None:

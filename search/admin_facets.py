@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 from django.utils.translation import gettext, gettext_lazy as _
 
-from cms.models import EntryStatus
+from cms.model_labels import status_word
 from search.facets import BUILTIN_FACETS, OTHER, facet_value_condition, facetable_fields, facets_resolve
 from search.filters import FIELD_PREFIX, RESERVED_KEYS
 from search.options import MAX_FACETS
@@ -84,8 +84,8 @@ def sidebar_groups(params: Mapping[str, str], facets: Mapping[str, Mapping[str, 
         chosen = base.get(param, "")
         without = {key: value for key, value in base.items() if key != param}
         def shown(value: str) -> str:
-            if name == "status" and value in EntryStatus.values:
-                return str(EntryStatus(value).label)
+            if name == "status":
+                return status_word(value)
             return content_type_names.get(value, value) if name == "content_type" else value
         links = [FacetLink(gettext("All"), "", None, "?" + urlencode(without), chosen == "")]
         for value, count in counts.items():

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django import template
 
-from cms.models import EntryStatus, Role
+from cms.model_labels import status_word
+from cms.models import Role
 
 register = template.Library()
 
@@ -24,5 +25,5 @@ def role_label(value: object) -> str:
 
 @register.filter
 def status_label(value: object) -> str:
-    """`published` -> "Published" in the interface's language."""
-    return _label(EntryStatus, value)
+    """`published` -> "published" in the interface's language (cms/model_labels.py)."""
+    return status_word(value)
