@@ -216,9 +216,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # The admin's languages. Browsers asking for zh-HK, zh-TW, zh-MO or zh-Hant land on zh-hant through
-# Django's fallbacks (django/conf/locale LANG_INFO); Simplified (zh-CN, zh-Hans) is not offered and
-# gets English. Our catalogues live in locale/ (`make messages` updates them, `make compilemessages`
-# builds the .mo files; see docs/i18n.md).
+# Django's fallbacks (django/conf/locale LANG_INFO); zh-CN and zh-Hans too, the only Chinese offered
+# (tests/i18n/test_locale.py). Our catalogues live in locale/ (`make messages` updates them, `make
+# compilemessages` builds the .mo files; see docs/i18n.md).
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", "English"),

@@ -6,7 +6,7 @@ The API and MCP keep the English message (with its code); the admin shows the sa
 from __future__ import annotations
 
 from django import template
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext_lazy as _
 
 from ingestion.embeddings import NOT_CONFIGURED_HELP
 

@@ -33,6 +33,7 @@ def html_lang(html: str) -> str:
     ("zh-Hant", "zh-hant", "在工作區中搜尋"),
     ("zh-Hant-HK,zh;q=0.8", "zh-hant", "在工作區中搜尋"),
     ("en-US,en;q=0.9", "en", "Search in a workspace"),
+    ("zh-CN", "zh-hant", "在工作區中搜尋"),
     ("fr-FR", "en", "Search in a workspace"),
 ])
 def test_accept_language_chooses_the_admin_language(client, owner, accept, lang, word):
