@@ -14,7 +14,7 @@ export DEBUG ?= true
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install citus db run test test-citus bench bench-peers clean-db compose-check mcp-clients
+.PHONY: install citus db run test test-citus bench bench-peers clean-db compose-check mcp-clients messages compilemessages
 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -110,6 +110,19 @@ run: db
 
 # The single-node suite, then the Citus tests in a session of their own (tests/citus/conftest.py:
 # they move the test database onto a coordinator and two workers).
+# The admin's translations (docs/i18n.md). `make messages` adds every string newly marked for
+# translation to locale/{ja,zh_Hant}/LC_MESSAGES/django.po (translate them there: empty or fuzzy
+# entries fail tests/i18n/test_catalogues.py); `make compilemessages` builds the .mo files, which
+# are committed (the Docker image has no gettext), with Debian's GNU gettext (apt-get install gettext).
+MESSAGE_LANGUAGES := -l ja -l zh_Hant
+MESSAGE_IGNORES := $(foreach dir,.venv third_party tests bench var docker tools docs artifacts screenshots,-i "$(dir)/*")
+messages: install
+	$(PY) manage.py makemessages $(MESSAGE_LANGUAGES) --no-obsolete --add-location file $(MESSAGE_IGNORES)
+
+compilemessages:
+	@command -v msgfmt >/dev/null || { echo "msgfmt is missing: apt-get install gettext"; exit 1; }
+	@for po in locale/*/LC_MESSAGES/django.po; do msgfmt --check --statistics -o "$${po%.po}.mo" "$$po" || exit 1; done
+
 test: db mcp-clients citus
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -1,11 +1,15 @@
 """App config for the content domain."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CmsConfig(AppConfig):
     name = "cms"
-    verbose_name = "Content"
+    verbose_name = _("Content")
 
     def ready(self) -> None:
         from cms import static_files  # noqa: F401 - registers the deploy check cms.E001
+        from cms.model_labels import model_labels_translate
+
+        model_labels_translate()

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from cms.folding import text_normalise
 
@@ -51,9 +52,9 @@ class Workspace(models.Model):
 
 
 class Role(models.TextChoices):
-    OWNER = "owner", "Owner"
-    EDITOR = "editor", "Editor"
-    VIEWER = "viewer", "Viewer"
+    OWNER = "owner", _("Owner")
+    EDITOR = "editor", _("Editor")
+    VIEWER = "viewer", _("Viewer")
 
 
 class MembershipQuerySet(models.QuerySet):
@@ -107,13 +108,13 @@ class Membership(models.Model):
 
 
 class FieldType(models.TextChoices):
-    TEXT = "text", "Text"
-    RICHTEXT = "richtext", "Rich text"
-    NUMBER = "number", "Number"
-    BOOLEAN = "boolean", "Boolean"
-    DATE = "date", "Date"
-    REFERENCE = "reference", "Reference"
-    TAGS = "tags", "Tags"
+    TEXT = "text", _("Text")
+    RICHTEXT = "richtext", _("Rich text")
+    NUMBER = "number", _("Number")
+    BOOLEAN = "boolean", _("Boolean")
+    DATE = "date", _("Date")
+    REFERENCE = "reference", _("Reference")
+    TAGS = "tags", _("Tags")
 
 
 # Field types whose values are prose: the ones semantic search ingests.
@@ -161,8 +162,8 @@ class ContentType(models.Model):
 
 
 class EntryStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    PUBLISHED = "published", "Published"
+    DRAFT = "draft", _("Draft")
+    PUBLISHED = "published", _("Published")
 
 
 class EntryQuerySet(models.QuerySet):
@@ -307,8 +308,8 @@ class ApiKey(models.Model):
 
 
 class SynonymKind(models.TextChoices):
-    MULTI_WAY = "multi_way", "Multi-way (each term finds the others)"
-    ONE_WAY = "one_way", "One-way (the source finds the terms, not back)"
+    MULTI_WAY = "multi_way", _("Multi-way (each term finds the others)")
+    ONE_WAY = "one_way", _("One-way (the source finds the terms, not back)")
 
 
 class SynonymSetQuerySet(models.QuerySet):

@@ -9,6 +9,8 @@ from search.operations.metrics_view import metrics_view
 
 urlpatterns = [
     # Before the admin's own catch-all: these pages live under /admin/ and use its login.
+    # The admin header's language chooser posts here (Django's set_language: a session cookie).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/ingestion/status/", include("ingestion.admin.urls")),
     path("admin/search/", include("search.interfaces.admin.urls")),
     path("admin/", admin.site.urls),

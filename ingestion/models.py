@@ -13,6 +13,7 @@ use the same cast and predicate to be served by it.
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.contrib.postgres.indexes import GinIndex
 from pgvector.django import VectorField
 
@@ -20,16 +21,16 @@ from cms.models import Asset, Entry, Workspace
 
 
 class SourceKind(models.TextChoices):
-    ENTRY = "entry", "Entry"
-    ASSET = "asset", "Asset"
+    ENTRY = "entry", _("Entry")
+    ASSET = "asset", _("Asset")
 
 
 class ChunkStatus(models.TextChoices):
-    PENDING = "pending", "Pending"  # lacks a current vector of its workspace's active model
+    PENDING = "pending", _("Pending")  # lacks a current vector of its workspace's active model
     # Searchable (it holds a current active vector) and waiting only for a switch's target model.
-    BACKFILL = "backfill", "Backfill"
-    EMBEDDED = "embedded", "Embedded"
-    FAILED = "failed", "Failed"
+    BACKFILL = "backfill", _("Backfill")
+    EMBEDDED = "embedded", _("Embedded")
+    FAILED = "failed", _("Failed")
 
 
 QUEUED_STATUSES = (ChunkStatus.PENDING, ChunkStatus.BACKFILL)

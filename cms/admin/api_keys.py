@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy as _
 
 from cms.api.keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expires_at
 from cms.models import ApiKey, Membership, Role, Workspace
@@ -41,7 +42,7 @@ class ApiKeyCreateForm(forms.ModelForm):
     class Meta:
         model = ApiKey
         fields = ["workspace", "name", "include_drafts"]
-        help_texts = {"include_drafts": "Without it the key sees published content only."}
+        help_texts = {"include_drafts": _("Without it the key sees published content only.")}
 
     def clean_expires_in_days(self) -> int | None:
         days = self.cleaned_data.get("expires_in_days")
@@ -102,11 +103,11 @@ class ApiKeyAdmin(admin.ModelAdmin):
             kwargs["queryset"] = _owned_workspaces(request)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
-    @admin.display(description="key")
+    @admin.display(description=_("key"))
     def prefix_display(self, api_key: ApiKey) -> str:
         return f"cms_{api_key.prefix}_…"
 
-    @admin.display(description="state")
+    @admin.display(description=_("state"))
     def state(self, api_key: ApiKey) -> str:
         if api_key.revoked_at is not None:
             return "revoked"
@@ -133,7 +134,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
-            "title": "API key created",
+            "title": gettext("API key created"),
             "api_key": obj,
             "secret": request._api_key_secret,
         }
@@ -142,9 +143,9 @@ class ApiKeyAdmin(admin.ModelAdmin):
         response["Cache-Control"] = "no-store"
         return response
 
-    @admin.action(description="Revoke selected API keys")
+    @admin.action(description=_("Revoke selected API keys"))
     def revoke_selected(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> None:
         keys = list(queryset.filter(workspace__in=_owned_workspaces(request)))
         for api_key in keys:
             api_key_revoke(api_key=api_key)
-        self.message_user(request, f"Revoked {len(keys)} API key(s).", messages.SUCCESS)
+        self.message_user(request, gettext("Revoked %(count)s API key(s).") % {"count": len(keys)}, messages.SUCCESS)

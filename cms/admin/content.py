@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponseRedirect
+from django.utils.translation import gettext, gettext_lazy as _
 
 from cms import services
 from cms.access import entry_visibility_q
@@ -150,7 +151,8 @@ class WorkspaceScopedAdmin(admin.ModelAdmin):
                 names = ", ".join(ws.name for ws in refused)
                 self.message_user(
                     request,
-                    f"Nothing was done: you are not {roles} in {names}. Select only rows of workspaces you may change.",
+                    gettext("Nothing was done: you are not %(roles)s in %(names)s. Select only rows of workspaces you may change.") % {
+                        "roles": roles, "names": names},
                     messages.ERROR,
                 )
                 return HttpResponseRedirect(request.get_full_path())
@@ -165,13 +167,13 @@ class WorkspaceAdmin(WorkspaceScopedAdmin):
     workspace_lookup = "pk"
     write_roles = MANAGE_ROLES
 
-    @admin.display(description="Hybrid fusion")
+    @admin.display(description=_("Hybrid fusion"))
     def search_fusion_pin(self, obj: Workspace) -> str:
         """The pinned fusion, read-only: it changes only through `manage.py search_fusion`,
         which checks it on the workspace's judged queries first."""
         pin = obj.search_fusion if obj.pk else None
         if not pin:
-            return "Default (adaptive). Pin another with `manage.py search_fusion pin`."
+            return gettext("Default (adaptive). Pin another with `manage.py search_fusion pin`.")
         weights = ""
         if pin.get("keyword_weight") is not None:
             weights = f", keyword {pin['keyword_weight']:g} / semantic {1 - pin['keyword_weight']:g}"
@@ -196,7 +198,7 @@ class MembershipForm(forms.ModelForm):
     """Names the user by exact username or e-mail: an owner never sees a list of all users."""
 
     user = forms.CharField(
-        max_length=254, help_text="The exact username or e-mail address of an existing user."
+        max_length=254, help_text=_("The exact username or e-mail address of an existing user.")
     )
 
     class Meta:
@@ -222,9 +224,10 @@ class MembershipForm(forms.ModelForm):
             return by_username
         by_email = list(users.filter(email__iexact=value)[:2])
         if len(by_email) > 1:
-            raise ValidationError("Several users have this e-mail address; enter the username instead.")
+            raise ValidationError(gettext("Several users have this e-mail address; enter the username instead."))
         if not by_email:
-            raise ValidationError(f"No user has the username or e-mail “{value}”. Check the spelling; it must match exactly.")
+            raise ValidationError(gettext("No user has the username or e-mail “%(value)s”. Check the spelling; it must match exactly.") % {
+                "value": value})
         return by_email[0]
 
 
@@ -252,7 +255,7 @@ class MembershipAdmin(WorkspaceScopedAdmin):
             services.membership_owner_kept_check(losing=objs)
         except ValidationError as exc:
             for message in exc.messages:
-                self.message_user(request, f"Nothing was deleted: {message}", messages.ERROR)
+                self.message_user(request, gettext("Nothing was deleted: %(message)s") % {"message": message}, messages.ERROR)
             protected = [*protected, *exc.messages]
         return deleted, model_count, perms_needed, protected
 

@@ -25,6 +25,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_lazy as _
 
 from cms import services
 from cms.admin.content import WorkspaceScopedAdmin, content_type_label
@@ -86,7 +87,7 @@ class SchemaTagsField(forms.CharField):
     (None when empty). The schema checks each tag, so its error lands on the field."""
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("help_text", "Separate tags with commas.")
+        kwargs.setdefault("help_text", _("Separate tags with commas."))
         super().__init__(widget=forms.TextInput(attrs={"class": "vTextField"}), **kwargs)
 
     def to_python(self, value: Any) -> Any:
@@ -109,12 +110,12 @@ def schema_form_field(field: dict) -> forms.Field:
     if kind == FieldType.TEXT:
         return forms.CharField(strip=False, widget=forms.TextInput(attrs={"class": "vTextField"}), **common)
     if kind == FieldType.RICHTEXT:
-        return forms.CharField(strip=False, help_text="HTML.", **common,
+        return forms.CharField(strip=False, help_text=_("HTML."), **common,
                                widget=forms.Textarea(attrs={"class": "vLargeTextField", "rows": 10}))
     if kind == FieldType.NUMBER:
         return SchemaNumberField(**common)
     if kind == FieldType.REFERENCE:
-        return SchemaNumberField(integer=True, help_text="The id of an entry.", **common)
+        return SchemaNumberField(integer=True, help_text=_("The id of an entry."), **common)
     if kind == FieldType.BOOLEAN:
         if common["required"]:  # a required yes/no is answered by the box, ticked or not
             return forms.BooleanField(label=field["label"], required=False)
@@ -198,8 +199,8 @@ def entry_form_class(content_type: ContentType | None) -> type[EntrySchemaForm]:
 class ContentTypeChoiceForm(forms.Form):
     """The first step of adding an entry: which content type (of a workspace the user writes)."""
 
-    content_type = forms.ModelChoiceField(queryset=ContentType.objects.none(), label="Content type",
-                                          help_text="The entry's fields come from its content type.")
+    content_type = forms.ModelChoiceField(queryset=ContentType.objects.none(), label=_("Content type"),
+                                          help_text=_("The entry's fields come from its content type."))
 
     def __init__(self, *args, content_types: QuerySet, **kwargs):
         super().__init__(*args, **kwargs)
@@ -282,9 +283,9 @@ class EntryAdmin(WorkspaceScopedAdmin):
         # An entry lives in its content type's workspace; on add, that is the type chosen.
         return obj.content_type.workspace_id if obj.content_type_id else obj.workspace_id
 
-    @admin.display(description="title")
+    @admin.display(description=_("title"))
     def display_title(self, entry: Entry) -> str:
-        return entry.title[:80] or f"Entry {entry.pk}"
+        return entry.title[:80] or gettext("Entry %(id)s") % {"id": entry.pk}
 
     # --- which content type's form --------------------------------------------------------
 
@@ -332,12 +333,12 @@ class EntryAdmin(WorkspaceScopedAdmin):
         ]
         kept = kept_keys(content_type, obj.data)
         if kept:
-            fieldsets.append(("Not in the schema", {
+            fieldsets.append((_("Not in the schema"), {
                 "fields": [KEPT_PREFIX + key for key in kept],
-                "description": "Values of fields this content type no longer has. They are kept as they "
-                               "are when you save; change the content type's schema to edit them.",
+                "description": _("Values of fields this content type no longer has. They are kept as they "
+                                 "are when you save; change the content type's schema to edit them."),
             }))
-        fieldsets.append(("History", {"fields": ["created_at", "updated_at", "created_by"],
+        fieldsets.append((_("History"), {"fields": ["created_at", "updated_at", "created_by"],
                                       "classes": ["collapse"]}))
         return fieldsets
 
@@ -385,7 +386,7 @@ class EntryAdmin(WorkspaceScopedAdmin):
             form.is_valid()  # a type the user may not write: "Select a valid choice" beside the field
         context = {
             **self.admin_site.each_context(request),
-            "title": "Add entry: choose its content type",
+            "title": gettext("Add entry: choose its content type"),
             "opts": self.model._meta,
             "adminform": helpers.AdminForm(form, [(None, {"fields": ["content_type"]})], {}),
             "errors": helpers.AdminErrorList(form, []),
@@ -400,7 +401,7 @@ class EntryAdmin(WorkspaceScopedAdmin):
         if entry is None:
             # Another workspace's entry (or none): 404, as the search and status pages answer,
             # rather than the admin's redirect; the same for both, so nothing is given away.
-            raise Http404("No entry with this id in your workspaces.")
+            raise Http404(gettext("No entry with this id in your workspaces."))
         extra_context = dict(extra_context or {})
         extra_context["entry_panels"] = [
             {"template": panel.template, "context": panel.context(request, entry)} for panel in ENTRY_PANELS

@@ -19,6 +19,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, gettext_lazy as _
 
 from cms import services
 from cms.admin.content import WorkspaceScopedAdmin
@@ -56,8 +57,8 @@ class PromotionForm(forms.ModelForm):
         model = Promotion
         fields = ["workspace", "phrase", "entry", "position"]
         help_texts = {
-            "phrase": "The query this entry answers. Matched ignoring case, full-width/half-width and extra spaces.",
-            "position": "Order among the entries pinned to the same phrase (lowest first).",
+            "phrase": _("The query this entry answers. Matched ignoring case, full-width/half-width and extra spaces."),
+            "position": _("Order among the entries pinned to the same phrase (lowest first)."),
         }
 
     def clean(self):
@@ -66,9 +67,9 @@ class PromotionForm(forms.ModelForm):
         if phrase is not None:
             cleaned["phrase"] = promotion_phrase_normalise(phrase)
             if not cleaned["phrase"]:
-                self.add_error("phrase", "Give the query phrase the entry should answer.")
+                self.add_error("phrase", gettext("Give the query phrase the entry should answer."))
         if workspace is not None and entry is not None and entry.workspace_id != workspace.pk:
-            self.add_error("entry", "The entry must belong to the same workspace.")
+            self.add_error("entry", gettext("The entry must belong to the same workspace."))
         return cleaned
 
 

@@ -79,6 +79,9 @@ MIDDLEWARE = [
     # code, and times the API's searches (search/operations/metrics.py).
     "search.operations.metrics.ApiMetricsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before CommonMiddleware (Django's order): the admin speaks the browser's
+    # language (Accept-Language, or the header's chooser); the API and MCP stay English (cms/locale.py).
+    "cms.locale.AdminLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before anything reads a request body: refuses API bodies over API_MAX_BODY_BYTES.
     "search.interfaces.api.limits.ApiBodyLimitMiddleware",
@@ -156,7 +159,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The admin's languages. Browsers asking for zh-HK, zh-TW, zh-MO or zh-Hant land on zh-hant through
+# Django's fallbacks (django/conf/locale LANG_INFO); zh-CN and zh-Hans too, the only Chinese offered
+# (tests/i18n/test_locale.py). Our catalogues live in locale/ (`make messages` updates them, `make
+# compilemessages` builds the .mo files; see docs/i18n.md).
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("ja", "日本語"),
+    ("zh-hant", "繁體中文"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

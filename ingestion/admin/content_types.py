@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_lazy as _
 
 from cms.admin.content import ContentTypeAdmin
 from cms.models import ContentType
@@ -26,32 +27,35 @@ class ContentTypeIngestionAdmin(ContentTypeAdmin):
     actions = ["semantic_search_on", "semantic_search_off", "reindex", "retry_failed"]
     list_display = [*ContentTypeAdmin.list_display, "ingestion_status"]
 
-    @admin.display(description="ingestion")
+    @admin.display(description=_("ingestion"))
     def ingestion_status(self, content_type: ContentType) -> str:
         url = reverse("ingestion_status", args=[content_type.workspace.slug])
-        return format_html('<a href="{}">status</a>', url)
+        return format_html('<a href="{}">{}</a>', url, gettext("status"))
 
-    @admin.action(description="Turn semantic search on for the selected content types", permissions=["change"])
+    @admin.action(description=_("Turn semantic search on for the selected content types"), permissions=["change"])
     def semantic_search_on(self, request: HttpRequest, queryset: QuerySet) -> None:
         with transaction.atomic():
             changed = admin_actions.semantic_search_set(content_types=list(queryset), enabled=True)
-        self.message_user(request, f"Semantic search turned on for {changed} content type(s); embedding is queued.")
+        self.message_user(request, gettext("Semantic search turned on for %(count)s content type(s); embedding is queued.") % {
+            "count": changed})
 
-    @admin.action(description="Turn semantic search off for the selected content types", permissions=["change"])
+    @admin.action(description=_("Turn semantic search off for the selected content types"), permissions=["change"])
     def semantic_search_off(self, request: HttpRequest, queryset: QuerySet) -> None:
         with transaction.atomic():
             changed = admin_actions.semantic_search_set(content_types=list(queryset), enabled=False)
-        self.message_user(request, f"Semantic search turned off for {changed} content type(s); their chunks are removed.")
+        self.message_user(request, gettext("Semantic search turned off for %(count)s content type(s); their chunks are removed.") % {
+            "count": changed})
 
-    @admin.action(description="Reindex the selected content types (queued)", permissions=["change"])
+    @admin.action(description=_("Reindex the selected content types (queued)"), permissions=["change"])
     def reindex(self, request: HttpRequest, queryset: QuerySet) -> None:
         with transaction.atomic():
             requeued = admin_actions.content_types_reindex(content_types=list(queryset))
         self.message_user(
-            request, f"Reindex queued for {queryset.count()} content type(s); {requeued} chunk(s) requeued."
+            request, gettext("Reindex queued for %(types)s content type(s); %(requeued)s chunk(s) requeued.") % {
+                "types": queryset.count(), "requeued": requeued}
         )
 
-    @admin.action(description="Retry the failed chunks of the selected content types", permissions=["change"])
+    @admin.action(description=_("Retry the failed chunks of the selected content types"), permissions=["change"])
     def retry_failed(self, request: HttpRequest, queryset: QuerySet) -> None:
         requeued = 0
         types = queryset.select_related("workspace").order_by("workspace_id", "pk")
@@ -60,7 +64,7 @@ class ContentTypeIngestionAdmin(ContentTypeAdmin):
                 group = list(group)
                 requeued += admin_actions.chunks_retry_failed(workspace=group[0].workspace, content_types=group)
         level = messages.SUCCESS if requeued else messages.INFO
-        self.message_user(request, f"{requeued} failed chunk(s) requeued; embedding is queued.", level)
+        self.message_user(request, gettext("%(requeued)s failed chunk(s) requeued; embedding is queued.") % {"requeued": requeued}, level)
 
 
 admin.site.unregister(ContentType)

@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext, ngettext
 
 from cms.admin.entries import EntryPanel, entry_panel_register
 from cms.models import Entry
@@ -37,22 +38,26 @@ def _seconds_shown(seconds: float | None) -> int | None:
 
 def entry_saved_message(request: HttpRequest, entry: Entry) -> str:
     """What a save means for search: full-text at once; semantic when, from the queue's pace."""
-    said = "Indexed for full-text search now"
     if not entry.content_type.semantic_search_enabled:
-        return f"{said}; semantic search is off for the content type {entry.content_type}."
+        return gettext("Indexed for full-text search now; semantic search is off for the content type %(type)s.") % {
+            "type": entry.content_type}
     provider = selectors.embedding_provider_status()
     if not provider["configured"]:
-        return f"{said}; semantic search has no embedding provider ({provider['code']}), so its chunks wait."
+        return gettext("Indexed for full-text search now; semantic search has no embedding provider (%(code)s), "
+                       "so its chunks wait.") % {"code": provider["code"]}
     eta = selectors.entry_embedding_eta(workspace=entry.workspace, entry_id=entry.pk)
     if eta.waiting == 0:
-        return f"{said}; its chunks are unchanged and already searchable semantically."
-    chunks = f"{eta.waiting} chunk{'s' if eta.waiting != 1 else ''}"
-    queued = f"{eta.ahead} chunk{'s' if eta.ahead != 1 else ''} queued in this workspace"
+        return gettext("Indexed for full-text search now; its chunks are unchanged and already searchable semantically.")
+    chunks = ngettext("%(count)s chunk", "%(count)s chunks", eta.waiting) % {"count": eta.waiting}
+    queued = ngettext("%(count)s chunk queued in this workspace", "%(count)s chunks queued in this workspace",
+                      eta.ahead) % {"count": eta.ahead}
     if eta.seconds is None:
-        return (f"{said}; semantic search once a worker embeds its {chunks} ({queued}; nothing embedded "
-                "here in the last 10 minutes to estimate the pace from).")
-    return (f"{said}; semantic search in about {_seconds_shown(eta.seconds)} s "
-            f"({queued}, embedded at {eta.per_second:g} per second lately).")
+        return gettext("Indexed for full-text search now; semantic search once a worker embeds its %(chunks)s "
+                       "(%(queued)s; nothing embedded here in the last 10 minutes to estimate the pace from).") % {
+            "chunks": chunks, "queued": queued}
+    return gettext("Indexed for full-text search now; semantic search in about %(seconds)s s "
+                   "(%(queued)s, embedded at %(pace)s per second lately).") % {
+        "seconds": _seconds_shown(eta.seconds), "queued": queued, "pace": f"{eta.per_second:g}"}
 
 
 entry_panel_register(EntryPanel(

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy as _
 
 from cms.admin.access import WRITE_ROLES, role_allows, user_roles
 from cms.models import ContentType, Workspace
@@ -32,11 +33,11 @@ STATUS_INDEX_MAX_WORKSPACES = 50
 USAGE_DAYS = 30
 
 ACTIONS = {
-    "semantic_on": "Turn semantic search on",
-    "semantic_off": "Turn semantic search off",
-    "reindex": "Reindex (queued)",
-    "retry_failed": "Retry failed chunks",
-    "retry_all_failed": "Retry every failed chunk in the workspace, assets included",
+    "semantic_on": _("Turn semantic search on"),
+    "semantic_off": _("Turn semantic search off"),
+    "reindex": _("Reindex (queued)"),
+    "retry_failed": _("Retry failed chunks"),
+    "retry_all_failed": _("Retry every failed chunk in the workspace, assets included"),
 }
 
 
@@ -54,7 +55,7 @@ class StatusActionForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         if cleaned.get("action") not in (None, "retry_all_failed") and not cleaned.get("content_types"):
-            raise forms.ValidationError("Select at least one content type for this action.")
+            raise forms.ValidationError(_("Select at least one content type for this action."))
         return cleaned
 
     @transaction.atomic
@@ -63,14 +64,16 @@ class StatusActionForm(forms.Form):
         action, types = self.cleaned_data["action"], list(self.cleaned_data["content_types"])
         if action in ("semantic_on", "semantic_off"):
             changed = admin_actions.semantic_search_set(content_types=types, enabled=action == "semantic_on")
-            state = "on" if action == "semantic_on" else "off"
-            return f"Semantic search turned {state} for {changed} content type(s)."
+            if action == "semantic_on":
+                return gettext("Semantic search turned on for %(count)s content type(s).") % {"count": changed}
+            return gettext("Semantic search turned off for %(count)s content type(s).") % {"count": changed}
         if action == "reindex":
             requeued = admin_actions.content_types_reindex(content_types=types)
-            return f"Reindex queued for {len(types)} content type(s); {requeued} chunk(s) requeued for embedding."
+            return gettext("Reindex queued for %(types)s content type(s); %(requeued)s chunk(s) requeued for embedding.") % {
+                "types": len(types), "requeued": requeued}
         scope = None if action == "retry_all_failed" else types
         requeued = admin_actions.chunks_retry_failed(workspace=self.workspace, content_types=scope)
-        return f"{requeued} failed chunk(s) requeued; embedding is queued."
+        return gettext("%(requeued)s failed chunk(s) requeued; embedding is queued.") % {"requeued": requeued}
 
 
 def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
@@ -101,7 +104,7 @@ def status_index(request: HttpRequest) -> HttpResponse:
     return TemplateResponse(
         request,
         "admin/ingestion/status_index.html",
-        _admin_context(request, "Ingestion status", lines=lines, provider=provider),
+        _admin_context(request, gettext("Ingestion status"), lines=lines, provider=provider),
     )
 
 
@@ -112,7 +115,7 @@ def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
     form = StatusActionForm(workspace=workspace)
     if request.method == "POST":
         if not can_act:
-            raise PermissionDenied("Only the workspace's editors and owners may run ingestion actions.")
+            raise PermissionDenied(gettext("Only the workspace's editors and owners may run ingestion actions."))
         form = StatusActionForm(request.POST, workspace=workspace)
         if form.is_valid():
             messages.success(request, form.run())
@@ -131,7 +134,7 @@ def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "admin/ingestion/status.html",
         _admin_context(
             request,
-            f"Ingestion status: {workspace.name}",
+            gettext("Ingestion status: %(name)s") % {"name": workspace.name},
             workspace=workspace,
             other_workspaces=workspace_list_for_user(user=request.user).exclude(pk=workspace.pk).order_by("slug")[:20],
             role=role,

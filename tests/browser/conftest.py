@@ -75,8 +75,8 @@ def login_page(browser, live_server) -> Iterator[Callable[..., object]]:
     """Factory: a Page in its own context, logged in to the admin as `user`."""
     contexts = []
 
-    def login(user, password: str = "pw"):
-        context = browser.new_context(viewport=VIEWPORT, locale="ja-JP", base_url=live_server.url)
+    def login(user, password: str = "pw", locale: str = "en-US"):
+        context = browser.new_context(viewport=VIEWPORT, locale=locale, base_url=live_server.url)
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_lazy as _
 
 from cms.access import workspace_accesses_for_user
 from cms.admin.content import ContentTypeListFilter, EntryAdmin
@@ -58,7 +59,7 @@ class EntrySearchAdmin(EntryAdmin):
         if workspace_id := request.GET.get("workspace__id__exact"):
             accesses = [a for a in accesses if str(a.workspace.pk) == workspace_id]
         if len(accesses) > ADMIN_SEARCH_MAX_WORKSPACES:
-            messages.warning(request, "Choose a workspace in the filter to search: you can see too many to search all.")
+            messages.warning(request, gettext("Choose a workspace in the filter to search: you can see too many to search all."))
             return queryset.none(), False
         content_type = None
         if content_type_id := request.GET.get("content_type__id__exact"):
@@ -86,14 +87,15 @@ class EntrySearchAdmin(EntryAdmin):
             ids.extend(hit.entry_id for hit in result.hits)
             snippets.update((hit.entry_id, hit.snippet) for hit in result.hits)
             if result.has_more:
-                messages.info(request, f"Showing the newest {MAX_LIMIT} matches in {access.workspace.name}.")
+                messages.info(request, gettext("Showing the newest %(limit)s matches in %(name)s.") % {
+                    "limit": MAX_LIMIT, "name": access.workspace.name})
         return queryset.filter(pk__in=ids), False
 
 
 def _snippet_column(request: HttpRequest) -> Callable[[Entry], SafeString]:
     """A list_display column for this request: the entry's search snippet, match highlighted."""
 
-    @admin.display(description="match")
+    @admin.display(description=_("match"))
     def match(entry: Entry) -> SafeString:
         snippet = getattr(request, _SNIPPETS_ATTR, {}).get(entry.pk)
         if snippet is None:

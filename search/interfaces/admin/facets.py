@@ -16,13 +16,16 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext, gettext_lazy as _
+
+from cms.model_labels import status_word
 from search.engine.facets import BUILTIN_FACETS, OTHER, facet_value_condition, facetable_fields, facets_resolve
 from search.contract.filter_language import FIELD_PREFIX, RESERVED_KEYS
 from search.contract.options import MAX_FACETS
 
 # A field facet's value in the page's URL: `facet.<field id>=<value>`.
 FIELD_PARAM_PREFIX = "facet."
-BUILTIN_TITLES = {"content_type": "By content type", "status": "By status"}
+BUILTIN_TITLES = {"content_type": _("By content type"), "status": _("By status")}
 
 
 def sidebar_facet_names(schemas: Mapping[str, Sequence[dict]]) -> list[str]:
@@ -77,12 +80,14 @@ def sidebar_groups(params: Mapping[str, str], facets: Mapping[str, Mapping[str, 
     groups = []
     for name, counts in facets.items():
         param = name if name in BUILTIN_FACETS else FIELD_PARAM_PREFIX + name
-        title = BUILTIN_TITLES.get(name) or f"By {labels.get(name, name)}"
+        title = BUILTIN_TITLES.get(name) or gettext("By %(field)s") % {"field": labels.get(name, name)}
         chosen = base.get(param, "")
         without = {key: value for key, value in base.items() if key != param}
         def shown(value: str) -> str:
+            if name == "status":
+                return status_word(value)
             return content_type_names.get(value, value) if name == "content_type" else value
-        links = [FacetLink("All", "", None, "?" + urlencode(without), chosen == "")]
+        links = [FacetLink(gettext("All"), "", None, "?" + urlencode(without), chosen == "")]
         for value, count in counts.items():
             if value == OTHER:
                 continue

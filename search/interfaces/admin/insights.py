@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django.utils.translation import gettext
 
 from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
 from cms.text_numbers import int_from_text
@@ -31,7 +32,7 @@ def insights_access(request: HttpRequest, slug: str) -> WorkspaceAccess:
     """The user's access, if they may see this workspace's insights (404 non-member, 403 viewer)."""
     access = workspace_access_for_user(user=request.user, slug=slug)
     if access.role not in DRAFT_ROLES:
-        raise PermissionDenied("Search insights are for the workspace's owners and editors.")
+        raise PermissionDenied(gettext("Search insights are for the workspace's owners and editors."))
     return access
 
 
@@ -42,7 +43,8 @@ def _days(request: HttpRequest) -> int:
     days = int_from_text(text, low=1, high=MAX_DAYS)
     if days is not None:
         return days
-    messages.error(request, f"days must be a whole number from 1 to {MAX_DAYS}; showing {DEFAULT_DAYS}.")
+    messages.error(request, gettext("days must be a whole number from 1 to %(max)s; showing %(default)s.") % {
+        "max": MAX_DAYS, "default": DEFAULT_DAYS})
     return DEFAULT_DAYS
 
 
@@ -62,12 +64,12 @@ def insights_page(request: HttpRequest, slug: str) -> HttpResponse:
     insights = search_insights(workspace=access.workspace, days=days)
     return TemplateResponse(request, "admin/search/insights.html", {
         **admin.site.each_context(request),
-        "title": f"Search insights: {access.workspace.name}",
+        "title": gettext("Search insights: %(name)s") % {"name": access.workspace.name},
         "workspace": access.workspace,
         "insights": insights,
         "days": days,
         "periods": PERIODS,
-        "chart": daily_chart_svg(insights.per_day, label=f"Searches per day, last {days} days"),
+        "chart": daily_chart_svg(insights.per_day, label=gettext("Searches per day, last %(days)s days") % {"days": days}),
         "action_urls": query_action_urls(access.workspace),
         "retention_days": settings.SEARCH_LOG_RETENTION_DAYS,
         "other_workspaces": [a.workspace for a in workspace_accesses_for_user(user=request.user)

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from cms import services
 from cms.access import DRAFT_ROLES, workspace_access_for_user
@@ -27,13 +28,13 @@ def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         here = reverse("admin_synonyms", args=[workspace.slug])
         if not may_edit:
-            messages.error(request, "Only the workspace's owners and editors edit synonyms (permission_denied).")
+            messages.error(request, gettext("Only the workspace's owners and editors edit synonyms (permission_denied)."))
             return HttpResponseRedirect(here)
         if request.POST.get("action") == "delete":
             found = SynonymSet.objects.for_workspace(workspace).filter(id=_uuid(request.POST.get("id"))).first()
             if found is not None:
                 services.synonym_set_delete(synonym_set=found)
-                messages.success(request, f"Deleted the synonym set {found}.")
+                messages.success(request, gettext("Deleted the synonym set %(set)s.") % {"set": found})
             return HttpResponseRedirect(here)
         terms = [t for t in request.POST.get("terms", "").replace("、", ",").split(",")]
         try:
@@ -43,10 +44,11 @@ def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, f"{' '.join(exc.messages)} ({exc.code})")
         else:
-            messages.success(request, f"Added the synonym set {created}. Searches use it now; no reindex needed.")
+            messages.success(request, gettext("Added the synonym set %(set)s. Searches use it now; no reindex needed.") % {
+                "set": created})
         return HttpResponseRedirect(here)
     return TemplateResponse(request, "admin/search/synonyms.html", {
-        **admin.site.each_context(request), "title": f"Synonyms: {workspace.name}", "workspace": workspace,
+        **admin.site.each_context(request), "title": gettext("Synonyms: %(name)s") % {"name": workspace.name}, "workspace": workspace,
         "sets": list(SynonymSet.objects.for_workspace(workspace)), "may_edit": may_edit,
         "kinds": SynonymKind.choices,
         # The insights page's "Add synonym" opens this page with the query that found nothing.

@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_lazy as _
 
 from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
 from cms.models import ContentType, Entry
@@ -45,6 +46,8 @@ from search.engine.filters.visibility import caller_visibility
 # The page's modes: every search kind, by its mode name.
 KINDS_BY_MODE = {kind.mode: kind for kind in SEARCH_KINDS.values()}
 MODES = {kind.mode: kind.label for kind in SEARCH_KINDS.values()}
+# The modes' names as the page shows them (kinds.py keeps the English one the API and MCP use).
+MODE_LABELS = {"fulltext": _("Full-text"), "semantic": _("Semantic"), "hybrid": _("Hybrid"), "agentic": _("Agentic")}
 MODE_FULLTEXT = SEARCH_ENTRIES.mode
 DEFAULT_MODE = MODE_FULLTEXT
 # Options the page asks for in its own way, and options it does not offer, with why (the
@@ -165,7 +168,7 @@ def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, 
 def search_index(request: HttpRequest) -> HttpResponse:
     """The workspaces the user may search, with their role."""
     accesses = workspace_accesses_for_user(user=request.user)[:INDEX_MAX_WORKSPACES]
-    return TemplateResponse(request, "admin/search/index.html", _admin_context(request, "Search", accesses=accesses))
+    return TemplateResponse(request, "admin/search/index.html", _admin_context(request, gettext("Search"), accesses=accesses))
 
 
 def search_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -175,7 +178,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
     params = request.GET
     mode = params.get("mode") or DEFAULT_MODE
     if mode not in MODES:
-        messages.error(request, f"Unknown search mode {mode[:20]!r}; showing full-text search.")
+        messages.error(request, gettext("Unknown search mode %(mode)r; showing full-text search.") % {"mode": mode[:20]})
         mode = DEFAULT_MODE
     query = params.get("q")
     content_type = params.get("content_type") or None
@@ -208,7 +211,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             if degraded and degraded["code"] == "not_configured":
                 not_configured = degraded["message"]
             elif degraded:
-                messages.warning(request, f"Keyword results only: {degraded['message']} ({degraded['code']})")
+                messages.warning(request, gettext("Keyword results only: %(message)s (%(code)s)") % degraded)
     except SearchError as exc:
         if exc.code == "not_configured":
             not_configured = exc.message
@@ -226,13 +229,13 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
         "admin/search/search.html",
         _admin_context(
             request,
-            f"Search: {workspace.name}",
+            gettext("Search: %(name)s") % {"name": workspace.name},
             workspace=workspace,
             role=access.role,
             show_insights=access.role in DRAFT_ROLES,  # who may see search insights (search/interfaces/admin/insights.py)
             other_workspaces=[a.workspace for a in workspace_accesses_for_user(user=request.user)
                               if a.workspace.pk != workspace.pk][:20],
-            modes=MODES,
+            modes={mode: MODE_LABELS.get(mode, label) for mode, label in MODES.items()},
             mode=mode,
             more_options=(more_options := page_options(kind, params)),
             more_options_open=any(option.filled for option in more_options),
