@@ -3,9 +3,11 @@
 from django.contrib import admin
 from django.urls import path
 
-from ingestion import admin_views
+from ingestion import admin_entries, admin_views
 
 urlpatterns = [
     path("", admin.site.admin_view(admin_views.status_index), name="ingestion_status_index"),
     path("<slug:slug>/", admin.site.admin_view(admin_views.status_detail), name="ingestion_status"),
+    path("<slug:slug>/entries/<int:entry_id>/chunks/", admin.site.admin_view(admin_entries.entry_chunks_fragment),
+         name="ingestion_entry_chunks"),
 ]

@@ -55,7 +55,7 @@ def test_form_has_one_field_per_schema_field_in_order_with_its_label(editor_clie
     assert schema == [f"data__{f['id']}" for f in EVERY_TYPE]
     assert [form.fields[name].label for name in schema] == [f["label"] for f in EVERY_TYPE]
     assert (form.fields["data__title"].required, form.fields["data__body"].required) == (True, False)
-    assert form.fields["data__body"].widget.__class__.__name__ == "Textarea"
+    assert form.fields["data__body"].widget.__class__.__name__ == "MarkdownTextarea"  # a Textarea EasyMDE enhances
     assert form.fields["data__released"].widget.input_type == "date"
 
 
