@@ -14,7 +14,7 @@ export DEBUG ?= true
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install citus db run test test-citus bench bench-peers clean-db compose-check mcp-clients
+.PHONY: install citus db run test test-citus bench bench-peers clean-db compose-check mcp-clients axe-core
 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -82,6 +82,15 @@ $(MCP_CLIENTS_STAMP): $(MCP_CLIENTS)/package.json $(MCP_CLIENTS)/package-lock.js
 
 mcp-clients: $(MCP_CLIENTS_STAMP)
 
+# axe-core for the browser tests' accessibility checks (tests/browser/test_admin_field_builder.py).
+AXE := tools/axe-core
+$(AXE)/node_modules/axe-core/axe.min.js: $(AXE)/package.json $(AXE)/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js and npm (e.g. apt-get install nodejs npm)"; exit 1; }
+	cd $(AXE) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+axe-core: $(AXE)/node_modules/axe-core/axe.min.js
+
 # Fails with a plain message (not a crash) where the embedded server cannot run.
 db: install
 	@if [ -z "$$DATABASE_URL" ]; then \
@@ -110,7 +119,7 @@ run: db
 
 # The single-node suite, then the Citus tests in a session of their own (tests/citus/conftest.py:
 # they move the test database onto a coordinator and two workers).
-test: db mcp-clients citus
+test: db mcp-clients axe-core citus
 	$(PY) -m pytest $(PYTEST_ARGS)
 	$(PY) -m pytest -m citus tests/citus $(CITUS_PYTEST_ARGS)
 
