@@ -16,9 +16,10 @@ from django.utils.translation import gettext
 def markdown_words() -> dict[str, str]:
     return {
         "bold": gettext("Bold"), "italic": gettext("Italic"), "heading": gettext("Heading"),
-        "quote": gettext("Quote"), "list": gettext("Bulleted list"), "numbered": gettext("Numbered list"),
+        "quote": gettext("Quote"), "list": gettext("Bulleted list"), "numbered": gettext("1. Numbered list"),
         "link": gettext("Link"), "preview": gettext("Preview"), "side": gettext("Side by side"),
         "guide": gettext("Markdown guide"),
+        # A button's visible text is part of its accessible name (its title): "B" of "Bold", "1." above.
         "bold_text": gettext("B"), "italic_text": gettext("I"), "heading_text": gettext("H"),
         "quote_text": "❝", "list_text": "•", "numbered_text": "1.", "link_text": gettext("Link"),
         "preview_text": gettext("Preview"), "side_text": gettext("Side by side"),
