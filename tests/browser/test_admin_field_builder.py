@@ -350,6 +350,9 @@ def test_the_focus_ring_is_visible_and_the_home_links_do_not_wrap(login_page, sh
     heights = page.locator("#search-ingestion-module th a").evaluate_all(
         "links => links.map(a => [a.getBoundingClientRect().height, parseFloat(getComputedStyle(a).lineHeight)])")
     assert all(height <= line * 1.5 for height, line in heights), heights
+    module, main = page.evaluate("() => [document.getElementById('search-ingestion-module').getBoundingClientRect()"
+                                 ".right, document.getElementById('content-main').getBoundingClientRect().right]")
+    assert module <= main + 1, (module, main)  # the descriptions wrap inside the column, not under the sidebar
     page.keyboard.press("Tab")
     link.focus()
     page.keyboard.press("Shift+Tab")
