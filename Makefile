@@ -14,7 +14,7 @@ export DEBUG ?= true
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install citus db run test test-citus bench bench-peers clean-db compose-check mcp-clients messages compilemessages
+.PHONY: install citus db run test test-citus bench bench-peers clean-db compose-check mcp-clients messages compilemessages axe-core
 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -82,6 +82,15 @@ $(MCP_CLIENTS_STAMP): $(MCP_CLIENTS)/package.json $(MCP_CLIENTS)/package-lock.js
 
 mcp-clients: $(MCP_CLIENTS_STAMP)
 
+# axe-core for the browser tests' accessibility checks (tests/browser/test_admin_field_builder.py).
+AXE := tools/axe-core
+$(AXE)/node_modules/axe-core/axe.min.js: $(AXE)/package.json $(AXE)/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js and npm (e.g. apt-get install nodejs npm)"; exit 1; }
+	cd $(AXE) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+axe-core: $(AXE)/node_modules/axe-core/axe.min.js
+
 # Fails with a plain message (not a crash) where the embedded server cannot run.
 db: install
 	@if [ -z "$$DATABASE_URL" ]; then \
@@ -123,7 +132,7 @@ compilemessages:
 	@command -v msgfmt >/dev/null || { echo "msgfmt is missing: apt-get install gettext"; exit 1; }
 	@for po in locale/*/LC_MESSAGES/django.po; do msgfmt --check --statistics -o "$${po%.po}.mo" "$$po" || exit 1; done
 
-test: db mcp-clients citus
+test: db mcp-clients axe-core citus
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest $(PYTEST_ARGS)
 	$(PY) -m pytest -m citus tests/citus $(CITUS_PYTEST_ARGS)

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from cms.models import FieldType
 
@@ -15,33 +16,49 @@ FIELD_ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 # A tags field holds a list of short strings (search filters read it with $in/$all/$size).
 MAX_TAGS = 50
 MAX_TAG_CHARS = 64
+# The search page's facet sidebar shows at most five facets (search.contract.options.MAX_FACETS), and
+# two of them are always content type and status: a content type may mark three fields facet.
+SIDEBAR_FACETS = 5
+BUILTIN_FACETS_SHOWN = 2  # content type, status
+MAX_FACET_FIELDS = SIDEBAR_FACETS - BUILTIN_FACETS_SHOWN
+
+
+def _type_names() -> str:
+    return ", ".join(f"{value} ({label})" for value, label in FieldType.choices)
 
 
 def content_type_fields_validate(fields: Any) -> list[dict]:
     """Check a field schema; return it normalised. Errors name the offending field."""
     if not isinstance(fields, list):
-        raise ValidationError({"fields": "The field schema must be a list of fields."})
+        raise ValidationError({"fields": _("The fields must be a list, written [ … ], with one { … } per field.")})
     normalised: list[dict] = []
     seen: set[str] = set()
     for position, field in enumerate(fields):
-        where = f"fields[{position}]"
+        number = position + 1
         if not isinstance(field, dict):
-            raise ValidationError({"fields": f"{where} must be an object with id, label and type."})
+            raise ValidationError({"fields": _("Field %(n)s is not a field: write it as { \"id\": …, \"label\": …, "
+                                               "\"type\": … }.") % {"n": number}})
         field_id = field.get("id")
-        if not isinstance(field_id, str) or not FIELD_ID_PATTERN.match(field_id):
-            raise ValidationError(
-                {"fields": f"{where}: id {field_id!r} must start with a lowercase letter and use a-z, 0-9 and _."}
-            )
+        if not isinstance(field_id, str) or not field_id:
+            raise ValidationError({"fields": _("Field %(n)s has no id. Give it one, such as “title” or "
+                                               "“release_date”.") % {"n": number}})
+        if not FIELD_ID_PATTERN.match(field_id):
+            raise ValidationError({"fields": _("Field %(n)s: the id “%(id)s” must begin with a lowercase letter "
+                                               "and hold only lowercase letters, digits and _ (such as "
+                                               "“release_date”), at most 64.") % {"n": number, "id": field_id}})
         if field_id in seen:
-            raise ValidationError({"fields": f"{where}: id {field_id!r} is used twice."})
+            raise ValidationError({"fields": _("Two fields have the id “%(id)s”: each field needs its own.")
+                                   % {"id": field_id}})
         seen.add(field_id)
         if field.get("type") not in FieldType.values:
-            raise ValidationError(
-                {"fields": f"Field {field_id!r}: type {field.get('type')!r} is not one of {', '.join(FieldType.values)}."}
-            )
+            raise ValidationError({"fields": _("Field “%(id)s”: “%(type)s” is not a field type. Choose one of: "
+                                               "%(types)s.") % {"id": field_id, "type": field.get("type", ""),
+                                                                "types": _type_names()}})
         unknown = set(field) - {"id", "label", "type", "required", "facet", "facet_ranges"}
         if unknown:
-            raise ValidationError({"fields": f"Field {field_id!r}: unknown keys {', '.join(sorted(unknown))}."})
+            raise ValidationError({"fields": _("Field “%(id)s”: %(keys)s is not a setting of a field (a field has "
+                                               "id, label, type, required, facet and facet_ranges).")
+                                   % {"id": field_id, "keys": ", ".join(f"“{k}”" for k in sorted(unknown))}})
         spec = {
             "id": field_id,
             "label": str(field.get("label") or field_id),
@@ -50,6 +67,12 @@ def content_type_fields_validate(fields: Any) -> list[dict]:
         }
         spec.update(_facet_validate(field_id, field))
         normalised.append(spec)
+    facets = [spec["id"] for spec in normalised if spec.get("facet")]
+    if len(facets) > MAX_FACET_FIELDS:
+        raise ValidationError({"fields": _(
+            "%(count)s fields are marked facet (%(ids)s); at most %(max)s may be. The search page shows %(shown)s "
+            "facets, and content type and status always take two of them.") % {
+            "count": len(facets), "ids": ", ".join(facets), "max": MAX_FACET_FIELDS, "shown": SIDEBAR_FACETS}})
     return normalised
 
 
@@ -63,23 +86,27 @@ def _facet_validate(field_id: str, field: dict) -> dict:
     """The field's `facet: true` (and a number's `facet_ranges`, ascending edges), checked."""
     facet, ranges = field.get("facet", False), field.get("facet_ranges")
     if not isinstance(facet, bool):
-        raise ValidationError({"fields": f"Field {field_id!r}: facet must be true or false."})
+        raise ValidationError({"fields": _("Field “%(id)s”: facet must be true or false.") % {"id": field_id}})
     if ranges is not None and field["type"] != FieldType.NUMBER:
-        raise ValidationError({"fields": f"Field {field_id!r}: facet_ranges is for number fields."})
+        raise ValidationError({"fields": _("Field “%(id)s”: only a number field has ranges (facet_ranges).")
+                               % {"id": field_id}})
     if not facet:
         if ranges is not None:
-            raise ValidationError({"fields": f"Field {field_id!r}: facet_ranges needs facet: true."})
+            raise ValidationError({"fields": _("Field “%(id)s”: ranges (facet_ranges) are for a facet; mark the "
+                                               "field facet or remove them.") % {"id": field_id}})
         return {}
     if field["type"] not in FACETABLE_TYPES:
-        raise ValidationError({"fields": f"Field {field_id!r}: a {field['type']} field cannot be a facet; facets are "
-                                         f"{', '.join(sorted(FACETABLE_TYPES))} fields."})
+        raise ValidationError({"fields": _("Field “%(id)s”: a %(type)s field cannot be a facet; facets are text, "
+                                           "tags, boolean, number and date fields.")
+                               % {"id": field_id, "type": FieldType(field["type"]).label.lower()}})
     if field["type"] != FieldType.NUMBER:
         return {"facet": True}
     if (not isinstance(ranges, list) or not 1 <= len(ranges) <= MAX_FACET_RANGES
             or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in ranges)
             or any(a >= b for a, b in zip(ranges, ranges[1:]))):
-        raise ValidationError({"fields": f"Field {field_id!r}: a number facet needs facet_ranges, 1 to "
-                                         f"{MAX_FACET_RANGES} ascending numbers (the edges of its ranges)."})
+        raise ValidationError({"fields": _("Field “%(id)s”: a number facet needs its ranges: 1 to %(max)s numbers "
+                                           "in ascending order, the edges between ranges (such as 10, 50, 100).")
+                               % {"id": field_id, "max": MAX_FACET_RANGES}})
     return {"facet": True, "facet_ranges": ranges}
 
 
@@ -87,25 +114,25 @@ def _value_error(field: dict, value: Any) -> str | None:
     field_type = field["type"]
     if field_type in (FieldType.TEXT, FieldType.RICHTEXT):
         if not isinstance(value, str):
-            return f"must be a string, not {type(value).__name__}"
+            return _("must be text")
         if "\x00" in value:
-            return "must not contain a NUL character"
+            return _("must not contain a NUL character")
     elif field_type == FieldType.NUMBER:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return f"must be a number, not {type(value).__name__}"
+            return _("must be a number, such as 12 or 12.5 (with a dot for decimals)")
     elif field_type == FieldType.BOOLEAN:
         if not isinstance(value, bool):
-            return f"must be true or false, not {type(value).__name__}"
+            return _("must be true or false (yes or no)")
     elif field_type == FieldType.DATE:
         if not isinstance(value, str):
-            return "must be a date string YYYY-MM-DD"
+            return _("must be a date written year-month-day, such as 2026-12-03")
         try:
             datetime.date.fromisoformat(value)
         except ValueError:
-            return f"must be a date YYYY-MM-DD, not {value!r}"
+            return _("must be a date written year-month-day, such as 2026-12-03, not “%(value)s”") % {"value": value}
     elif field_type == FieldType.REFERENCE:
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            return "must be the id (a positive integer) of an entry"
+            return _("must be the id (a whole number above 0) of an entry")
     elif field_type == FieldType.TAGS:
         return _tags_error(value)
     return None
@@ -113,13 +140,13 @@ def _value_error(field: dict, value: Any) -> str | None:
 
 def _tags_error(value: Any) -> str | None:
     if not isinstance(value, list):
-        return f"must be a list of tags (strings), not {type(value).__name__}"
+        return _("must be a list of tags, such as new, sale")
     if len(value) > MAX_TAGS:
         return f"holds {len(value)} tags; the limit is {MAX_TAGS}"
     seen: set[str] = set()
     for position, tag in enumerate(value):
         if not isinstance(tag, str):
-            return f"tag {position + 1} must be a string, not {type(tag).__name__}"
+            return _("tag %(n)s must be text") % {"n": position + 1}
         if not tag:
             return f"tag {position + 1} is empty"
         if len(tag) > MAX_TAG_CHARS:
@@ -164,11 +191,12 @@ def entry_data_validate(fields: list[dict], data: Any, *, stored: dict | None = 
         value = _normalised(field, data.get(field_id))
         if value is None or value == "" or value == []:
             if field.get("required"):
-                errors[field_id] = f"Field {field_id!r} is required."
+                errors[field_id] = _("%(label)s is required.") % {"label": field.get("label") or field_id}
             continue
         problem = _value_error(field, value)
         if problem:
-            errors[field_id] = f"Field {field_id!r} ({field['type']}) {problem}."
+            errors[field_id] = _("%(label)s (%(id)s) %(problem)s.") % {
+                "label": field.get("label") or field_id, "id": field_id, "problem": problem}
         else:
             cleaned[field_id] = value
     if errors:

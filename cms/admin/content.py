@@ -31,6 +31,7 @@ from cms.admin.access import (
     workspaces_with_role,
 )
 from cms.models import Asset, ContentType, Entry, Membership, Role, Workspace
+from cms.admin.field_builder import SchemaJSONField, field_builder_config
 from cms.schemas import content_type_fields_validate
 
 
@@ -269,11 +270,15 @@ class MembershipAdmin(WorkspaceScopedAdmin):
 
 
 class ContentTypeForm(forms.ModelForm):
-    """Validates the field schema with the service's own validator."""
+    """Validates the field schema with the service's own validator. The schema is a JSON box
+    (indented; cms/admin/field_builder.py) that the field builder fills when JavaScript runs."""
 
     class Meta:
         model = ContentType
         fields = ["workspace", "api_id", "name", "fields", "semantic_search_enabled"]
+        field_classes = {"fields": SchemaJSONField}
+        widgets = {"fields": forms.Textarea(attrs={"rows": 12, "class": "vLargeTextField field-builder-json",
+                                                   "spellcheck": "false"})}
 
     def clean(self):
         cleaned = super().clean()
@@ -288,9 +293,14 @@ class ContentTypeForm(forms.ModelForm):
 @admin.register(ContentType)
 class ContentTypeAdmin(WorkspaceScopedAdmin):
     form = ContentTypeForm
+    change_form_template = "admin/cms/contenttype/change_form.html"
     list_display = ["name", "api_id", "workspace", "semantic_search_enabled"]
     list_filter = [("workspace", admin.RelatedOnlyFieldListFilter), "semantic_search_enabled"]
     list_select_related = ["workspace"]
+
+    def render_change_form(self, request: HttpRequest, context, add=False, change=False, form_url="", obj=None):
+        context["field_builder"] = field_builder_config()
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_readonly_fields(self, request: HttpRequest, obj: ContentType | None = None):
         # Entries and chunks are keyed by both: neither moves once the type exists.

@@ -31,6 +31,7 @@ from cms import services
 from cms.admin.content import WorkspaceScopedAdmin, content_type_label
 from cms.admin.access import workspaces_with_role
 from cms.models import ContentType, Entry, FieldType
+from cms.admin.markdown_widget import MarkdownTextarea
 from cms.schemas import entry_data_validate
 from cms.text_numbers import int_from_text
 
@@ -110,8 +111,9 @@ def schema_form_field(field: dict) -> forms.Field:
     if kind == FieldType.TEXT:
         return forms.CharField(strip=False, widget=forms.TextInput(attrs={"class": "vTextField"}), **common)
     if kind == FieldType.RICHTEXT:
-        return forms.CharField(strip=False, help_text=_("HTML."), **common,
-                               widget=forms.Textarea(attrs={"class": "vLargeTextField", "rows": 10}))
+        return forms.CharField(strip=False, help_text=_("Markdown: **bold**, *italic*, # heading, - list; the "
+                                                        "Preview button shows how it reads."),
+                               widget=MarkdownTextarea(), **common)
     if kind == FieldType.NUMBER:
         return SchemaNumberField(**common)
     if kind == FieldType.REFERENCE:
@@ -420,6 +422,7 @@ class EntryAdmin(WorkspaceScopedAdmin):
                 content_type=obj.content_type, data=data or {}, status=obj.status, created_by=request.user
             )
             obj.pk, obj.workspace_id = saved.pk, saved.workspace_id
+        obj.data = saved.data  # the admin's "… was added/changed" message names the entry by its (new) title
         for panel in ENTRY_PANELS:
             message = panel.saved_message(request, saved) if panel.saved_message else None
             if message:

@@ -9,11 +9,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 
+from cms.access import entry_visibility_q
 from cms.admin.entries import EntryPanel, entry_panel_register
 from cms.models import Entry
+from cms.selectors import workspace_get_for_user
 from ingestion import selectors
 
 
@@ -28,7 +31,24 @@ def entry_chunks_context(request: HttpRequest, entry: Entry) -> dict[str, Any]:
         "eta": eta,
         "eta_seconds": _seconds_shown(eta.seconds),
         "workspace": workspace,
+        "entry": entry,
     }
+
+
+def entry_chunks_fragment(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """The chunk panel alone, for the entry page to refresh itself (ingestion/static/ingestion/
+    live_status.js): only an entry of a workspace the user belongs to and may see (a viewer
+    never a draft); any other is the same 404."""
+    workspace = workspace_get_for_user(user=request.user, slug=slug)
+    entry = (Entry.objects.filter(workspace=workspace, pk=entry_id)
+             .filter(entry_visibility_q(user=request.user, path="")).select_related("content_type", "workspace")
+             .first())
+    if entry is None:
+        raise Http404("No entry with this id in your workspaces.")
+    response = TemplateResponse(request, "admin/ingestion/_entry_chunks.html",
+                                {"panel": entry_chunks_context(request, entry), "fragment": True})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _seconds_shown(seconds: float | None) -> int | None:

@@ -120,6 +120,8 @@ def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             messages.success(request, form.run())
             return redirect("ingestion_status", slug=workspace.slug)
+    if request.GET.get("fragment") == "live":  # the page's self-refreshing part (live_status.js)
+        return status_live_fragment(request, workspace)
     content_types, assets = selectors.content_type_ingestion_list(workspace=workspace)
     usage = selectors.embedding_usage_by_day(workspace=workspace, days=USAGE_DAYS)
     totals = {
@@ -146,6 +148,21 @@ def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
             usage=usage,
             usage_days=USAGE_DAYS,
             usage_totals=totals,
-            **_summary(workspace),
+            **_live_summary(workspace),
         ),
     )
+
+
+def _live_summary(workspace: Workspace) -> dict[str, Any]:
+    """_summary, and `live_pending`: the chunks still to embed, while which the page refreshes."""
+    summary = _summary(workspace)
+    return {**summary, "live_pending": summary["summary"]["pending"]}
+
+
+def status_live_fragment(request: HttpRequest, workspace: Workspace) -> HttpResponse:
+    """The banners, counts, model switch and vectors per model of a workspace the user belongs
+    to (status_detail has looked it up), as an HTML fragment; never cached."""
+    response = TemplateResponse(request, "admin/ingestion/_status_live.html",
+                                {"workspace": workspace, **_live_summary(workspace)})
+    response["Cache-Control"] = "no-store"
+    return response

@@ -27,15 +27,20 @@ DEFAULT_DAYS = 30
 MAX_DAYS = 366
 LIST_LIMIT = 20
 CSV_LIMIT = 10_000
-# A query needs this many searches with results before its click-through counts as low.
+# "Low click-through" means low: a query (in one mode) searched with results at least
+# LOW_CLICK_THROUGH_MIN_SEARCHES times, in fewer than LOW_CLICK_THROUGH_BELOW of which a
+# result was opened. A query at 50% is not on the list.
 LOW_CLICK_THROUGH_MIN_SEARCHES = 3
+LOW_CLICK_THROUGH_BELOW = 0.20
 
 
 @dataclass(frozen=True)
 class QueryStats:
-    """One normalised query over the period."""
+    """One normalised query in one mode (full-text, semantic, hybrid, agentic) over the period:
+    the modes answer differently, so their figures are never added together."""
 
     query: str
+    mode: str
     searches: int
     zero_results: int  # searches that found nothing
     average_results: float
@@ -55,7 +60,7 @@ class QueryStats:
         return self.clicked / self.answered if self.answered else 0.0
 
     def as_dict(self) -> dict:
-        return {"query": self.query, "searches": self.searches, "zero_results": self.zero_results,
+        return {"query": self.query, "mode": self.mode, "searches": self.searches, "zero_results": self.zero_results,
                 "average_results": round(self.average_results, 2), "clicked": self.clicked,
                 "click_through": round(self.click_through, 4), "median_ms": round(self.median_ms, 2),
                 "max_ms": round(self.max_ms, 2), "last_seen": self.last_seen.isoformat()}
@@ -84,12 +89,14 @@ class Insights:
     slowest: list[QueryStats]
     per_day: list[DayCount]
     by_interface: dict[str, int]
+    by_mode: dict[str, int]
 
     def as_dict(self) -> dict:
         return {
             "workspace": self.workspace.slug, "days": self.days, "since": self.since.isoformat(),
             "searches": self.searches, "zero_results": self.zero_results, "clicked": self.clicked,
             "callers": self.callers, "distinct_queries": self.distinct_queries, "by_interface": self.by_interface,
+            "by_mode": self.by_mode,
             "top_queries": [q.as_dict() for q in self.top_queries],
             "zero_result_queries": [q.as_dict() for q in self.zero_result_queries],
             "low_click_through": [q.as_dict() for q in self.low_click_through],
@@ -105,29 +112,30 @@ def _since(days: int, now: datetime | None) -> datetime:
     return (now - timedelta(days=days - 1)).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-# Per query: its searches in the period, each joined to whether it had a click.
+# Per query and mode: its searches in the period, each joined to whether it had a click.
 _PER_QUERY = """
     WITH s AS (
-        SELECT id, query, results, latency_ms, created_at FROM search_searchlog
+        SELECT id, query, kind, results, latency_ms, created_at FROM search_searchlog
         WHERE workspace_id = %(ws)s AND created_at >= %(since)s
     ), c AS (
         SELECT DISTINCT search_id FROM search_searchclick WHERE workspace_id = %(ws)s AND created_at >= %(since)s
     ), q AS (
-        SELECT s.query, count(*) AS searches, count(*) FILTER (WHERE s.results = 0) AS zero_results,
+        SELECT s.query, s.kind AS mode, count(*) AS searches, count(*) FILTER (WHERE s.results = 0) AS zero_results,
                avg(s.results)::float AS average_results,
                count(c.search_id) FILTER (WHERE s.results > 0) AS clicked,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY s.latency_ms) AS median_ms,
                max(s.latency_ms) AS max_ms, max(s.created_at) AS last_seen
         FROM s LEFT JOIN c ON c.search_id = s.id
-        GROUP BY s.query
+        GROUP BY s.query, s.kind
     )
-    SELECT query, searches, zero_results, average_results, clicked, median_ms, max_ms, last_seen FROM q
-    {where} ORDER BY {order} LIMIT %(limit)s
+    SELECT query, mode, searches, zero_results, average_results, clicked, median_ms, max_ms, last_seen FROM q
+    {where} ORDER BY {order}, mode LIMIT %(limit)s
 """
 _LISTS = {
     "top": ("", "searches DESC, query"),
     "zero": ("WHERE zero_results > 0", "zero_results DESC, last_seen DESC, query"),
-    "low_click_through": (f"WHERE searches - zero_results >= {LOW_CLICK_THROUGH_MIN_SEARCHES}",
+    "low_click_through": (f"WHERE searches - zero_results >= {LOW_CLICK_THROUGH_MIN_SEARCHES} "
+                          f"AND clicked < {LOW_CLICK_THROUGH_BELOW} * (searches - zero_results)",
                           "clicked::float / (searches - zero_results), searches DESC, query"),
     "slowest": ("", "median_ms DESC, query"),
     "all": ("", "searches DESC, query"),
@@ -190,6 +198,12 @@ def search_insights(*, workspace: Workspace, days: int = DEFAULT_DAYS, limit: in
             GROUP BY 1 ORDER BY 1
             """, params)
         by_interface = dict(cursor.fetchall())
+        cursor.execute(
+            """
+            SELECT kind, count(*) FROM search_searchlog WHERE workspace_id = %(ws)s AND created_at >= %(since)s
+            GROUP BY 1 ORDER BY 1
+            """, params)
+        by_mode = dict(cursor.fetchall())
     first = since.astimezone(UTC).date()
     per_day = [DayCount(day, *counted.get(day, (0, 0))) for day in (first + timedelta(days=i) for i in range(days))]
     return Insights(
@@ -199,11 +213,11 @@ def search_insights(*, workspace: Workspace, days: int = DEFAULT_DAYS, limit: in
         zero_result_queries=_query_list(workspace, since, "zero", limit),
         low_click_through=_query_list(workspace, since, "low_click_through", limit),
         slowest=_query_list(workspace, since, "slowest", limit),
-        per_day=per_day, by_interface=by_interface,
+        per_day=per_day, by_interface=by_interface, by_mode=by_mode,
     )
 
 
-CSV_COLUMNS = ("query", "searches", "zero_results", "average_results", "clicked", "click_through", "median_ms",
+CSV_COLUMNS = ("query", "mode", "searches", "zero_results", "average_results", "clicked", "click_through", "median_ms",
                "max_ms", "last_seen")
 
 

@@ -97,6 +97,13 @@ def field_error(page, field_id: str) -> str:
     return page.locator(f".form-row.field-data__{field_id} .errorlist").inner_text()
 
 
+def rich_fill(page, field_id: str, text: str) -> None:
+    """Type into a rich text field's Markdown editor (EasyMDE's CodeMirror; the textarea it
+    keeps in step is hidden)."""
+    page.evaluate("([id, text]) => document.querySelector(`.field-data__${id} .CodeMirror`).CodeMirror.setValue(text)",
+                  [field_id, text])
+
+
 def save(page, button: str = "_save") -> None:
     with page.expect_navigation():
         page.click(f"input[name={button}]")
@@ -119,7 +126,7 @@ def test_create_an_entry_of_every_field_type(login_page, shot, shop, language):
     assert [label.rstrip(":：") for label in rows.all_inner_texts()] == spec["labels"]
     values = spec["values"]
     page.fill("#id_data__title", values["title"])
-    page.fill("#id_data__body", values["body"])
+    rich_fill(page, "body", values["body"])
     page.fill("#id_data__price", values["price"])
     page.select_option("#id_data__in_stock", values["in_stock"])
     page.fill("#id_data__released", values["released"])
@@ -139,7 +146,7 @@ def test_bad_number_and_missing_required_field_are_shown_on_their_fields(login_p
     page = login_page(member("editor", workspace, Role.EDITOR))
     page.goto(f"/admin/cms/entry/add/?content_type={types[language].pk}")
     page.fill("#id_data__price", LANGUAGES[language]["bad_number"])
-    page.fill("#id_data__body", "<p>kept while the errors are fixed</p>")
+    rich_fill(page, "body", "<p>kept while the errors are fixed</p>")
     save(page)
 
     assert "must be a number" in field_error(page, "price")
@@ -173,7 +180,7 @@ def test_edit_save_and_find_the_change_on_the_search_page(
     assert page.locator("#entry-active-model").inner_text() == "use-multilingual-v3"
     shot(page, f"entry-change-embedded-{language}")
 
-    page.fill("#id_data__body", spec["edit"])
+    rich_fill(page, "body", spec["edit"])
     save(page, "_continue")
     message = page.locator(".messagelist").inner_text()
     assert re.search(r"Indexed for full-text search now; semantic search in about \d+ s", message), message

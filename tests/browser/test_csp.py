@@ -47,7 +47,8 @@ class Watch:
 def helpdesk(db):
     workspace = WorkspaceFactory(slug="helpdesk")
     faq = ContentTypeFactory(workspace=workspace, api_id="faq",
-                             fields=[{"id": "title", "label": "Title", "type": "text", "required": True}])
+                             fields=[{"id": "title", "label": "Title", "type": "text", "required": True},
+                                     {"id": "body", "label": "Body", "type": "richtext"}])
     entry_make(faq, title="Refund policy")
     return workspace
 
@@ -79,6 +80,15 @@ def test_admin_and_search_pages_run_under_the_csp(browser, live_server, login_pa
         ("/admin/cms/entry/add/", "#entry_content_type_form", "csp-entry-add-choose-type"),
         (f"/admin/cms/entry/add/?content_type={helpdesk.content_types.get().pk}", "#id_data__title", "csp-entry-add"),
         (f"/admin/cms/entry/{Entry.objects.get().pk}/change/", "#entry-chunks", "csp-entry-change"),
+        # Issue 36: the field builder, the Markdown editor (EasyMDE, vendored), the live status fragments.
+        (f"/admin/cms/contenttype/{helpdesk.content_types.get().pk}/change/", "#field-builder li[data-field=body]",
+         "csp-contenttype-field-builder"),
+        (f"/admin/cms/entry/{Entry.objects.get().pk}/change/", ".field-data__body .EasyMDEContainer .CodeMirror",
+         "csp-entry-change-markdown"),
+        ("/admin/ingestion/status/helpdesk/?fragment=live", "#ingestion-live", "csp-ingestion-live-fragment"),
+        (f"/admin/ingestion/status/helpdesk/entries/{Entry.objects.get().pk}/chunks/", "#entry-chunks",
+         "csp-entry-chunks-fragment"),
+        ("/admin/search/helpdesk/insights/?days=30", "#insights-low-ctr", "csp-search-insights-modes"),
     ]:
         watch.goto(path)
         page.wait_for_selector(ready)

@@ -19,7 +19,7 @@ def test_unknown_field_is_named_in_the_error():
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("title", 42, "must be a string"),
+        ("title", 42, "must be text"),
         ("version", "3", "must be a number"),
         ("version", True, "must be a number"),
         ("featured", "yes", "must be true or false"),
@@ -53,12 +53,12 @@ def test_valid_data_drops_nulls():
 
 
 def test_field_schema_rejects_unknown_type():
-    with pytest.raises(ValidationError, match="'colour'"):
+    with pytest.raises(ValidationError, match="“rgb” is not a field type"):
         content_type_fields_validate([{"id": "colour", "label": "Colour", "type": "rgb"}])
 
 
 def test_field_schema_rejects_duplicate_ids():
-    with pytest.raises(ValidationError, match="used twice"):
+    with pytest.raises(ValidationError, match="Two fields have the id “a”"):
         content_type_fields_validate([{"id": "a", "type": "text"}, {"id": "a", "type": "number"}])
 
 
@@ -87,7 +87,7 @@ def test_an_empty_tags_list_is_not_stored():
     ("value", "expected"),
     [
         ("new,sale", "must be a list of tags"),
-        (["new", 3], "tag 2 must be a string"),
+        (["new", 3], "tag 2 must be text"),
         (["new", ""], "tag 2 is empty"),
         (["x" * 65], "a tag has at most 64"),
         (["a,b"], "must not contain a comma"),
@@ -100,6 +100,34 @@ def test_a_bad_tags_value_names_the_field_and_the_tag(value, expected):
         entry_data_validate(TAGGED, {"title": "Hi", "tags": value})
     assert list(exc.value.message_dict) == ["tags"]
     assert expected in exc.value.message_dict["tags"][0]
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ([{"type": "text"}], "Field 1 has no id. Give it one, such as “title”"),
+    ([{"id": None, "type": "text"}], "Field 1 has no id."),
+    ([{"id": "a"}], "Field “a”: “” is not a field type. Choose one of: text (Text)"),
+    ("{}", "The fields must be a list"),
+])
+def test_schema_errors_are_plain_language(fields, expected):
+    with pytest.raises(ValidationError) as exc:
+        content_type_fields_validate(fields)
+    message = exc.value.message_dict["fields"][0]
+    assert expected in message
+    assert "None" not in message and "fields[" not in message
+
+
+def test_more_facets_than_the_search_page_shows_are_refused_naming_what_counts():
+    from search.contract.options import MAX_FACETS
+    from cms.schemas import MAX_FACET_FIELDS
+
+    assert MAX_FACET_FIELDS == MAX_FACETS - 2  # content type and status are the other two
+    fields = [{"id": f"f{i}", "type": "tags", "facet": True} for i in range(MAX_FACET_FIELDS)]
+    assert len(content_type_fields_validate(fields)) == MAX_FACET_FIELDS
+    with pytest.raises(ValidationError) as exc:
+        content_type_fields_validate([*fields, {"id": "extra", "type": "boolean", "facet": True}])
+    assert exc.value.message_dict["fields"] == [
+        "4 fields are marked facet (f0, f1, f2, extra); at most 3 may be. The search page shows 5 facets, and "
+        "content type and status always take two of them."]
 
 
 def test_the_tags_type_is_accepted_in_a_schema():

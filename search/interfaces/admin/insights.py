@@ -21,7 +21,15 @@ from django.utils.translation import gettext
 from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
 from cms.text_numbers import int_from_text
 from search.contract.errors import SearchError
-from search.insights.insights import DEFAULT_DAYS, MAX_DAYS, query_stats_all, query_stats_csv, search_insights
+from search.insights.insights import (
+    DEFAULT_DAYS,
+    LOW_CLICK_THROUGH_BELOW,
+    LOW_CLICK_THROUGH_MIN_SEARCHES,
+    MAX_DAYS,
+    query_stats_all,
+    query_stats_csv,
+    search_insights,
+)
 from search.insights.chart import daily_chart_svg
 from search.insights.search_log import search_event_record
 
@@ -72,6 +80,8 @@ def insights_page(request: HttpRequest, slug: str) -> HttpResponse:
         "chart": daily_chart_svg(insights.per_day, label=gettext("Searches per day, last %(days)s days") % {"days": days}),
         "action_urls": query_action_urls(access.workspace),
         "retention_days": settings.SEARCH_LOG_RETENTION_DAYS,
+        "low_below": round(LOW_CLICK_THROUGH_BELOW * 100),
+        "low_min": LOW_CLICK_THROUGH_MIN_SEARCHES,
         "other_workspaces": [a.workspace for a in workspace_accesses_for_user(user=request.user)
                              if a.workspace.pk != access.workspace.pk and a.role in DRAFT_ROLES][:20],
     })

@@ -46,6 +46,8 @@ class Command(BaseCommand):
             f"{insights.since:%Y-%m-%d}), logging {'on' if logging_on else 'OFF'}")
         out(f"  {insights.searches} searches, {insights.zero_results} found nothing, {insights.clicked} with a result "
             f"opened, {insights.distinct_queries} distinct queries, {insights.callers} distinct searchers")
+        if insights.by_mode:
+            out("  by mode: " + ", ".join(f"{k} {v}" for k, v in insights.by_mode.items()))
         if insights.by_interface:
             out("  by interface: " + ", ".join(f"{k} {v}" for k, v in insights.by_interface.items()))
         sections = [
@@ -70,7 +72,7 @@ class Command(BaseCommand):
 
 def _shown(stat: QueryStats, width: int = 40) -> str:
     text = stat.query if len(stat.query) <= width else stat.query[: width - 1] + "…"
-    return f"{text:<{width}}"
+    return f"{text:<{width}} {stat.mode:<9}"
 
 
 def _json_dumps(value) -> str:

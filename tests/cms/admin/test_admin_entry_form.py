@@ -55,7 +55,7 @@ def test_form_has_one_field_per_schema_field_in_order_with_its_label(editor_clie
     assert schema == [f"data__{f['id']}" for f in EVERY_TYPE]
     assert [form.fields[name].label for name in schema] == [f["label"] for f in EVERY_TYPE]
     assert (form.fields["data__title"].required, form.fields["data__body"].required) == (True, False)
-    assert form.fields["data__body"].widget.__class__.__name__ == "Textarea"
+    assert form.fields["data__body"].widget.__class__.__name__ == "MarkdownTextarea"  # a Textarea EasyMDE enhances
     assert form.fields["data__released"].widget.input_type == "date"
 
 
@@ -79,7 +79,7 @@ def test_a_repeated_tag_is_an_error_on_the_tags_field(editor_client, product_typ
         "content_type": product_type.pk, "status": "draft", "data__title": "Cup", "data__price": "1",
         "data__tags": "cup, cup",
     })
-    assert form_of(response).errors["data__tags"] == ["Field 'tags' (tags) tag 'cup' is given twice."]
+    assert form_of(response).errors["data__tags"] == ["Tags (tags) tag 'cup' is given twice."]
     assert not Entry.objects.exists()
 
 
@@ -88,7 +88,7 @@ def test_bad_number_and_missing_required_field_are_errors_on_their_fields(editor
         "content_type": product_type.pk, "status": "draft", "data__title": "", "data__price": "12,5",
     })
     errors = form_of(response).errors
-    assert errors["data__price"] == ["Field 'price' (number) must be a number, not str."]
+    assert errors["data__price"] == ["Price (price) must be a number, such as 12 or 12.5 (with a dot for decimals)."]
     assert errors["data__title"] == ["This field is required."]
     assert "__all__" not in errors
     assert not Entry.objects.exists()

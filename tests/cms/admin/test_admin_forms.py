@@ -24,7 +24,8 @@ def test_bad_content_type_schema_is_a_form_error(editor_client, workspace):
     )
     assert response.status_code == 200
     assert response.context["adminform"].form.errors["fields"] == [
-        "fields[0]: id 'Bad Id' must start with a lowercase letter and use a-z, 0-9 and _."
+        "Field 1: the id “Bad Id” must begin with a lowercase letter and hold only lowercase letters, digits and _ "
+        "(such as “release_date”), at most 64."
     ]
     assert not ContentType.objects.filter(api_id="bad").exists()
 
@@ -35,7 +36,7 @@ def test_bad_schema_on_change_is_a_form_error(editor_client, article_type):
         {"name": "Article", "fields": json.dumps([{"id": "title", "type": "colour"}])},
     )
     assert response.status_code == 200
-    assert "type 'colour' is not one of" in response.context["adminform"].form.errors["fields"][0]
+    assert "“colour” is not a field type. Choose one of: text (Text), richtext (Rich text)" in response.context["adminform"].form.errors["fields"][0]
     article_type.refresh_from_db()
     assert article_type.fields[0]["type"] == "text"
 
@@ -46,7 +47,8 @@ def test_bad_entry_data_is_a_form_error_naming_the_field(editor_client, article_
         {"content_type": article_type.pk, "status": "draft", "data__title": "T", "data__version": "two"},
     )
     assert response.status_code == 200
-    assert "Field &#x27;version&#x27; (number) must be a number" in response.content.decode()
+    assert "(version) must be a number, such as 12 or 12.5" in response.content.decode()
+    assert "not str" not in response.content.decode()
     assert not Entry.objects.exists()
 
 

@@ -34,9 +34,10 @@ from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, 
 pytestmark = pytest.mark.django_db
 
 
-def log(workspace, query, *, results=1, latency=5.0, age_days=0, clicks=0, interface="api", caller="c1"):
+def log(workspace, query, *, results=1, latency=5.0, age_days=0, clicks=0, interface="api", caller="c1",
+        kind="hybrid"):
     row = SearchLog.objects.create(workspace=workspace, id=uuid.uuid4(), created_at=timezone.now() - timedelta(
-        days=age_days), interface=interface, kind="hybrid", query=query, results=results, latency_ms=latency,
+        days=age_days), interface=interface, kind=kind, query=query, results=results, latency_ms=latency,
         caller=caller)
     for position in range(1, clicks + 1):
         SearchClick.objects.create(workspace=workspace, search_id=row.id, created_at=row.created_at, entry_id=1,
@@ -67,9 +68,31 @@ def test_lists_and_totals_of_one_workspace(logged):
         ("refund", 5), ("shipping", 3), ("warranty", 2), ("返品", 1)]
     assert [(q.query, q.zero_results) for q in insights.zero_result_queries][0] == ("warranty", 2)
     assert {q.query for q in insights.zero_result_queries} == {"warranty", "返品"}
-    assert [(q.query, q.click_through) for q in insights.low_click_through] == [("shipping", 0.0), ("refund", 1.0)]
+    # Low means low: "refund", opened every time, is not on the list.
+    assert [(q.query, q.click_through) for q in insights.low_click_through] == [("shipping", 0.0)]
     assert [q.query for q in insights.slowest][:2] == ["返品", "shipping"]
     assert "globex secret" not in json.dumps(insights.as_dict(), ensure_ascii=False)
+
+
+def test_modes_are_counted_apart_in_the_lists_and_the_csv(workspace):
+    for _ in range(4):
+        log(workspace, "shipping", kind="fulltext")  # answered, never opened: low
+    for clicks in (1, 1, 0, 0):
+        log(workspace, "shipping", kind="hybrid", clicks=clicks)  # opened in 50%: not low
+    for clicks in (1, 0, 0, 0, 0, 0):
+        log(workspace, "refund", kind="semantic", clicks=clicks)  # 1 in 6, 17%: low
+    log(workspace, "warranty", kind="agentic", clicks=0)  # too few searches to judge
+    insights = search_insights(workspace=workspace, days=30)
+    assert [(q.query, q.mode, q.searches) for q in insights.top_queries] == [
+        ("refund", "semantic", 6), ("shipping", "fulltext", 4), ("shipping", "hybrid", 4), ("warranty", "agentic", 1)]
+    assert [(q.query, q.mode, round(q.click_through, 2)) for q in insights.low_click_through] == [
+        ("shipping", "fulltext", 0.0), ("refund", "semantic", 0.17)]
+    assert insights.by_mode == {"agentic": 1, "fulltext": 4, "hybrid": 4, "semantic": 6}
+    rows = list(csv.reader(io.StringIO(query_stats_csv(query_stats_all(workspace=workspace)))))
+    assert rows[0][:3] == ["query", "mode", "searches"]
+    assert sorted((row[0], row[1], row[2]) for row in rows[1:]) == [
+        ("refund", "semantic", "6"), ("shipping", "fulltext", "4"), ("shipping", "hybrid", "4"),
+        ("warranty", "agentic", "1")]
 
 
 def test_per_day_has_every_day_of_the_period_zeros_included(logged):
@@ -89,7 +112,7 @@ def test_csv_has_a_row_per_query_and_neutralises_formulas(workspace):
     log(workspace, "refund")
     log(workspace, "=cmd|' /c calc'!a1", results=0)
     rows = list(csv.reader(io.StringIO(query_stats_csv(query_stats_all(workspace=workspace)))))
-    assert rows[0][:3] == ["query", "searches", "zero_results"]
+    assert rows[0][:4] == ["query", "mode", "searches", "zero_results"]
     assert sorted(row[0] for row in rows[1:]) == ["'=cmd|' /c calc'!a1", "refund"]
 
 
