@@ -36,6 +36,7 @@ from cms.citus_mode import same_workspace
 from cms.access import WorkspaceAccess
 from search.chunk_filters import chunk_filter_for
 from search.chunk_results import ChunkHit, SearchResult
+from search.entry_results import entries_grouped
 from search.errors import SearchError
 from search.facets import chunk_search_facets
 from search.promotions import promotions_apply_chunks
@@ -204,7 +205,8 @@ def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
 
 
 @query_work_reused
-def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
+@entries_grouped(HybridSearchOptions)
+def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None) -> SearchResult:
     """The `top_k` chunks that best answer `query`, by keywords and meaning together, best first.
 
     `options` are HybridSearchOptions' (search/options.py), checked there. Only chunks the
@@ -216,6 +218,7 @@ def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchRes
     score (fused, 0..1 with weighted fusion; or reranked).
     """
     validated = HybridSearchOptions.validated(options)
+    validated["top_k"] = fetch_k or validated["top_k"]  # search/entry_results.py ranks more chunks than entries
     result = hybrid_answer(access=access, request=hybrid_request_from(access=access, request=validated))
     facets = chunk_search_facets(access=access, request=validated, pool=result.pool,
                                  rerun=lambda widened: hybrid_answer(

@@ -91,7 +91,7 @@ def _logged_query(result: Any, options: Mapping[str, Any]) -> str:
 _SEMANTIC_CODES = (
     *REQUEST_CODES, *_QUERY_CODES, "top_k_invalid", "top_k_out_of_range", "min_score_invalid",
     "min_score_out_of_range", "ef_search_invalid", "ef_search_out_of_range", "include_vectors_invalid",
-    "include_sources_invalid", "unknown_content_type", *FILTER_CODES, *FACET_CODES,
+    "include_sources_invalid", "raw_chunks_invalid", "unknown_content_type", *FILTER_CODES, *FACET_CODES,
 )
 _HYBRID_CODES = (
     *_SEMANTIC_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",

@@ -54,6 +54,7 @@ from ingestion.selectors import embedding_backend_active
 from ingestion.services import query_embed
 from search.chunk_filters import chunk_filter_for
 from search.chunk_results import ChunkHit, SearchResult
+from search.entry_results import entries_grouped
 from search.errors import SearchError
 from search.facets import chunk_search_facets
 from search.promotions import promotions_apply_chunks
@@ -76,8 +77,9 @@ def semantic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
 
 
 @query_work_reused
+@entries_grouped(SemanticSearchOptions)
 def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None,
-                 facet_pool: bool = False) -> SearchResult:
+                 facet_pool: bool = False, fetch_k: int | None = None) -> SearchResult:
     """The `top_k` chunks of the workspace nearest in meaning to `query`, best first.
 
     Only chunks the caller may see (`access`, cms/access.py) are ranked.
@@ -90,7 +92,7 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
     """
     workspace = access.workspace
     request = SemanticSearchOptions.validated(options)
-    query, top_k, min_score = request["query"], request["top_k"], request["min_score"]
+    query, top_k, min_score = request["query"], fetch_k or request["top_k"], request["min_score"]
     ef_search = request["ef_search"] or max(DEFAULT_EF_SEARCH, top_k)
     max_distance = None if min_score is None else 1.0 - min_score
     compiled = chunk_filter_for(access=access, spec=request["filter"], content_type=request["content_type"])
