@@ -277,7 +277,7 @@ def measure(args: argparse.Namespace) -> None:
                 exhaustive += plan.exhaustive
                 found.append({h.id for h in hits[:TOP_K]})
             agree = []
-            for text, ids in zip(texts, found):
+            for text, ids in zip(texts, found if args.versus == "fusion-18" else []):  # raw-chunks: hybrid only
                 exact, _ = keyword_run(access.workspace.pk, text, where, budget=10**9, champions=10**9)
                 truth = {h.id for h in exact[:TOP_K]}
                 if truth:
