@@ -238,6 +238,10 @@ HYBRID_METHODS = {
     # Today's (before issue 18) default, as a request: weighted fusion of scores over each
     # leg's best, keyword 0.60 for Latin-script queries and 0.75 for CJK ones (30%+ CJK letters).
     "hybrid-today": {"fusion": "weighted", "keyword_weight": "today"},
+    # The page a caller gets (issue 34): the default top_k (10) judged as returned, one row per
+    # entry by default; hybrid-page-chunks asks for raw chunks (`raw_chunks`), as before issue 34.
+    "hybrid-page": {"top_k": 10},
+    "hybrid-page-chunks": {"top_k": 10, "raw_chunks": True},
 }
 TODAY_WEIGHTS = {"latin": 0.6, "cjk": 0.75}
 
@@ -273,8 +277,8 @@ def run_hybrid(workspace, queries: list[dict], entry_to_doc: dict[int, str], opt
     for query in queries:
         text = query["text"][:2000]
         given = today_options(text) if options.get("keyword_weight") == "today" else options
-        run[query["_id"]] = chunks_to_docs(hybrid_search(access=access, query=text, top_k=SEMANTIC_TOP_K,
-                                                         **given).hits, entry_to_doc)
+        run[query["_id"]] = chunks_to_docs(hybrid_search(access=access, query=text,
+                                                         **{"top_k": SEMANTIC_TOP_K, **given}).hits, entry_to_doc)
     return run
 
 

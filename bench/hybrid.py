@@ -58,6 +58,7 @@ NOISE_SIGMA = 0.035
 FILTER_BUCKETS = 100
 TOP_K = 10
 DEPTH = 50
+CHUNKS_PER_ENTRY = 3
 COMMON_QUERIES = ["generated variant", "variant", "the results of the study", "cell", "how to use it",
                   "について", "data analysis methods", "日本"]
 
@@ -162,6 +163,22 @@ def load(total: int, rebuild: bool) -> tuple[dict[str, int], dict[str, int]]:
                    Jsonb(metadata), vectors[j])
 
     vectorload.copy_chunks(raw, rows(), model=MODEL, dimensions=DIMENSIONS)
+    # Entries of CHUNKS_PER_ENTRY chunks each (the eval sets' documents have 1 to 3), so that
+    # one row per entry (search/engine/entry_results.py) groups as it would on real content.
+    from cms.models import Entry
+
+    with connection.cursor() as cursor:
+        for ws in ("big", "small"):
+            cursor.execute("SELECT content_type_id FROM cms_entry WHERE id = %s", [entry_ids[ws]])
+            type_id = cursor.fetchone()[0]
+            chunk_ids = list(Chunk.objects.filter(workspace_id=ws_ids[ws]).order_by("id").values_list("id", flat=True))
+            made = Entry.objects.bulk_create(
+                [Entry(workspace_id=ws_ids[ws], content_type_id=type_id, data={"title": f"Bench entry {k}"},
+                       status="published") for k in range(0, len(chunk_ids), CHUNKS_PER_ENTRY)], batch_size=5000)
+            cursor.execute("UPDATE ingestion_chunk c SET entry_id = (%s::bigint[])[(n.ord - 1) / %s + 1]"
+                           " FROM unnest(%s::bigint[]) WITH ORDINALITY AS n(id, ord) WHERE c.id = n.id",
+                           [[e.pk for e in made], CHUNKS_PER_ENTRY, chunk_ids])
+    print(f"  entries of {CHUNKS_PER_ENTRY} chunks: {total // CHUNKS_PER_ENTRY}", flush=True)
     print(f"  COPY {total} chunks: {time.perf_counter() - started:.1f} s", flush=True)
     started = time.perf_counter()
     with connection.cursor() as cursor:
@@ -260,7 +277,7 @@ def measure(args: argparse.Namespace) -> None:
                 exhaustive += plan.exhaustive
                 found.append({h.id for h in hits[:TOP_K]})
             agree = []
-            for text, ids in zip(texts, found):
+            for text, ids in zip(texts, found if args.versus == "fusion-18" else []):  # raw-chunks: hybrid only
                 exact, _ = keyword_run(access.workspace.pk, text, where, budget=10**9, champions=10**9)
                 truth = {h.id for h in exact[:TOP_K]}
                 if truth:
@@ -270,7 +287,9 @@ def measure(args: argparse.Namespace) -> None:
             # each first every other time, so contention falls on both.
             hyb_ms, today_ms = [], []
             for i, text in enumerate(texts):
-                runs = [(hyb_ms, {}), (today_ms, today_options(text))]
+                # --versus raw-chunks: one row per entry (the default) against raw chunks, as before issue 34.
+                before = {"raw_chunks": True} if args.versus == "raw-chunks" else today_options(text)
+                runs = [(hyb_ms, {}), (today_ms, before)]
                 for out, options in (runs if i % 2 == 0 else runs[::-1]):
                     started = time.perf_counter()
                     hybrid_search(access=access, query=text, top_k=TOP_K, filter=spec, **options)
@@ -315,6 +334,8 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=150)
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--versus", choices=("fusion-18", "raw-chunks"), default="fusion-18",
+                        help="what hybrid is timed against: the fusion before issue 18, or raw chunks (issue 34)")
     parser.add_argument("--load-only", action="store_true", help="load the data set and build the indexes, then stop")
     parser.add_argument("--bounds", default="500/50,1000/100,2000/150,4000/300,1000000000/1000000000",
                         help="budget/champions pairs for the sweep ('' to skip)")

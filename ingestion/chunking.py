@@ -18,6 +18,25 @@ from typing import Literal
 
 TextFormat = Literal["plain", "markdown", "html"]
 
+# A value too short to carry meaning alone (a category, a tag: docs/design/short-fields.md) is
+# never a chunk of its own: a two-word chunk is close to every two-word query and outranks the
+# passages that answer it (issue 34). It heads the entry's other chunks as context instead.
+SHORT_FIELD_MAX_WORDS = 3
+SHORT_FIELD_MAX_CHARS = 24
+
+
+def is_short_value(text: str) -> bool:
+    """Whether a plain text value is too short to be a chunk of its own: at most
+    SHORT_FIELD_MAX_WORDS words and SHORT_FIELD_MAX_CHARS characters, on one line."""
+    value = text.strip()
+    return "\n" not in value and len(value) <= SHORT_FIELD_MAX_CHARS and len(value.split()) <= SHORT_FIELD_MAX_WORDS
+
+
+def context_line(label: str, value: str) -> str:
+    """The line a short field adds to each of its entry's chunks: "Category: Shipping"."""
+    return f"{' '.join(label.split())}: {' '.join(value.split())}"
+
+
 # bench/chunk_size.py, SciFact nDCG@10, local model, doc = its best chunk: 300 chars 0.459,
 # 400 0.471, 500 0.473, 600 0.459, 800 0.437, 1200 0.419, whole doc 0.392 -> default 500.
 DEFAULT_CHUNK_SIZE = 500

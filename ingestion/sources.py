@@ -6,6 +6,7 @@ table, `ingestion.services.estimate` prices them, and the keyword index reads th
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from django.conf import settings
 from django.db import connection
 
 from cms.models import TEXT_ASSET_MIME_TYPES, TEXT_FIELD_TYPES, Asset, ContentType, Entry, FieldType
-from ingestion.chunking import chunk_text
+from ingestion.chunking import chunk_text, context_line, is_short_value
 from ingestion.models import SourceKind
 
 # Field types whose values are copied into chunk metadata (`metadata.fields`) for filtering:
@@ -80,17 +81,20 @@ def content_type_info_lock_share(content_type_id: int) -> ContentTypeInfo | None
     return ContentTypeInfo(id=row[0], workspace_id=row[1], api_id=row[2], fields=fields, semantic_search_enabled=row[4])
 
 
-def _drafts(text: str, *, fmt: str, field_id: str, title: str = "") -> Iterator[DesiredChunk]:
+def _drafts(text: str, *, fmt: str, field_id: str, title: str = "", context: str = "") -> Iterator[DesiredChunk]:
     for draft in chunk_text(
         text, fmt=fmt, size=settings.CHUNK_SIZE_CHARS, overlap=settings.CHUNK_OVERLAP_CHARS, title=title
     ):
         if not draft.text.strip():
             continue
+        # The entry's short fields (`context`, e.g. "Category: Shipping") end every chunk:
+        # embedded and indexed with it, kept out of the chunk budget.
+        text_ = f"{draft.text}\n{context}" if context else draft.text
         yield DesiredChunk(
             field=field_id,
             ordinal=draft.ordinal,
-            text=draft.text,
-            content_hash=draft.content_hash,
+            text=text_,
+            content_hash=hashlib.sha256(text_.encode("utf-8")).hexdigest() if context else draft.content_hash,
             heading=draft.heading,
         )
 
@@ -115,6 +119,15 @@ def entry_chunks_desired(entry: Entry, info: ContentTypeInfo) -> list[DesiredChu
         and value.strip()
     ]
     title = entry.data.get(title_field, "") if title_field else ""
+    # Short plain text fields (ingestion.chunking.is_short_value) are context on the other
+    # chunks, when there is another field to chunk (the title counts); alone, they are chunks.
+    short = [(spec, value) for spec, value in texts
+             if spec["id"] != title_field and spec["type"] == FieldType.TEXT and is_short_value(value)]
+    if short and len(short) < len(texts):
+        texts = [(spec, value) for spec, value in texts if (spec, value) not in short]
+    else:
+        short = []
+    context = "\n".join(context_line(spec.get("label") or spec["id"], value) for spec, value in short)
     if any(spec["id"] != title_field for spec, _ in texts):
         texts = [(spec, value) for spec, value in texts if spec["id"] != title_field]
     else:
@@ -123,7 +136,7 @@ def entry_chunks_desired(entry: Entry, info: ContentTypeInfo) -> list[DesiredChu
     for spec, value in texts:
         # Rich text is HTML: the chunker strips the markup and keeps headings with their section.
         fmt = "html" if spec["type"] == FieldType.RICHTEXT else "plain"
-        desired.extend(_drafts(value, fmt=fmt, field_id=spec["id"], title=title))
+        desired.extend(_drafts(value, fmt=fmt, field_id=spec["id"], title=title, context=context))
     return desired
 
 

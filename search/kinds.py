@@ -91,7 +91,7 @@ def _logged_query(result: Any, options: Mapping[str, Any]) -> str:
 _SEMANTIC_CODES = (
     *REQUEST_CODES, *_QUERY_CODES, "top_k_invalid", "top_k_out_of_range", "min_score_invalid",
     "min_score_out_of_range", "ef_search_invalid", "ef_search_out_of_range", "include_vectors_invalid",
-    "include_sources_invalid", "unknown_content_type", *FILTER_CODES, *FACET_CODES,
+    "include_sources_invalid", "raw_chunks_invalid", "unknown_content_type", *FILTER_CODES, *FACET_CODES,
 )
 _HYBRID_CODES = (
     *_SEMANTIC_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",
@@ -132,7 +132,9 @@ SEMANTIC_SEARCH = SearchKind(
     guidance="Use for a question or a topic in any wording or language (\"how do refunds work?\", 「返品」 finds "
     "\"refund policy\"). Returns the passages nearest in meaning, best first, with `relevant_context` ready to "
     "quote and `sources` with scores. For an exact code or name use search_entries. `filter`: "
-    f"{filter_help()} list_content_types names the fields. `meta.pending` counts chunks not embedded yet.",
+    f"{filter_help()} list_content_types names the fields. `meta.pending` counts chunks not embedded yet. "
+    "One result per entry (its best passage; its other matching passages in `passages`); `raw_chunks` true "
+    "returns every chunk instead.",
     bad_request_codes=_SEMANTIC_CODES,
 )
 
@@ -151,7 +153,8 @@ HYBRID_SEARCH = SearchKind(
     "keyword and semantic scores and ranks). Exact words in the question (names, error codes, 返品) count, and so "
     "does meaning. `filter` is the same MongoDB-style filter as semantic_search. Leave the weights unset (fitted "
     "defaults); `fusion` \"rrf\" ranks by reciprocal ranks instead; `rerank` true reorders with the reranker if "
-    "one is configured. `meta.legs_used` says which legs answered.",
+    "one is configured. `meta.legs_used` says which legs answered. One result per entry, its other "
+    "matching passages in `passages` (`raw_chunks` true: every chunk).",
     bad_request_codes=_HYBRID_CODES,
 )
 

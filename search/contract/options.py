@@ -425,7 +425,7 @@ class SemanticSearchOptions(SearchOptions):
 
     query = ChunkQueryField(help_text="What to search for, in any language (not only whitespace).")
     top_k = WholeNumberField(min_value=1, max_value=MAX_TOP_K, required=False, default=DEFAULT_TOP_K,
-                             help_text="How many chunks to return.")
+                             help_text="How many results to return: entries (chunks with raw_chunks).")
     min_score = NumberField(min_value=-1, max_value=1, required=False, allow_null=True, default=None,
                             help_text="Drop hits under this cosine similarity.")
     content_type = ApiIdField(required=False, allow_null=True, default=None, help_text="A content type's api_id.")
@@ -436,6 +436,10 @@ class SemanticSearchOptions(SearchOptions):
     include_sources = FlagField(required=False, default=True,
                                 help_text="Return `sources` (false: only `relevant_context` and `meta`).")
     facets = FacetsField(required=False, allow_null=True, default=None, help_text=FACETS_HELP)
+    raw_chunks = FlagField(required=False, default=False,
+                           help_text="false (default): one result per entry, its best passage first and its other "
+                           "matching passages in `passages`; top_k counts entries. true: every ranked chunk is a "
+                           "result (an entry may appear more than once); top_k counts chunks.")
 
 
 class HybridSearchOptions(SemanticSearchOptions):

@@ -32,6 +32,9 @@ class ChunkHit:
     legs: dict[str, dict[str, Any]] | None = None
     # Pinned to the query by an editor (search/engine/promotions.py): first, whatever its score.
     promoted: bool = False
+    # One row per entry (search/engine/entry_results.py): the entry's other ranked chunks, best first;
+    # None when results are raw chunks.
+    passages: tuple[ChunkHit, ...] | None = None
 
     def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
         metadata: dict[str, Any] = {"workspace": workspace_slug}
@@ -55,6 +58,9 @@ class ChunkHit:
             source["legs"] = self.legs
         if self.promoted:
             source["promoted"] = True
+        if self.passages is not None:
+            source["passages"] = [{"id": p.id, "score": round(p.score, 6), "document": p.text, "field": p.field,
+                                   "ordinal": p.ordinal} for p in self.passages]
         if include_vector:
             source["vector"] = self.vector
         return source

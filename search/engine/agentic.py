@@ -59,6 +59,7 @@ from search.contract.results import ChunkHit, SearchResult
 from search.contract.options import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES, AgenticSearchOptions
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import chunks_pending_count
+from search.engine.entry_results import entries_grouped
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +88,8 @@ def agentic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
 
 
 @query_work_reused
-def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
+@entries_grouped(AgenticSearchOptions)
+def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None) -> SearchResult:
     """The `top_k` chunks that answer every part of `query`, in hybrid search's result shape.
 
     `queries` are the parts when the caller has split the question; otherwise the configured
@@ -97,6 +99,7 @@ def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchRe
     answered and why.
     """
     validated = AgenticSearchOptions.validated(options)
+    validated["top_k"] = fetch_k or validated["top_k"]  # search/engine/entry_results.py ranks more chunks than entries
     request = hybrid_request_from(access=access, request=validated)
     result = agentic_answer(access=access, request=request, queries=validated["queries"])
     facets = chunk_search_facets(access=access, request=validated, pool=result.pool,

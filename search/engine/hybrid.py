@@ -41,6 +41,7 @@ from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.contract.filter_language import CompiledFilter
 from search.engine.legs.fusion import (
+from search.engine.entry_results import entries_grouped
     DEFAULT_RERANK_WEIGHTS,
     FUSION_ADAPTIVE,
     Candidate,
@@ -204,7 +205,8 @@ def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
 
 
 @query_work_reused
-def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
+@entries_grouped(HybridSearchOptions)
+def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None) -> SearchResult:
     """The `top_k` chunks that best answer `query`, by keywords and meaning together, best first.
 
     `options` are HybridSearchOptions' (search/contract/options.py), checked there. Only chunks the
@@ -216,6 +218,7 @@ def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchRes
     score (fused, 0..1 with weighted fusion; or reranked).
     """
     validated = HybridSearchOptions.validated(options)
+    validated["top_k"] = fetch_k or validated["top_k"]  # search/engine/entry_results.py ranks more chunks than entries
     result = hybrid_answer(access=access, request=hybrid_request_from(access=access, request=validated))
     facets = chunk_search_facets(access=access, request=validated, pool=result.pool,
                                  rerun=lambda widened: hybrid_answer(

@@ -61,6 +61,7 @@ from search.engine.query_work import query_work_once, query_work_reused
 from search.contract.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
+from search.engine.entry_results import entries_grouped
 
 __all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "ChunkHit", "SearchResult", "SemanticSearchError", "semantic_run",
            "semantic_search"]
@@ -76,8 +77,9 @@ def semantic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
 
 
 @query_work_reused
+@entries_grouped(SemanticSearchOptions)
 def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None,
-                 facet_pool: bool = False) -> SearchResult:
+                 facet_pool: bool = False, fetch_k: int | None = None) -> SearchResult:
     """The `top_k` chunks of the workspace nearest in meaning to `query`, best first.
 
     Only chunks the caller may see (`access`, cms/access.py) are ranked.
@@ -90,7 +92,7 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
     """
     workspace = access.workspace
     request = SemanticSearchOptions.validated(options)
-    query, top_k, min_score = request["query"], request["top_k"], request["min_score"]
+    query, top_k, min_score = request["query"], fetch_k or request["top_k"], request["min_score"]
     ef_search = request["ef_search"] or max(DEFAULT_EF_SEARCH, top_k)
     max_distance = None if min_score is None else 1.0 - min_score
     compiled = chunk_filter_for(access=access, spec=request["filter"], content_type=request["content_type"])

@@ -159,6 +159,8 @@ class ChunkRow:
     legs: dict[str, dict[str, Any]] | None
     url: str | None
     promoted: bool = False
+    # The entry's other matching passages, highlighted (one row per entry: search/engine/entry_results.py).
+    passages: tuple[SafeString, ...] = ()
 
 
 def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
@@ -323,6 +325,7 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
         legs=hit.legs,
         url=url,
         promoted=hit.promoted,
+        passages=tuple(query_snippet_html(passage.text, query) for passage in hit.passages or ()),
     )
 
 

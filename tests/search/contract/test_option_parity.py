@@ -44,6 +44,7 @@ SAMPLES: dict[str, Any] = {
     "ef_search": 40,
     "include_vectors": True,
     "include_sources": False,
+    "raw_chunks": True,
     "fusion": "rrf",
     "keyword_weight": 0.7,
     "semantic_weight": 0.3,

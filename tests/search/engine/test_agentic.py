@@ -67,7 +67,8 @@ def test_the_dominated_part_drops_out_of_hybrids_top_k(keyword_only, workspace):
 
 
 def test_every_part_contributes_to_the_top_k(keyword_only, workspace):
-    result = agentic_search(access=full_access(workspace), query=QUESTION, top_k=TOP_K)
+    # The merge of the parts' chunks (part_results counts chunks placed), as raw chunks show it.
+    result = agentic_search(access=full_access(workspace), query=QUESTION, top_k=TOP_K, raw_chunks=True)
 
     meta = result.extra_meta
     assert (meta["path"], meta["parts"], meta["fallback_reason"]) == ("agentic", PARTS, None)

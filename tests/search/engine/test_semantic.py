@@ -72,10 +72,11 @@ def test_scores_are_cosine_similarity_best_first(local_embeddings, workspace, ar
 def test_min_score_drops_chunks_below_the_threshold(local_embeddings, workspace, article):
     entry = entry_for(article)
     chunks_make(entry, [REFUND_EN, *DISTRACTORS_EN])
-    everything = semantic_search(access=full_access(workspace), query="refund policy", top_k=10)
+    everything = semantic_search(access=full_access(workspace), query="refund policy", top_k=10, raw_chunks=True)
     threshold = (everything.hits[0].score + everything.hits[1].score) / 2
 
-    result = semantic_search(access=full_access(workspace), query="refund policy", top_k=10, min_score=threshold)
+    result = semantic_search(access=full_access(workspace), query="refund policy", top_k=10, min_score=threshold,
+                             raw_chunks=True)
 
     assert _titles(result) == [REFUND_EN]
 
@@ -83,7 +84,7 @@ def test_min_score_drops_chunks_below_the_threshold(local_embeddings, workspace,
 def test_top_k_caps_the_number_of_results(local_embeddings, workspace, article):
     chunks_make(entry_for(article), [REFUND_EN, *DISTRACTORS_EN])
 
-    result = semantic_search(access=full_access(workspace), query="refund", top_k=2)
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=2, raw_chunks=True)
 
     assert len(result.hits) == 2
 
@@ -256,7 +257,7 @@ def test_filtered_query_still_returns_top_k(local_embeddings, workspace, article
         cursor.execute("SET LOCAL enable_sort = off")
 
     result = semantic_search(access=full_access(workspace), query="refund", top_k=15, ef_search=10,
-                             filter={"version": 1})
+                             filter={"version": 1}, raw_chunks=True)  # the vector leg's chunks, one entry
 
     assert len(result.hits) == 15
     assert all(hit.metadata["fields"]["version"] == 1 for hit in result.hits)
@@ -281,7 +282,8 @@ def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspac
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("SET LOCAL enable_sort = off")
 
-    result = semantic_search(access=full_access(workspace), query="refund", top_k=10, ef_search=10, filter={"version": 1})
+    result = semantic_search(access=full_access(workspace), query="refund", top_k=10, ef_search=10, filter={"version": 1},
+                             raw_chunks=True)
 
     assert all(hit.exact for hit in result.hits)
     rare = [texts[i] for i in range(0, 120, 10)]

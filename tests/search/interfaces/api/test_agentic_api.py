@@ -43,11 +43,13 @@ def test_answers_in_hybrids_shape_with_the_path_and_parts(api, docs):
     body = response.json()
     assert set(body) == {"relevant_context", "sources", "meta"}
     assert [s["metadata"]["title"] for s in body["sources"]][1] == "Refunds"
-    assert set(body["sources"][0]) == {"id", "score", "document", "metadata", "legs"}
+    assert set(body["sources"][0]) == {"id", "score", "document", "metadata", "legs", "passages"}
     meta = body["meta"]
     assert (meta["search"], meta["path"], meta["fallback_reason"]) == ("agentic", "agentic", None)
     assert meta["parts"] == ["How do I reset my password when the reset link expired?", "What is the refund window?"]
-    assert [p["returned"] for p in meta["part_results"]] == [1, 1]
+    # One row per entry: the parts place chunks among the chunks ranked to fill the page.
+    assert all(p["returned"] >= 1 for p in meta["part_results"])
+    assert sum(p["returned"] for p in meta["part_results"]) == meta["chunks_ranked"]
 
 
 def test_queries_from_the_caller(api, docs):

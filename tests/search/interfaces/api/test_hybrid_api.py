@@ -47,7 +47,7 @@ def test_answers_in_the_semantic_shape_with_per_leg_scores(api, embedded):
     assert set(body) == {"relevant_context", "sources", "meta"}
     top = body["sources"][0]
     assert top["metadata"]["title"] == "Returns"
-    assert set(top) == {"id", "score", "document", "metadata", "legs"}
+    assert set(top) == {"id", "score", "document", "metadata", "legs", "passages"}
     assert top["legs"]["keyword"]["rank"] == 1 and top["legs"]["keyword"]["score"] > 0
     assert top["legs"]["semantic"]["rank"] is not None
     assert body["meta"]["legs_used"] == ["keyword", "semantic"]

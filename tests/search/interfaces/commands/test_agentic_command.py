@@ -34,7 +34,7 @@ def run(*args: str) -> str:
 
 
 def test_prints_the_path_the_parts_and_the_results(docs):
-    output = run("acme", QUESTION, "--top-k", "2")
+    output = run("acme", QUESTION, "--top-k", "2", "--raw-chunks")  # parts place chunks in the merge
 
     assert "2 result(s) in acme: path agentic, 2 part(s) (decomposer:rules)" in output
     assert "part 2: What is the refund window?  (1 placed)" in output

@@ -1,0 +1,83 @@
+"""One row per entry: a chunk search's ranked chunks grouped by the entry (or asset) they belong to.
+
+As Algolia's `distinct` and Meilisearch's distinct attribute do, semantic, hybrid and agentic
+search answer one result per entry by default (issue 34): the entry's best chunk is the result
+(its score, its text as the passage) and the entry's other ranked chunks, best first, are its
+`passages` (at most MAX_PASSAGES). `top_k` counts entries. `raw_chunks: true`
+(search/contract/options.py) gives the ranked chunks as they come, an entry possibly several times, and
+`top_k` counts chunks.
+
+To fill a page of `top_k` entries the search ranks more chunks than it shows: `chunk_fetch`
+of them (4 per entry asked, at least top_k + 30, at most MAX_FETCH). When they hold fewer
+than `top_k` entries and the search had more to give, it runs once more with MAX_FETCH chunks.
+Hybrid search ranks CANDIDATE_DEPTH (50) candidates per leg anyway, so the default page (10
+entries, 40 chunks) costs it no more candidates; bench/hybrid.py measures what it costs.
+
+A promoted entry (search/engine/promotions.py) comes first by its pinned chunk, and its other chunks
+become its passages: it is never shown again lower down. Passages come from the same ranked
+chunks as the results, so they are what the caller may see (the search's visibility scoping).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from search.contract.results import ChunkHit, SearchResult
+from search.contract.options import SearchOptions
+
+# Other passages shown with an entry (its best chunk is the result itself).
+MAX_PASSAGES = 3
+# Chunks ranked to fill a page: FETCH_PER_ENTRY per entry asked, at least top_k + FETCH_MARGIN.
+FETCH_PER_ENTRY = 4
+FETCH_MARGIN = 30
+MAX_FETCH = 300
+
+
+def chunk_fetch(top_k: int) -> int:
+    """How many chunks to rank for a page of `top_k` entries."""
+    return min(MAX_FETCH, max(top_k * FETCH_PER_ENTRY, top_k + FETCH_MARGIN))
+
+
+def hits_by_entry(hits: list[ChunkHit]) -> list[ChunkHit]:
+    """`hits` (best first) with each entry's (or asset's) first hit kept, holding the entry's
+    next MAX_PASSAGES hits as its `passages`; order kept."""
+    rows: dict[tuple[str, int], ChunkHit] = {}
+    others: dict[tuple[str, int], list[ChunkHit]] = {}
+    for hit in hits:
+        key = ("entry", hit.entry_id) if hit.entry_id is not None else ("asset", hit.asset_id or -hit.id)
+        if key not in rows:
+            rows[key], others[key] = hit, []
+        elif len(others[key]) < MAX_PASSAGES:
+            others[key].append(hit)
+    return [replace(hit, passages=tuple(others[key])) for key, hit in rows.items()]
+
+
+def entries_grouped(options_class: type[SearchOptions]) -> Callable[[Callable[..., SearchResult]],
+                                                                   Callable[..., SearchResult]]:
+    """Make a chunk search `run(access, options, ..., fetch_k=None)` answer entries unless its
+    options say `raw_chunks`: it runs with `fetch_k` chunks and its hits are grouped."""
+
+    def decorate(run: Callable[..., SearchResult]) -> Callable[..., SearchResult]:
+        @functools.wraps(run)
+        def grouped(access: Any, options: Mapping[str, Any], **kwargs: Any) -> SearchResult:
+            request = options_class.validated(options)
+            if request["raw_chunks"]:
+                result = run(access, options, **kwargs)
+                return replace(result, extra_meta={**result.extra_meta, "results": "chunks"})
+            top_k = request["top_k"]
+            fetch = chunk_fetch(top_k)
+            result = run(access, options, fetch_k=fetch, **kwargs)
+            rows = hits_by_entry(result.hits)
+            if len(rows) < top_k and len(result.hits) >= fetch and fetch < MAX_FETCH:
+                fetch = MAX_FETCH
+                result = run(access, options, fetch_k=fetch, **kwargs)
+                rows = hits_by_entry(result.hits)
+            return replace(result, hits=rows[:top_k], top_k=top_k,
+                           extra_meta={**result.extra_meta, "results": "entries", "chunks_ranked": len(result.hits)})
+
+        return grouped
+
+    return decorate
