@@ -40,8 +40,8 @@ from search.contract.errors import SearchError
 from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.contract.filter_language import CompiledFilter
-from search.engine.legs.fusion import (
 from search.engine.entry_results import entries_grouped
+from search.engine.legs.fusion import (
     DEFAULT_RERANK_WEIGHTS,
     FUSION_ADAPTIVE,
     Candidate,
