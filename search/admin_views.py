@@ -33,6 +33,7 @@ from search.admin_facets import (
 )
 from search.chunk_results import ChunkHit, SearchResult
 from search.errors import SearchError
+from search.field_text import field_text, field_types
 from search.fulltext import EntryHit, EntrySearchResult
 from search.hybrid import LEG_SEMANTIC
 from search.interface_errors import admin_message_from
@@ -290,7 +291,8 @@ def _entry_snippet(hit: EntryHit, entry: Entry, query: str) -> tuple[str, SafeSt
     for field in hit.matched_fields:
         value = entry.data.get(field)
         if field != title_field and isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            return field, snippet_html(str(value), [query])
+            return field, snippet_html(field_text(str(value), field_types(entry.content_type.fields).get(field, "")),
+                                       [query])
     return "", SafeString("")
 
 

@@ -55,6 +55,7 @@ from search.facets import (EntryFacetSource, entry_facet_counts, entry_facet_sou
 from search.filters import CompiledFilter
 from search.promotions import promoted_entry_ids
 from search.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions
+from search.field_text import field_text, field_types
 from search.snippets import excerpt, fold, match_spans
 from search.statements import SearchCursor, search_cursor
 from search.typos import query_rewrites, typo_budget_for
@@ -554,12 +555,15 @@ def _hit(row: tuple, query: str) -> EntryHit:
     fields = json.loads(fields) if isinstance(fields, str) else fields
     data = json.loads(data) if isinstance(data, str) else data
     order = {field["id"]: position for position, field in enumerate(fields)}
+    types = field_types(fields)
     folded_query = fold(query)
     matches: list[tuple[str, str, int]] = []
     for key in sorted(data, key=lambda k: (order.get(k, len(order)), k)):
         value = _searchable_value(data[key])
         if value is not None and (position := fold(value).find(folded_query)) != -1:
-            matches.append((key, value, position))
+            # The snippet is of the text a reader sees (rich text without its markup): the
+            # match in the text, else (the query is in the markup alone) the text's start.
+            matches.append((key, field_text(value, types.get(key, "")), position))
     return EntryHit(
         entry_id=entry_id,
         content_type=api_id,
