@@ -176,6 +176,8 @@ class SuggestionSerializer(serializers.Serializer):
     text = serializers.CharField(help_text="The completed text to put in the search box.")
     kind = serializers.ChoiceField(["title", "term"], help_text="title: an entry's or asset's title starting with "
                                    "the prefix; term: a frequent word completing the last word.")
+    corrected = serializers.BooleanField(required=False, help_text="Present (true) when nothing completes what was "
+                                         "typed and this completes it with its last word's typo corrected (one edit).")
 
 
 class SuggestResultSerializer(serializers.Serializer):
