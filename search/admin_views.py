@@ -340,6 +340,9 @@ def _suggestion_links(request: HttpRequest, result: Any) -> list[tuple[str, str]
 
 def _correction(request: HttpRequest, result: Any) -> dict[str, str] | None:
     """"Showing results for <corrected> — search instead for <typed>" when words were corrected."""
+    if isinstance(result, EntrySearchResult) and result.corrected_query is not None:
+        return {"corrected": result.corrected_query, "typed": request.GET.get("q", ""),
+                "instead_url": _with(request, typo_tolerance="false")}
     if not isinstance(result, SearchResult) or not result.extra_meta.get("corrections"):
         return None
     corrected = result.extra_meta.get("corrected_query") or ", ".join(
