@@ -50,6 +50,7 @@ from cms.models import ContentType, EntryStatus
 from cms.selectors import content_type_schemas
 from search.entry_filters import entry_filter_compile
 from search.errors import SearchError, SearchInputError
+from search.facet_sample import entry_facet_counts_sampled, facets_meta
 from search.facets import (EntryFacetSource, entry_facet_counts, entry_facet_source, facet_counts_shape,
                            facet_counts_sql, facets_resolve, filter_without_key)
 from search.filters import CompiledFilter
@@ -133,6 +134,9 @@ class EntrySearchResult:
     also_searched: tuple[str, ...] = ()
     # The correction searched in place of `query`, which found nothing (`typo_tolerance`).
     corrected_query: str | None = None
+    # False when `facets` are a sample's counts, scaled (search/facet_sample.py), at this rate.
+    facets_exhaustive: bool = True
+    facets_sample_rate: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The result as the API, MCP and the command print it (the API documents it)."""
@@ -144,7 +148,9 @@ class EntrySearchResult:
             "plan": self.plan.value,
             "meta": {"search_id": self.search_id, "suggestions": list(self.suggestions),
                      **({"also_searched": list(self.also_searched)} if self.also_searched else {}),
-                     **({"corrected_query": self.corrected_query} if self.corrected_query is not None else {})},
+                     **({"corrected_query": self.corrected_query} if self.corrected_query is not None else {}),
+                     **(facets_meta(exhaustive=self.facets_exhaustive, rate=self.facets_sample_rate)
+                        if self.facets is not None else {})},
             "results": [
                 {
                     "id": hit.entry_id,
@@ -203,6 +209,11 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
     plan, rows, facets = _search(filters=ranked_filters, query=query, limit=ranked_limit,
                                  offset=max(0, offset - len(pinned)), facets=None if pinned else facet_source,
                                  also=also)
+    sampled = None
+    if facet_source is not None and facets is None and not request["exhaustive_facets"]:
+        sampled = entry_facet_counts_sampled(source=facet_source, workspace_id=filters.workspace_id,
+                                             patterns=[_like_pattern(text) for text in (query, *also)])
+        facets = None if sampled is None else sampled.counts
     if facet_source is not None and facets is None:
         facets = _facets(facet_source, filters, query, also)  # pinned entries that match count, as any match
     hits = [*shown_pinned, *(_hit(row, query, also) for row in rows[:ranked_limit])]
@@ -223,6 +234,8 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
         suggestions=suggestions,
         facets=facets,
         also_searched=also,
+        facets_exhaustive=sampled is None,
+        facets_sample_rate=None if sampled is None else sampled.rate,
     )
 
 

@@ -19,6 +19,7 @@ from search.mcp_server import api_key_caller, build_mcp_server
 from search.synonyms import synonym_rules
 from tests.factories import api_key_make, bearer, entry_make, full_access
 from tests.search.mcp_helpers import run
+from tests.search.pipeline_helpers import embed_all, fake_embeddings  # noqa: F401
 
 
 @pytest.fixture
@@ -134,3 +135,21 @@ def test_mcp_synonyms(money):
 
     body = run(go()).structured_content
     assert ids(body["results"]) == [entries["refund"].pk] and body["meta"]["also_searched"] == ["refund"]
+
+
+@pytest.mark.django_db
+def test_semantic_says_it_skips_synonyms_and_typos_in_the_api_and_the_admin(client, editor, fake_embeddings, money):
+    workspace, _ = money
+    embed_all()
+    _, secret = api_key_make(workspace)
+
+    semantic = client.post(f"/api/v1/workspaces/{workspace.slug}/search/semantic", {"query": "reimbursement"},
+                           content_type="application/json", **bearer(secret)).json()
+    hybrid = client.post(f"/api/v1/workspaces/{workspace.slug}/search/hybrid", {"query": "reimbursement"},
+                         content_type="application/json", **bearer(secret)).json()
+    client.force_login(editor)
+    page = client.get(f"/admin/search/{workspace.slug}/", {"q": "reimbursement", "mode": "semantic"}).content.decode()
+
+    assert semantic["meta"]["rules_skipped"] == ["synonyms", "typo_tolerance"]
+    assert "rules_skipped" not in hybrid["meta"]
+    assert 'id="search-rules-skipped"' in page
