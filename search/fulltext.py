@@ -241,8 +241,9 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
 
 def entry_suggestions(*, access: WorkspaceAccess, query: str, filters: _Filters) -> tuple[str, ...]:
     """Did-you-mean: up to MAX_SUGGESTIONS queries close to `query` (search.typos.query_rewrites)
-    that each find at least one entry with the same filters and visibility. The search itself
-    stays literal; these are offered, never run in its place."""
+    that each find at least one entry with the same filters and visibility. With
+    `typo_tolerance` (the default) search_entries_run then searches the first in the literal
+    query's place and says so (meta.corrected_query); without it they are only offered."""
     found: list[str] = []
     for rewrite in query_rewrites(workspace_id=access.workspace.pk, query=query,
                                   budget=typo_budget_for(access.workspace)):
