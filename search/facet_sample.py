@@ -4,7 +4,8 @@ deterministic sample of the workspace's entries and scaled, and said so (as Type
 
 Counting every match of a common word costs as much as finding every match (bench/facets.py:
 +21 ms p95 at 100k chunks, and no exact count can do better). The sample is every entry of the
-workspace whose id is a multiple of `modulus` (about FACET_SAMPLE_ROWS of them): read from the
+workspace whose id hashes to a multiple of `modulus` (about FACET_SAMPLE_ROWS of them; a hash,
+not the id itself, so data written in a period, every tenth entry a draft, is not sampled in step): read from the
 workspace's B-tree alone (an index-only scan, the id is in entry_ws_newest), then those rows by
 primary key, so its cost follows the sample's size, never other workspaces' rows. The same
 query over the same content gets the same counts. Each sampled count is multiplied by the
@@ -42,32 +43,35 @@ def entry_facet_counts_sampled(*, source: EntryFacetSource, workspace_id: int, p
     `patterns` (lowercased by PostgreSQL, as full-text's own test), scaled; None when the
     workspace is small enough for the sample to be all of it, or when the matches it
     estimates are within FACET_SAMPLE_THRESHOLD (the caller counts exactly)."""
+    # One statement: the modulus from the workspace's row count (its btree, index-only), the
+    # sampled rows that match, their number (-1) and the modulus (-2), then the counts.
+    rows_sql = (
+        "SELECT e.content_type_id AS content_type, e.status AS status, e.data AS fields,"
+        f" {source.flags_sql} FROM (SELECT w.id FROM cms_entry w, n WHERE w.workspace_id = %s"
+        " AND (hashint8(w.id) & 2147483647) %% n.modulus = 0 OFFSET 0) AS sampled"
+        " JOIN cms_entry e ON e.id = sampled.id AND e.workspace_id = %s"
+        f" WHERE {source.visible_sql}"
+        " AND e.search_text LIKE ANY (ARRAY(SELECT lower(p) FROM unnest(%s::text[]) AS p))"
+    )
+    counts_sql, counts_params = facet_counts_sql(source.facets, source_sql="SELECT * FROM matched",
+                                                 source_params=[], content_type_ids=True)
+    sql = ("WITH n AS MATERIALIZED (SELECT greatest(1, ceil(count(*) / %s::float8))::int AS modulus"
+           " FROM cms_entry w WHERE w.workspace_id = %s),"
+           f" matched AS MATERIALIZED ({rows_sql})"
+           " SELECT -2, NULL::text, (SELECT modulus FROM n)::bigint"
+           " UNION ALL SELECT -1, NULL::text, count(*) FROM matched"
+           f" UNION ALL SELECT c.* FROM ({counts_sql}) AS c")
+    params = [FACET_SAMPLE_ROWS, workspace_id, *source.flags_params, workspace_id, workspace_id,
+              *source.visible_params, list(patterns), *counts_params]
     with search_cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM cms_entry w WHERE w.workspace_id = %s", [workspace_id])
-        rows = cursor.fetchone()[0]
-        modulus = math.ceil(rows / FACET_SAMPLE_ROWS)
-        if modulus <= 1:
-            return None
-        rows_sql = (
-            "SELECT e.content_type_id AS content_type, e.status AS status, e.data AS fields,"
-            f" {source.flags_sql} FROM (SELECT w.id FROM cms_entry w WHERE w.workspace_id = %s AND w.id %% %s = 0"
-            " OFFSET 0) AS sampled JOIN cms_entry e ON e.id = sampled.id AND e.workspace_id = %s"
-            f" WHERE {source.visible_sql}"
-            " AND e.search_text LIKE ANY (ARRAY(SELECT lower(p) FROM unnest(%s::text[]) AS p))"
-        )
-        rows_params = [*source.flags_params, workspace_id, modulus, workspace_id, *source.visible_params,
-                       list(patterns)]
-        counts_sql, counts_params = facet_counts_sql(source.facets, source_sql="SELECT * FROM matched",
-                                                     source_params=[], content_type_ids=True)
-        sql = (f"WITH matched AS MATERIALIZED ({rows_sql})"
-               f" SELECT -1, NULL::text, count(*) FROM matched UNION ALL SELECT c.* FROM ({counts_sql}) AS c")
-        cursor.execute(sql, [*rows_params, *counts_params])
+        cursor.execute(sql, params)
         result = cursor.fetchall()
+    modulus = next(row[2] for row in result if row[0] == -2)
     sampled_matches = next(row[2] for row in result if row[0] == -1)
     estimated = sampled_matches * modulus
     if estimated <= FACET_SAMPLE_THRESHOLD:
         return None
-    scaled = [(index, value, count * modulus) for index, value, count in result if index != -1]
+    scaled = [(index, value, count * modulus) for index, value, count in result if index >= 0]
     return SampledFacets(counts=facet_counts_shape(source.facets, scaled), rate=1 / modulus,
                          estimated_matches=estimated)
 
