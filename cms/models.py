@@ -355,6 +355,14 @@ def promotion_phrase_normalise(text: str) -> str:
     return " ".join(text_normalise(unicodedata.normalize("NFKC", text).casefold()).split())
 
 
+class PromotionMatch(models.TextChoices):
+    """How a promotion's phrase matches the normalised query (Algolia's anchoring): the whole
+    query ("is"), or anywhere in it ("contains": "refunds" and "refund policy" contain "refund")."""
+
+    IS = "is", "Query is the phrase"
+    CONTAINS = "contains", "Query contains the phrase"
+
+
 class PromotionQuerySet(models.QuerySet):
     def for_workspace(self, workspace: Workspace) -> PromotionQuerySet:
         return self.filter(workspace=workspace)
@@ -372,6 +380,7 @@ class Promotion(models.Model):
     # (migration ingestion 0011): Citus keeps a promotion on its entry's node.
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, db_constraint=False, related_name="promotions")
     position = models.PositiveSmallIntegerField(default=0)
+    match = models.CharField(max_length=8, choices=PromotionMatch.choices, default=PromotionMatch.IS)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = PromotionQuerySet.as_manager()

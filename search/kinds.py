@@ -117,7 +117,7 @@ SEARCH_ENTRIES = SearchKind(
     "the same MongoDB-style filter as semantic_search, over the entry's fields; page with limit and offset.",
     bad_request_codes=(*_QUERY_CODES, "unknown_parameter", "limit_invalid", "limit_out_of_range", "offset_invalid",
                        "offset_out_of_range", "unknown_content_type", "unknown_status", *FILTER_CODES,
-                       "malformed_json", "json_too_deep", "json_invalid_character", *FACET_CODES),
+                       "malformed_json", "json_too_deep", "json_invalid_character", *FACET_CODES, "typo_tolerance_invalid"),
 )
 
 SEMANTIC_SEARCH = SearchKind(

@@ -55,9 +55,11 @@ class PhraseInput(forms.TextInput):
 class PromotionForm(forms.ModelForm):
     class Meta:
         model = Promotion
-        fields = ["workspace", "phrase", "entry", "position"]
+        fields = ["workspace", "phrase", "match", "entry", "position"]
         help_texts = {
             "phrase": _("The query this entry answers. Matched ignoring case, full-width/half-width and extra spaces."),
+            "match": _("Is: the whole query is the phrase. Contains: the phrase is anywhere in the query"
+                       " (\"refund\" then also answers \"refunds\" and \"refund policy\")."),
             "position": _("Order among the entries pinned to the same phrase (lowest first)."),
         }
 
@@ -76,7 +78,7 @@ class PromotionForm(forms.ModelForm):
 class PromotionAdmin(WorkspaceScopedAdmin):
     form = PromotionForm
     entry_lookup = "entry__"  # a viewer sees no promotion of a draft (nor its title)
-    list_display = ["phrase", "entry", "position", "workspace", "created_at"]
+    list_display = ["phrase", "match", "entry", "position", "workspace", "created_at"]
     list_filter = [("workspace", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["workspace", "entry", "entry__content_type"]
     search_fields = ["phrase"]
@@ -106,7 +108,7 @@ class PromotionAdmin(WorkspaceScopedAdmin):
             return
         try:
             created = services.promotion_create(workspace=obj.workspace, phrase=obj.phrase, entry=obj.entry,
-                                                position=obj.position)
+                                                position=obj.position, match=obj.match)
         except ValidationError as exc:  # the form checked the same; a race with another editor lands here
             raise ValidationError(exc.message_dict) from exc
         obj.pk = created.pk

@@ -415,6 +415,15 @@ class EntrySearchOptions(SearchOptions):
     filter = JSONObjectField(required=False, allow_null=True, default=None,
                              help_text=f"{filter_help()} As JSON text in a query string, percent-encoded.")
     facets = FacetsField(required=False, allow_null=True, default=None, help_text=FACETS_HELP)
+    exhaustive_facets = FlagField(required=False, default=False,
+                                  help_text="Count `facets` over every match. By default, past 2,000 matches the "
+                                  "counts are a deterministic sample's, scaled (`meta.facets_exhaustive: false`, "
+                                  "`meta.facets_sample_rate`).")
+    typo_tolerance = FlagField(required=False, default=True,
+                               help_text="When the query as typed finds nothing, search its closest correction "
+                               "(1 typo from 5 letters, 2 from 9; kana variants) and say so in "
+                               "`meta.corrected_query`; `meta.suggestions` lists every correction that finds "
+                               "something. false: the query as typed, corrections only offered.")
 
 
 class SemanticSearchOptions(SearchOptions):

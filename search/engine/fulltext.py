@@ -53,13 +53,17 @@ from cms.models import ContentType, EntryStatus
 from cms.selectors import content_type_schemas
 from search.engine.filters.entries import entry_filter_compile
 from search.contract.errors import SearchError, SearchInputError
+from search.engine.facet_sample import entry_facet_counts_sampled, facets_meta
 from search.engine.facets import (EntryFacetSource, entry_facet_counts, entry_facet_source, facet_counts_shape,
                            facet_counts_sql, facets_resolve, filter_without_key)
 from search.contract.filter_language import CompiledFilter
+from search.engine.fulltext_rules import synonym_variants
 from search.engine.promotions import promoted_entry_ids
 from search.contract.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions
+from search.engine.field_text import field_text, field_types
 from search.engine.snippets import excerpt, fold, match_spans
 from search.engine.db.statements import SearchCursor, search_cursor
+from search.engine.forgiving.synonyms import synonym_rules
 from search.engine.forgiving.typos import query_rewrites, typo_budget_for
 
 # The declared limits (search/contract/options.py), under the names this module's readers know.
@@ -129,6 +133,13 @@ class EntrySearchResult:
     # Did-you-mean: when nothing was found, corrected queries that do find something.
     suggestions: tuple[str, ...] = ()
     facets: dict[str, dict[str, int]] | None = None
+    # What else was searched besides `query`: its synonym variants (search/engine/fulltext_rules.py).
+    also_searched: tuple[str, ...] = ()
+    # The correction searched in place of `query`, which found nothing (`typo_tolerance`).
+    corrected_query: str | None = None
+    # False when `facets` are a sample's counts, scaled (search/engine/facet_sample.py), at this rate.
+    facets_exhaustive: bool = True
+    facets_sample_rate: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The result as the API, MCP and the command print it (the API documents it)."""
@@ -138,7 +149,11 @@ class EntrySearchResult:
             "offset": self.offset,
             "has_more": self.has_more,
             "plan": self.plan.value,
-            "meta": {"search_id": self.search_id, "suggestions": list(self.suggestions)},
+            "meta": {"search_id": self.search_id, "suggestions": list(self.suggestions),
+                     **({"also_searched": list(self.also_searched)} if self.also_searched else {}),
+                     **({"corrected_query": self.corrected_query} if self.corrected_query is not None else {}),
+                     **(facets_meta(exhaustive=self.facets_exhaustive, rate=self.facets_sample_rate)
+                        if self.facets is not None else {})},
             "results": [
                 {
                     "id": hit.entry_id,
@@ -185,21 +200,33 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
     request, filters = _inputs_validate(access=access, options=options)
     query, limit, offset = request["query"], request["limit"], request["offset"]
     facet_source = _facet_source(access, request, filters)
+    also = synonym_variants(query=query, rules=synonym_rules(workspace_id=access.workspace.pk,
+                                                             version=access.workspace.synonyms_version))
     # The pinned entries come first and once: the ranked list goes on after them without
     # them, so every page (offset, limit) is a window on one list and no entry is skipped.
-    pinned = _pinned_hits(access, filters, request, query)
+    pinned = _pinned_hits(access, filters, request, query, also)
     shown_pinned = pinned[offset:offset + limit]
     ranked_filters = filters if not pinned else replace(filters, matched=CompiledFilter(
         f"({filters.matched.sql}) AND e.id <> ALL(%s)", [*filters.matched.params, [h.entry_id for h in pinned]]))
     ranked_limit = limit - len(shown_pinned)
     plan, rows, facets = _search(filters=ranked_filters, query=query, limit=ranked_limit,
-                                 offset=max(0, offset - len(pinned)), facets=None if pinned else facet_source)
+                                 offset=max(0, offset - len(pinned)), facets=None if pinned else facet_source,
+                                 also=also)
+    sampled = None
+    if facet_source is not None and facets is None and not request["exhaustive_facets"]:
+        sampled = entry_facet_counts_sampled(source=facet_source, workspace_id=filters.workspace_id,
+                                             patterns=[_like_pattern(text) for text in (query, *also)])
+        facets = None if sampled is None else sampled.counts
     if facet_source is not None and facets is None:
-        facets = _facets(facet_source, filters, query)  # pinned entries that match count, as any match
-    hits = [*shown_pinned, *(_hit(row, query) for row in rows[:ranked_limit])]
+        facets = _facets(facet_source, filters, query, also)  # pinned entries that match count, as any match
+    hits = [*shown_pinned, *(_hit(row, query, also) for row in rows[:ranked_limit])]
     suggestions: tuple[str, ...] = ()
     if not hits and offset == 0:
         suggestions = entry_suggestions(access=access, query=query, filters=filters)
+        if suggestions and request["typo_tolerance"]:
+            # As the keyword leg does: the closest correction is searched instead, and said.
+            corrected = search_entries_run(access, {**options, "query": suggestions[0], "typo_tolerance": False})
+            return replace(corrected, query=query, suggestions=suggestions, corrected_query=suggestions[0])
     return EntrySearchResult(
         query=query,
         hits=tuple(hits),
@@ -209,13 +236,17 @@ def search_entries_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> E
         plan=plan,
         suggestions=suggestions,
         facets=facets,
+        also_searched=also,
+        facets_exhaustive=sampled is None,
+        facets_sample_rate=None if sampled is None else sampled.rate,
     )
 
 
 def entry_suggestions(*, access: WorkspaceAccess, query: str, filters: _Filters) -> tuple[str, ...]:
     """Did-you-mean: up to MAX_SUGGESTIONS queries close to `query` (search.engine.forgiving.typos.query_rewrites)
-    that each find at least one entry with the same filters and visibility. The search itself
-    stays literal; these are offered, never run in its place."""
+    that each find at least one entry with the same filters and visibility. With
+    `typo_tolerance` (the default) search_entries_run then searches the first in the literal
+    query's place and says so (meta.corrected_query); without it they are only offered."""
     found: list[str] = []
     for rewrite in query_rewrites(workspace_id=access.workspace.pk, query=query,
                                   budget=typo_budget_for(access.workspace)):
@@ -388,18 +419,20 @@ _PLANNER_SETTINGS = {
 }
 
 
-def _hit_test(filters: _Filters) -> tuple[str, tuple]:
-    """The recent scan's test of one row of `e`, with its params (the LIKE pattern first):
-    the substring, then, only on a row that has it, the caller's filter."""
+def _hit_test(filters: _Filters, *, many: bool = False) -> tuple[str, tuple]:
+    """The recent scan's test of one row of `e`, with its params (the LIKE pattern first, an
+    array of them when `many`: the query and its variants): the substring, then, only on a
+    row that has it, the caller's filter."""
+    like = ("e.search_text LIKE ANY (ARRAY(SELECT lower(p) FROM unnest(%s::text[]) AS p))" if many
+            else "e.search_text LIKE lower(%s)")
     if filters.matched.sql == "TRUE":
-        return "e.search_text LIKE lower(%s)", ()
-    return f"(CASE WHEN e.search_text LIKE lower(%s) THEN {filters.matched.sql} ELSE FALSE END)", tuple(
-        filters.matched.params)
+        return like, ()
+    return f"(CASE WHEN {like} THEN {filters.matched.sql} ELSE FALSE END)", tuple(filters.matched.params)
 
 
 def _search(
     *, filters: _Filters, query: str, limit: int, offset: int, explain: bool = False,
-    facets: EntryFacetSource | None = None,
+    facets: EntryFacetSource | None = None, also: tuple[str, ...] = (),
 ) -> tuple[SearchPlan, list, dict[str, dict[str, int]] | None]:
     """(plan, hit rows for offset..offset+limit, plus one more if there is one, facet counts),
     or (plan, EXPLAIN lines of the statement that finds them, None) when `explain`.
@@ -409,10 +442,11 @@ def _search(
     (the recent scan stops at the page) they are None and the caller counts them (_facets)."""
     wanted = offset + limit + 1
     budget = min(max(RECENT_SCAN_MIN_ROWS, RECENT_SCAN_ROWS_PER_HIT * wanted), RECENT_SCAN_MAX_ROWS)
-    hit_sql, hit_params = _hit_test(filters)
+    hit_sql, hit_params = _hit_test(filters, many=bool(also))
+    pattern = [_like_pattern(text) for text in (query, *also)] if also else _like_pattern(query)
     recent_sql = _RECENT_SQL.format(hit=hit_sql, filters=filters.sql, columns=_HIT_COLUMNS)
     with search_cursor() as cursor:
-        recent_params = (_like_pattern(query), *hit_params, *filters.params, budget, offset + 1, wanted,
+        recent_params = (pattern, *hit_params, *filters.params, budget, offset + 1, wanted,
                          filters.workspace_id, wanted, budget)
         cursor.execute(recent_sql, recent_params)
         rows = cursor.fetchall()
@@ -424,7 +458,7 @@ def _search(
         if hits >= RECENT_SCAN_EXTEND_MIN_RATE * scanned:
             until_sql = _RECENT_UNTIL_SQL.format(hit=hit_sql, filters=filters.sql, columns=_HIT_COLUMNS)
             longer = min(math.ceil(RECENT_SCAN_EXTEND_MARGIN * scanned * wanted / hits), RECENT_SCAN_EXTEND_MAX_ROWS)
-            until_params = (*filters.params, max(longer, budget), _like_pattern(query), *hit_params, wanted, offset,
+            until_params = (*filters.params, max(longer, budget), pattern, *hit_params, wanted, offset,
                             filters.workspace_id)
             cursor.execute(until_sql, until_params)
             rows = cursor.fetchall()
@@ -436,7 +470,7 @@ def _search(
         plan = SearchPlan.GRAM_INDEX
         # Each gram's posting list holds this workspace's rows only; the substring test is
         # the final check (strpos: the same test as LIKE, without escaping).
-        match_sql, match_params = _gram_match(filters.workspace_id, query)
+        match_sql, match_params = _gram_match(filters.workspace_id, query, also)
         if facets is not None and not explain:
             cursor.execute(*_index_with_facets(filters, facets, match_sql, match_params, limit, offset),
                            local_settings=_PLANNER_SETTINGS)
@@ -491,8 +525,8 @@ def _index_with_facets(filters: _Filters, source: EntryFacetSource, match_sql: s
     return sql, params
 
 
-def _pinned_hits(access: WorkspaceAccess, filters: _Filters, request: Mapping[str, Any], query: str
-                 ) -> list[EntryHit]:
+def _pinned_hits(access: WorkspaceAccess, filters: _Filters, request: Mapping[str, Any], query: str,
+                 also: tuple[str, ...] = ()) -> list[EntryHit]:
     """The entries pinned to the query (search/engine/promotions.py) that the caller may see and the
     filter keeps, in the editors' order, marked promoted."""
     pinned_ids = promoted_entry_ids(access=access, query=query, content_type_id=filters.content_type_id,
@@ -504,12 +538,16 @@ def _pinned_hits(access: WorkspaceAccess, filters: _Filters, request: Mapping[st
                        f" WHERE e.workspace_id = %s AND e.id = ANY(%s) AND {filters.matched.sql}",
                        [filters.workspace_id, pinned_ids, *filters.matched.params])
         rows = {row[0]: row for row in cursor.fetchall()}
-    return [replace(_hit(rows[i], query), promoted=True) for i in pinned_ids if i in rows]
+    return [replace(_hit(rows[i], query, also), promoted=True) for i in pinned_ids if i in rows]
 
 
-def _gram_match(workspace_id: int, query: str) -> tuple[str, tuple]:
+def _gram_match(workspace_id: int, query: str, also: tuple[str, ...] = ()) -> tuple[str, tuple]:
     """The index-backed match on `cms_entry e`: the workspace's gram posting lists, then the
-    substring test (strpos: the same test as LIKE, without escaping)."""
+    substring test (strpos: the same test as LIKE, without escaping). With variants (`also`),
+    an OR of each one's match: a BitmapOr of their gram lookups."""
+    if also:
+        parts = [_gram_match(workspace_id, text) for text in (query, *also)]
+        return "(" + " OR ".join(f"({sql})" for sql, _ in parts) + ")", tuple(v for _, ps in parts for v in ps)
     # Sampled as typed (hiragana reads as common), then folded as the grams and search_text
     # are (cms.folding.text_fold: one character to one, so a folded pair is the pair folded).
     pairs = [text_fold(pair) for pair in _gram_sample(query)]
@@ -535,10 +573,11 @@ def _facet_source(access: WorkspaceAccess, request: Mapping[str, Any], filters: 
                               status=request["status"], matched=matched)
 
 
-def _facets(source: EntryFacetSource, filters: _Filters, query: str) -> dict[str, dict[str, int]]:
+def _facets(source: EntryFacetSource, filters: _Filters, query: str,
+            also: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
     """Counts over every entry the query matches, in a statement of their own, with the same
     index-backed predicate as the index statement (the recent scan found the page)."""
-    match_sql, match_params = _gram_match(filters.workspace_id, query)
+    match_sql, match_params = _gram_match(filters.workspace_id, query, also)
     return entry_facet_counts(source=source, match_sql=match_sql, match_params=match_params,
                               local_settings=_PLANNER_SETTINGS)
 
@@ -548,7 +587,7 @@ def _explain(cursor: SearchCursor, sql: str, params: tuple) -> list[str]:
     return [row[0] for row in cursor.fetchall()]
 
 
-def _hit(row: tuple, query: str) -> EntryHit:
+def _hit(row: tuple, query: str, also: tuple[str, ...] = ()) -> EntryHit:
     """Matched fields (schema order) and the snippet, found in Python from the row's data.
 
     Which rows match is PostgreSQL's decision; this only locates the match within them,
@@ -560,12 +599,15 @@ def _hit(row: tuple, query: str) -> EntryHit:
     fields = json.loads(fields) if isinstance(fields, str) else fields
     data = json.loads(data) if isinstance(data, str) else data
     order = {field["id"]: position for position, field in enumerate(fields)}
-    folded_query = fold(query)
+    types = field_types(fields)
+    folded_texts = [fold(text) for text in (query, *also)]
     matches: list[tuple[str, str, int]] = []
     for key in sorted(data, key=lambda k: (order.get(k, len(order)), k)):
         value = _searchable_value(data[key])
-        if value is not None and (position := fold(value).find(folded_query)) != -1:
-            matches.append((key, value, position))
+        if value is not None and (position := _first_found(fold(value), folded_texts)) != -1:
+            # The snippet is of the text a reader sees (rich text without its markup): the
+            # match in the text, else (the query is in the markup alone) the text's start.
+            matches.append((key, field_text(value, types.get(key, "")), position))
     return EntryHit(
         entry_id=entry_id,
         content_type=api_id,
@@ -573,8 +615,16 @@ def _hit(row: tuple, query: str) -> EntryHit:
         created_at=created_at,
         updated_at=updated_at,
         matched_fields=tuple(key for key, _, _ in matches),
-        snippet=_snippet(matches[0][0], matches[0][1], query=query) if matches else None,
+        snippet=_snippet(matches[0][0], matches[0][1], query=query, also=also) if matches else None,
     )
+
+
+def _first_found(folded_value: str, folded_texts: list[str]) -> int:
+    """Where the first of `folded_texts` (the query, then its variants) found in the value is, or -1."""
+    for text in folded_texts:
+        if (position := folded_value.find(text)) != -1:
+            return position
+    return -1
 
 
 def _searchable_value(value: object) -> str | None:
@@ -586,9 +636,9 @@ def _searchable_value(value: object) -> str | None:
     return None
 
 
-def _snippet(field: str, value: str, *, query: str) -> Snippet:
+def _snippet(field: str, value: str, *, query: str, also: tuple[str, ...] = ()) -> Snippet:
     """SNIPPET_BEFORE characters before the first match and SNIPPET_AFTER after it (more before
     when the value ends sooner), every occurrence in it highlighted: search.engine.snippets' excerpt."""
-    shown, spans = excerpt(value, match_spans(value, [query]), before=SNIPPET_BEFORE,
-                           max_chars=SNIPPET_BEFORE + len(query) + SNIPPET_AFTER)
+    shown, spans = excerpt(value, match_spans(value, [query, *also]), before=SNIPPET_BEFORE,
+                           max_chars=SNIPPET_BEFORE + max(len(text) for text in (query, *also)) + SNIPPET_AFTER)
     return Snippet(field=field, text=shown, highlights=spans)

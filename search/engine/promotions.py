@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from cms.access import WorkspaceAccess
-from cms.models import PROMOTION_PHRASE_MAX_CHARS, promotion_phrase_normalise
+from cms.models import PROMOTION_PHRASE_MAX_CHARS, PromotionMatch, promotion_phrase_normalise
 from search.engine.filters.chunks import chunk_filter_for
 from search.contract.results import ChunkHit, SearchResult, json_object
 from search.engine.db.statements import search_cursor
@@ -28,10 +28,13 @@ def promoted_entry_ids(*, access: WorkspaceAccess, query: str, content_type_id: 
                        status: str | None = None) -> list[int]:
     """The entries pinned to `query` that `access` may see, in the editors' order."""
     phrase = promotion_phrase_normalise(query)
-    if not phrase or len(phrase) > PROMOTION_PHRASE_MAX_CHARS:
+    if not phrase:
         return []
-    sql = ["p.workspace_id = %s", "p.phrase = %s", "e.status = ANY(%s)"]
-    params: list[Any] = [access.workspace.pk, phrase, list(access.entry_statuses)]
+    # "is": the phrase is the query; "contains": the phrase is in it (a workspace's promotions
+    # are few, and the equality alone still uses the unique index's workspace prefix).
+    sql = ["p.workspace_id = %s", "(p.phrase = %s OR (p.match = %s AND strpos(%s, p.phrase) > 0))",
+           "e.status = ANY(%s)"]
+    params: list[Any] = [access.workspace.pk, phrase, PromotionMatch.CONTAINS, phrase, list(access.entry_statuses)]
     if content_type_id is not None:
         sql.append("e.content_type_id = %s")
         params.append(content_type_id)

@@ -66,6 +66,10 @@ from search.engine.entry_results import entries_grouped
 __all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "ChunkHit", "SearchResult", "SemanticSearchError", "semantic_run",
            "semantic_search"]
 
+# The query rules semantic search does not apply, said in meta.rules_skipped: it matches by
+# meaning (a synonym or a typo is near its word already); the keyword leg of hybrid applies them.
+SEMANTIC_RULES_SKIPPED = ("synonyms", "typo_tolerance")
+
 
 class SemanticSearchError(SearchError):
     """A semantic search that cannot run: no usable embedding provider (503)."""
@@ -129,5 +133,5 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
                           dimensions=backend.dimensions, top_k=top_k, ef_search=ef_search,
                           pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
                           include_sources=request["include_sources"], include_vectors=request["include_vectors"],
-                          pool=pool, facets=facets)
+                          pool=pool, facets=facets, extra_meta={"rules_skipped": list(SEMANTIC_RULES_SKIPPED)})
     return result if facet_pool else promotions_apply_chunks(result, access=access, request=request)

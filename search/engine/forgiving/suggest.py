@@ -17,6 +17,10 @@ Two kinds, both read through btree prefix ranges with a LIMIT, never a trigram o
   folded in yet (their (workspace_id, term) index). Terms are what the index
   holds: Snowball stems ("polici" for policy), so a completion can read as a stem.
 
+When what was typed completes to nothing, its last word is corrected by one typo as the
+keyword leg corrects it (search.engine.forgiving.typos, through the same visibility check) and the corrected
+text completed instead, each suggestion marked `corrected` ("refnud" -> "refund").
+
 Visibility is the chunk searches' own (`search.engine.filters.visibility`); another workspace is a 404
 before this runs (the API view's access).
 """
@@ -36,12 +40,17 @@ from search.contract.filter_language import CompiledFilter
 from search.contract.options import SuggestOptions
 from search.engine.db.statements import search_cursor
 from search.engine.filters.visibility import chunk_visibility_filter
+from ingestion.keywords import keyword_words
+from search.engine.forgiving.typos import typo_budget_for, typo_corrections
 
 STAT_TABLE = KeywordStat._meta.db_table
 DELTA_TABLE = KeywordStatDelta._meta.db_table
 # Rows read in index order before ranking: titles (chunks, several per entry) and terms.
 TITLE_SCAN_ROWS = 200
 TERM_SCAN_ROWS = 300
+# What was typed that completes to nothing is tried with its last word corrected by at most
+# this many edits (and no more than the workspace's typo budget allows for its length).
+SUGGEST_TYPO_EDITS = 1
 # Terms need this many typed letters (a one-letter range holds too many to rank by frequency).
 TERM_MIN_CHARS = 2
 # Above every character, in code point (and UTF-8 byte) order: the end of a prefix range.
@@ -54,6 +63,8 @@ _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\
 class Suggestion:
     text: str
     kind: str  # "title" or "term"
+    # Completes the typed text with its last word corrected (one typo), not as typed.
+    corrected: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,7 +74,8 @@ class SuggestResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query,
-                "suggestions": [{"text": s.text, "kind": s.kind} for s in self.suggestions]}
+                "suggestions": [{"text": s.text, "kind": s.kind, **({"corrected": True} if s.corrected else {})}
+                                for s in self.suggestions]}
 
 
 def term_completions(*, workspace_id: int, word: str, limit: int, visible: CompiledFilter | None) -> list[str]:
@@ -97,16 +109,7 @@ def suggest_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SuggestR
     prefix = text_normalise(typed)
     visible = chunk_visibility_filter(access, alias="c")
     workspace_id = access.workspace.pk
-    with search_cursor() as cursor:
-        cursor.execute(
-            "SELECT title FROM ("
-            " SELECT c.title, c.updated_at FROM ingestion_chunk c"
-            " WHERE c.workspace_id = %s AND cms_text_fold(c.title) ~>=~ %s AND cms_text_fold(c.title) ~<~ %s"
-            f" AND {visible.sql} ORDER BY cms_text_fold(c.title) USING ~<~ LIMIT %s) t"
-            " GROUP BY title ORDER BY max(updated_at) DESC, title LIMIT %s",
-            [workspace_id, prefix, prefix + _TOP, *visible.params, TITLE_SCAN_ROWS, limit],
-        )
-        titles = [row[0] for row in cursor.fetchall()]
+    titles = title_completions(workspace_id=workspace_id, prefix=prefix, visible=visible, limit=limit)
     suggestions = [Suggestion(text=title, kind="title") for title in titles]
     last = _LAST_WORD.search(prefix)
     if len(suggestions) < limit and last and len(last.group(1)) >= TERM_MIN_CHARS and not _CJK.search(last.group(1)):
@@ -119,4 +122,50 @@ def suggest_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SuggestR
             text = head + term
             if text.lower() not in seen:
                 suggestions.append(Suggestion(text=text, kind="term"))
+    if not suggestions and last and not _CJK.search(last.group(1)):
+        suggestions = typo_suggestions(access=access, typed=typed, prefix=prefix, word=last.group(1),
+                                       visible=visible, limit=limit)
     return SuggestResult(query=typed, suggestions=suggestions[:limit])
+
+
+def title_completions(*, workspace_id: int, prefix: str, visible: CompiledFilter, limit: int) -> list[str]:
+    """Up to `limit` titles of chunks passing `visible` that start with `prefix` (folded, cms.folding),
+    newest first, read in the prefix index's order (see the module's docstring)."""
+    with search_cursor() as cursor:
+        cursor.execute(
+            "SELECT title FROM ("
+            " SELECT c.title, c.updated_at FROM ingestion_chunk c"
+            " WHERE c.workspace_id = %s AND cms_text_fold(c.title) ~>=~ %s AND cms_text_fold(c.title) ~<~ %s"
+            f" AND {visible.sql} ORDER BY cms_text_fold(c.title) USING ~<~ LIMIT %s) t"
+            " GROUP BY title ORDER BY max(updated_at) DESC, title LIMIT %s",
+            [workspace_id, prefix, prefix + _TOP, *visible.params, TITLE_SCAN_ROWS, limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def typo_suggestions(*, access: WorkspaceAccess, typed: str, prefix: str, word: str, visible: CompiledFilter,
+                     limit: int) -> list[Suggestion]:
+    """When what was typed completes to nothing: its last word with one typo corrected, as the
+    keyword leg corrects it (search.engine.forgiving.typos: the workspace's length budget, at most SUGGEST_TYPO_EDITS
+    edits; only terms a chunk the caller may see holds, search.engine.dictionary), then the titles
+    starting with the corrected text and the corrected text itself, each marked `corrected`."""
+    (query_word, *_) = keyword_words(word) or [None]
+    if query_word is None or query_word.cjk:
+        return []
+    edits = min(typo_budget_for(access.workspace).edits_allowed(query_word.surface), SUGGEST_TYPO_EDITS)
+    if not edits:
+        return []
+    corrections = typo_corrections(workspace_id=access.workspace.pk, words=[(query_word, edits)],
+                                   visible=None if visible.sql == "TRUE" else visible)
+    head = prefix[: len(prefix) - len(word)]
+    typed_head = typed.rstrip()[: len(typed.rstrip()) - len(word)]
+    suggestions: list[Suggestion] = []
+    seen: set[str] = set()
+    for correction in corrections:
+        titles = title_completions(workspace_id=access.workspace.pk, prefix=head + correction.shown, visible=visible,
+                                   limit=limit)
+        for text, kind in [*((title, "title") for title in titles), (typed_head + correction.shown, "term")]:
+            if text.lower() not in seen:
+                seen.add(text.lower())
+                suggestions.append(Suggestion(text=text, kind=kind, corrected=True))
+    return suggestions[:limit]

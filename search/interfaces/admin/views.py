@@ -37,6 +37,7 @@ from search.contract.errors import SearchError
 from search.engine.fulltext import EntryHit, EntrySearchResult
 from search.engine.hybrid import LEG_SEMANTIC
 from search.interfaces.errors import admin_message_from
+from search.engine.field_text import field_text, field_types
 from search.kinds import SEARCH_ENTRIES, SEARCH_KINDS, SearchKind
 from search.contract.options import FlagField, OptionField, option_from_text
 from search.engine.snippets import highlight_html, match_spans, query_snippet_html, query_terms, snippet_html
@@ -295,7 +296,8 @@ def _entry_snippet(hit: EntryHit, entry: Entry, query: str) -> tuple[str, SafeSt
     for field in hit.matched_fields:
         value = entry.data.get(field)
         if field != title_field and isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            return field, snippet_html(str(value), [query])
+            return field, snippet_html(field_text(str(value), field_types(entry.content_type.fields).get(field, "")),
+                                       [query])
     return "", SafeString("")
 
 
@@ -344,6 +346,9 @@ def _suggestion_links(request: HttpRequest, result: Any) -> list[tuple[str, str]
 
 def _correction(request: HttpRequest, result: Any) -> dict[str, str] | None:
     """"Showing results for <corrected> — search instead for <typed>" when words were corrected."""
+    if isinstance(result, EntrySearchResult) and result.corrected_query is not None:
+        return {"corrected": result.corrected_query, "typed": request.GET.get("q", ""),
+                "instead_url": _with(request, typo_tolerance="false")}
     if not isinstance(result, SearchResult) or not result.extra_meta.get("corrections"):
         return None
     corrected = result.extra_meta.get("corrected_query") or ", ".join(

@@ -77,6 +77,17 @@ class EntrySearchMetaSerializer(serializers.Serializer):
     suggestions = serializers.ListField(
         child=serializers.CharField(), help_text="Did-you-mean: when nothing was found, up to 3 corrected queries "
         "that each find at least one entry (checked, with the same filters). Empty otherwise.")
+    also_searched = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="What else was searched besides the query: its "
+        "variants by the workspace's synonyms (an entry containing any of them matches). Absent when none.")
+    corrected_query = serializers.CharField(
+        required=False, help_text="The query found nothing, so this correction (the first suggestion) was searched "
+        "instead (typo_tolerance, default true). Absent otherwise.")
+    facets_exhaustive = serializers.BooleanField(
+        required=False, help_text="With `facets`: false when the counts are a deterministic sample's, scaled "
+        "(past 2,000 matches); exhaustive_facets=true forces exact counts.")
+    facets_sample_rate = serializers.FloatField(
+        required=False, help_text="With facets_exhaustive false: the share of the workspace's entries sampled.")
 
 
 class EntrySearchResultSerializer(serializers.Serializer):
@@ -176,6 +187,8 @@ class SuggestionSerializer(serializers.Serializer):
     text = serializers.CharField(help_text="The completed text to put in the search box.")
     kind = serializers.ChoiceField(["title", "term"], help_text="title: an entry's or asset's title starting with "
                                    "the prefix; term: a frequent word completing the last word.")
+    corrected = serializers.BooleanField(required=False, help_text="Present (true) when nothing completes what was "
+                                         "typed and this completes it with its last word's typo corrected (one edit).")
 
 
 class SuggestResultSerializer(serializers.Serializer):

@@ -31,6 +31,10 @@ class Command(SearchCommand):
             if result.suggestions:
                 self.stdout.write("Did you mean: " + ", ".join(repr(s) for s in result.suggestions) + "?")
             return
+        if result.corrected_query is not None:
+            self.stdout.write(f"No entries contain {result.query!r}; showing results for {result.corrected_query!r}.")
+        if result.also_searched:
+            self.stdout.write("Also searched for: " + ", ".join(repr(s) for s in result.also_searched) + ".")
         header = ("id", "type", "status", "updated", "fields", "snippet")
         rows = [
             (

@@ -52,6 +52,7 @@ SAMPLES: dict[str, Any] = {
     "rerank_weights": {"rerank": 0.5},
     "queries": ["refund policy", "shipping time"],
     "typo_tolerance": False,
+    "exhaustive_facets": True,
     "prefix": True,
     "facets": ["content_type", "status"],
 }

@@ -25,12 +25,20 @@ def docs(doc_type):
     return doc_type
 
 
-def test_full_text_stays_literal_and_suggests_the_correction(docs, workspace):
+def test_full_text_searches_the_correction_when_the_query_finds_nothing_and_says_so(docs, workspace):
     result = search_entries(access=full_access(workspace), query="refnud")
 
-    assert result.hits == ()
+    assert result.suggestions == ("refund",) and result.corrected_query == "refund"
+    assert [h.entry_id for h in result.hits] == [h.entry_id for h in search_entries(
+        access=full_access(workspace), query="refund").hits] != []
+    assert result.as_dict()["meta"]["corrected_query"] == "refund" and result.as_dict()["query"] == "refnud"
+
+
+def test_with_typo_tolerance_off_full_text_stays_literal_and_suggests_the_correction(docs, workspace):
+    result = search_entries(access=full_access(workspace), query="refnud", typo_tolerance=False)
+
+    assert result.hits == () and result.corrected_query is None
     assert result.suggestions == ("refund",)
-    assert search_entries(access=full_access(workspace), query="refund").hits  # the suggestion finds something
 
 
 def test_suggestion_keeps_the_rest_of_the_query(docs, workspace):
@@ -72,8 +80,10 @@ def test_api_answers_meta_suggestions(client, docs, workspace):
     _, secret = api_key_make(workspace, include_drafts=True)
 
     body = client.get(URL, {"q": "refnud"}, **bearer(secret)).json()
+    literal = client.get(URL, {"q": "refnud", "typo_tolerance": "false"}, **bearer(secret)).json()
 
-    assert body["results"] == [] and body["meta"]["suggestions"] == ["refund"]
+    assert body["results"] and body["meta"]["suggestions"] == ["refund"] and body["meta"]["corrected_query"] == "refund"
+    assert literal["results"] == [] and literal["meta"]["suggestions"] == ["refund"]
 
 
 def test_kana_variant_is_found_without_a_suggestion(doc_type, workspace):
@@ -88,7 +98,9 @@ def test_kana_variant_is_found_without_a_suggestion(doc_type, workspace):
 def test_command_prints_did_you_mean(docs, workspace):
     out = io.StringIO()
     call_command("search_entries", "acme", "refnud", stdout=out)
+    call_command("search_entries", "acme", "refnud", "--no-typo-tolerance", stdout=out)
 
+    assert "No entries contain 'refnud'; showing results for 'refund'." in out.getvalue()
     assert "Did you mean: 'refund'?" in out.getvalue()
 
 
