@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from mcp import Client
 
-from search import facet_sample
+from search.engine import facet_sample
 from search.engine.fulltext import search_entries
 from search.interfaces.mcp.server import api_key_caller, build_mcp_server
 from tests.factories import ContentTypeFactory, api_key_make, bearer, entry_make, full_access
