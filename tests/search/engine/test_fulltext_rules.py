@@ -119,7 +119,7 @@ def test_admin_says_what_else_was_searched_and_the_correction(client, editor, mo
     synonym = client.get(f"/admin/search/{workspace.slug}/", {"q": "reimbursement"}).content.decode()
     typo = client.get(f"/admin/search/{workspace.slug}/", {"q": "wordlwide"}).content.decode()
 
-    assert 'id="search-also-searched">Also searched for: <span lang="">refund</span></p>' in synonym
+    assert 'id="search-also-searched">Also searched for: <span lang="en">refund</span></p>' in synonym
     assert "Refund policy" in synonym
     assert 'id="search-correction">Showing results for <strong>worldwide</strong>' in typo
 
