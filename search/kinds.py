@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cms.access import WorkspaceAccess
 from search.engine.agentic import agentic_run
 from search.contract.filter_language import filter_help
 from search.engine.fulltext import search_entries_run
@@ -26,6 +27,7 @@ from search.contract.options import (
     SearchOptions,
     SemanticSearchOptions,
 )
+from search.contract.results import SearchOutcome
 from search.insights.search_log import search_log_record
 from search.engine.semantic import semantic_run
 
@@ -52,13 +54,13 @@ class SearchKind:
     mode: str
     label: str
     options: type[SearchOptions]
-    run: Callable[[Any, Mapping[str, Any]], Any]  # (access, options) -> the result
+    run: Callable[[WorkspaceAccess, Mapping[str, Any]], SearchOutcome]  # (access, options) -> the result
     summary: str
     description: str
     guidance: str
     bad_request_codes: tuple[str, ...]
 
-    def search(self, access: Any, options: Mapping[str, Any], *, interface: str) -> Any:
+    def search(self, access: WorkspaceAccess, options: Mapping[str, Any], *, interface: str) -> SearchOutcome:
         """Run the search for `interface` ("api", "mcp", "command", "admin"): timed, its results
         and failures counted for /metrics (search/operations/metrics.py), and, when it answered, appended
         to the workspace's search log (search/insights/search_log.py: in memory, written off the request

@@ -45,6 +45,13 @@ class SearchTimeout(SearchError):
         self.timeout_ms = timeout_ms
 
 
+def provider_error_code(*, transient: bool) -> str:
+    """The code of an embedding or rerank provider's failure (HTTP 503 either way), in one place:
+    `provider_unavailable` when the same call may work later (a timeout, a 429, a 5xx), and
+    `provider_error` when it will not."""
+    return "provider_unavailable" if transient else "provider_error"
+
+
 def argument_refused(name: str, problem: str) -> SearchInputError:
     """A request argument refused before any search ran (left out, or not even of a JSON type
     the parameter takes): `query_empty` for the query, there being nothing to search for, and

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from cms.models import Workspace
 
@@ -127,3 +128,21 @@ def json_object(value: Any) -> dict:
     if isinstance(value, str):
         return json.loads(value)
     return {}
+
+
+class SearchHit(Protocol):
+    """A hit as the search log reads it: its entry's id (a chunk hit's `id` too, for the kinds
+    that rank chunks: ChunkHit)."""
+
+    entry_id: int | None
+
+
+class SearchOutcome(Protocol):
+    """What every search kind's `run` returns (SearchResult, full-text's EntrySearchResult): its
+    hits, the search log's id once recorded (a dataclass field, set with dataclasses.replace), and
+    the JSON every interface answers with."""
+
+    hits: Sequence[SearchHit]
+    search_id: str | None
+
+    def as_dict(self) -> dict[str, Any]: ...

@@ -343,11 +343,10 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
                    embedding: QueryEmbedding | None = None, typos: TypoBudget | None = None,
                    synonyms: list[SynonymRule] | None = None, prefix: bool = False) -> Collected:
     """Run the legs asked for (`depth` chunks each), score every candidate on every leg that
-    ran, and compute the query's features (search.engine.legs.fusion.QueryFeatures). Raises the semantic
-    leg's error when no leg can answer. `embedding` is the query's vector already on its way
-    (query_embeddings_start); otherwise it is started here."""
+    ran, and compute the query's features (search.engine.legs.fusion.QueryFeatures). Raises
+    when no leg can answer (_no_leg_answered). `embedding` is the query's vector already on its
+    way (query_embeddings_start); otherwise it is started here."""
     collected = Collected(candidates={}, hits={}, legs_used=[], query=query)
-    candidates, hits = collected.candidates, collected.hits
     # The query's embedding (a model call, or a provider's round trip) runs in a thread while
     # the keyword leg's SQL runs here.
     if not semantic_leg:
@@ -356,54 +355,96 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
         embedding = query_embeddings_start(workspace_id=workspace_id, queries=[query])[0]
     prepared: KeywordQuery | None = None
     if keyword_leg:
-        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos, synonyms=synonyms,
-                                         prefix=prefix, visible=where.visible)
-        collected.corrections, collected.expansions = prepared.corrections, prepared.expansions
-        keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
-        collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}
-        if plan.notes:
-            collected.leg_meta[LEG_KEYWORD]["note"] = " ".join(plan.notes)
-        if prepared.query_terms:  # it searched (even if no chunk has the words: a real "nothing")
-            collected.legs_used.append(LEG_KEYWORD)
-        for rank, hit in enumerate(keyword_hits, start=1):
-            hits[hit.id] = hit
-            candidates[hit.id] = Candidate(chunk_id=hit.id, keyword_score=hit.score, keyword_rank=rank,
-                                           entry_id=hit.entry_id)
+        prepared = _keyword_leg_collect(collected, workspace_id=workspace_id, query=query, where=where, depth=depth,
+                                        typos=typos, synonyms=synonyms, prefix=prefix)
 
     query_vector = embedding.vector() if embedding is not None else None
     if embedding is not None:
         if embedding.error is not None:
             if not collected.legs_used:
-                if prepared is not None:
-                    # The keyword leg ran and found no word to search for: rewording fixes that,
-                    # whatever keeps the vector leg from answering (say, vectors still pending).
-                    raise HybridSearchError(
-                        "no_searchable_terms",
-                        f"The query has no searchable words (only stopwords or punctuation), and the semantic "
-                        f"leg cannot answer instead ({embedding.error.code}: {embedding.error.message})")
-                raise embedding.error
+                raise _no_leg_answered(keyword_ran=prepared is not None, semantic_error=embedding.error)
             collected.degraded[LEG_SEMANTIC] = {"code": embedding.error.code, "message": embedding.error.message}
         else:
-            collected.model, collected.dimensions = embedding.model, embedding.dimensions
-            semantic_hits = vector_candidates(
-                workspace_id=workspace_id, model_name=embedding.model, dimensions=embedding.dimensions,
-                query_vector=query_vector, limit=depth, where=where.compiled, ef_search=ef_search,
-                include_vectors=include_vectors,
-                # The keyword leg read the workspace's chunk count with its terms' statistics.
-                workspace_chunks=prepared.chunks if prepared is not None and prepared.query_terms else None)
-            collected.legs_used.append(LEG_SEMANTIC)
-            collected.leg_meta[LEG_SEMANTIC] = {"model": collected.model, "returned": len(semantic_hits)}
-            for rank, hit in enumerate(semantic_hits, start=1):
-                if hit.id not in hits or (include_vectors and hit.vector is not None):
-                    hits[hit.id] = hit
-                candidate = candidates.setdefault(hit.id, Candidate(chunk_id=hit.id, entry_id=hit.entry_id))
-                candidate.semantic_score, candidate.semantic_rank = hit.score, rank
+            _semantic_leg_collect(collected, embedding=embedding, query_vector=query_vector,
+                                  workspace_id=workspace_id, where=where, depth=depth, ef_search=ef_search,
+                                  include_vectors=include_vectors, prepared=prepared)
     if not collected.legs_used:
-        raise HybridSearchError(
+        raise _no_leg_answered(keyword_ran=prepared is not None, semantic_error=None)
+
+    _candidates_score_on_every_leg(collected, prepared=prepared, query_vector=query_vector)
+    collected.features = query_features(
+        query=query, query_terms=prepared.query_terms if prepared is not None else 0,
+        known_idfs=[bm25_idf(chunks=prepared.chunks, df=t.df) for t in prepared.typed_terms] if prepared is not None
+        else [],
+        chunks=prepared.chunks if prepared is not None else 0,
+        keyword_scores=[c.keyword_score for c in collected.candidates.values()]
+        if LEG_KEYWORD in collected.legs_used else [],
+        semantic_scores=[c.semantic_score for c in collected.candidates.values()]
+        if LEG_SEMANTIC in collected.legs_used else [])
+    return collected
+
+
+def _no_leg_answered(*, keyword_ran: bool, semantic_error: SearchError | None) -> SearchError:
+    """The error policy when no leg can answer, in one place. The semantic leg off: the query
+    has no searchable words. The keyword leg ran and found no word to search for: rewording fixes
+    that, whatever keeps the vector leg from answering (say, vectors still pending), so the same
+    code, with the semantic leg's reason. The keyword leg off: the semantic leg's own error."""
+    if semantic_error is None:
+        return HybridSearchError(
             "no_searchable_terms",
             "The query has no searchable words (only stopwords or punctuation), and the semantic leg is off.")
+    if keyword_ran:
+        return HybridSearchError(
+            "no_searchable_terms",
+            f"The query has no searchable words (only stopwords or punctuation), and the semantic "
+            f"leg cannot answer instead ({semantic_error.code}: {semantic_error.message})")
+    return semantic_error
 
-    # Score every candidate on both legs where it can be scored.
+
+def _keyword_leg_collect(collected: Collected, *, workspace_id: int, query: str, where: ChunkFilter, depth: int,
+                         typos: TypoBudget | None, synonyms: list[SynonymRule] | None, prefix: bool) -> KeywordQuery:
+    """The keyword leg's candidates (BM25, `depth` of them) into `collected`; the prepared query."""
+    prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos, synonyms=synonyms,
+                                     prefix=prefix, visible=where.visible)
+    collected.corrections, collected.expansions = prepared.corrections, prepared.expansions
+    keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
+    collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}
+    if plan.notes:
+        collected.leg_meta[LEG_KEYWORD]["note"] = " ".join(plan.notes)
+    if prepared.query_terms:  # it searched (even if no chunk has the words: a real "nothing")
+        collected.legs_used.append(LEG_KEYWORD)
+    for rank, hit in enumerate(keyword_hits, start=1):
+        collected.hits[hit.id] = hit
+        collected.candidates[hit.id] = Candidate(chunk_id=hit.id, keyword_score=hit.score, keyword_rank=rank,
+                                                 entry_id=hit.entry_id)
+    return prepared
+
+
+def _semantic_leg_collect(collected: Collected, *, embedding: QueryEmbedding, query_vector: list[float] | None,
+                          workspace_id: int, where: ChunkFilter, depth: int, ef_search: int, include_vectors: bool,
+                          prepared: KeywordQuery | None) -> None:
+    """The vector leg's candidates (`depth` of them) into `collected`, merged with the keyword leg's."""
+    hits, candidates = collected.hits, collected.candidates
+    collected.model, collected.dimensions = embedding.model, embedding.dimensions
+    semantic_hits = vector_candidates(
+        workspace_id=workspace_id, model_name=embedding.model, dimensions=embedding.dimensions,
+        query_vector=query_vector, limit=depth, where=where.compiled, ef_search=ef_search,
+        include_vectors=include_vectors,
+        # The keyword leg read the workspace's chunk count with its terms' statistics.
+        workspace_chunks=prepared.chunks if prepared is not None and prepared.query_terms else None)
+    collected.legs_used.append(LEG_SEMANTIC)
+    collected.leg_meta[LEG_SEMANTIC] = {"model": collected.model, "returned": len(semantic_hits)}
+    for rank, hit in enumerate(semantic_hits, start=1):
+        if hit.id not in hits or (include_vectors and hit.vector is not None):
+            hits[hit.id] = hit
+        candidate = candidates.setdefault(hit.id, Candidate(chunk_id=hit.id, entry_id=hit.entry_id))
+        candidate.semantic_score, candidate.semantic_rank = hit.score, rank
+
+
+def _candidates_score_on_every_leg(collected: Collected, *, prepared: KeywordQuery | None,
+                                   query_vector: list[float] | None) -> None:
+    """Score every candidate on both legs where it can be scored (one leg found it, the other scores it)."""
+    candidates = collected.candidates
     if LEG_KEYWORD in collected.legs_used and prepared is not None:
         missing = [cid for cid, c in candidates.items() if c.keyword_score is None]
         found = keyword_scores(prepared, missing)
@@ -414,15 +455,6 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
         scores = _cosine_scores(missing, model=collected.model, dimensions=collected.dimensions, vector=query_vector)
         for cid, score in scores.items():
             candidates[cid].semantic_score = score
-    collected.features = query_features(
-        query=query, query_terms=prepared.query_terms if prepared is not None else 0,
-        known_idfs=[bm25_idf(chunks=prepared.chunks, df=t.df) for t in prepared.typed_terms] if prepared is not None
-        else [],
-        chunks=prepared.chunks if prepared is not None else 0,
-        keyword_scores=[c.keyword_score for c in candidates.values()] if LEG_KEYWORD in collected.legs_used else [],
-        semantic_scores=[c.semantic_score for c in candidates.values()] if LEG_SEMANTIC in collected.legs_used
-        else [])
-    return collected
 
 
 def _round(value: float | None) -> float | None:

@@ -54,7 +54,7 @@ from ingestion.selectors import embedding_backend_active
 from ingestion.services import query_embed
 from search.engine.filters.chunks import chunk_filter_for
 from search.contract.results import ChunkHit, SearchResult
-from search.contract.errors import SearchError
+from search.contract.errors import SearchError, provider_error_code
 from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.engine.query_work import query_work_once, query_work_reused
@@ -109,8 +109,8 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
         query_vector = query_work_once(("query_vector", workspace.pk, backend.model_name, query),
                                        lambda: query_embed(backend=backend, workspace_id=workspace.pk, text=query))
     except EmbeddingProviderError as exc:
-        code = "provider_unavailable" if exc.transient else "provider_error"
-        raise SemanticSearchError(code, f"The embedding provider could not embed the query: {exc}", status=503) from exc
+        raise SemanticSearchError(provider_error_code(transient=exc.transient),
+                                  f"The embedding provider could not embed the query: {exc}", status=503) from exc
 
     # With facets the whole HNSW candidate list (ef_search chunks, which the walk visits
     # anyway) is the pool they count; the first top_k are the hits.

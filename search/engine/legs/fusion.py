@@ -44,22 +44,14 @@ from search.contract.fusion_methods import (  # noqa: F401 - the methods' names,
     FUSION_WEIGHTED,
 )
 
-# --- fitted by bench/fusion_fit.py on the fit splits of every set (see docs/design/fusion.md) ---
-# The fixed weights that `weighted` and `rrf` use when a request names the method but no weights
-# (weighted's leave-one-set-out fits: 0.5-0.6).
+# --- fitted by bench/fusion_fit.py on the fit splits of every set -------------------------
+# The fixed weights that `weighted` and `rrf` use when a request names the method but no weights.
 DEFAULT_KEYWORD_WEIGHT = 0.5
 RRF_K = 60
 # adaptive: fused = sigmoid(ADAPTIVE_BIAS + (ADAPTIVE_KEYWORD . f) keyword_z + (ADAPTIVE_SEMANTIC . f) semantic_z),
-# f = QueryFeatures.vector() = (1, coverage, rarity, keyword_gap, semantic_spread, length, cjk): the
-# "learned/conf+entry" candidate (logistic regression on candidates over what the legs say of the
-# query, not its length nor its script; entries fused on their best evidence), refitted on the fit
-# splits of all five sets. Leave-one-set-out (2026-12-02) it ties the best worst margin (+0.000
-# against listwise+entry's +0.001), holds when fitted on one script and scored on the other
-# (-0.000), and of the fits tied on both it reads the fewest features: length and script scored
-# nothing on the judged sets, and they moved an English FAQ scored as if Japanese by -0.013 to
-# -0.022 (more keyword weight for the same legs' scores). See docs/design/fusion.md.
-# The fit's bias (-4.0861) shifts every score of a query alike, so it changes no ranking; it is
-# left out so that 0.5 is a chunk at the candidates' mean and `min_score` keeps its 0..1 sense.
+# f = QueryFeatures.vector() = (1, coverage, rarity, keyword_gap, semantic_spread, length, cjk).
+# Which candidate these are, how they were chosen and why the bias is 0: docs/design/fusion.md,
+# "The fitted values".
 ADAPTIVE_BIAS = 0.0
 ADAPTIVE_KEYWORD = (0.9610, 0.8976, -0.7634, -0.8579, -0.2969, 0.0, 0.0)
 ADAPTIVE_SEMANTIC = (0.6317, -0.1471, 0.2905, -0.8065, 0.5888, 0.0, 0.0)

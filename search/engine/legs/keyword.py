@@ -48,6 +48,7 @@ from search.contract.filter_language import CompiledFilter
 from search.contract.results import ChunkHit, json_object
 from search.engine.dictionary import dictionary_visible
 from search.engine.db.statements import search_cursor
+from search.engine.legs.exact import EXACT_MAX_ROWS
 from search.engine.forgiving.suggest import term_completions
 from search.engine.forgiving.synonyms import SYNONYM_WEIGHT, Expansion, SynonymRule, synonym_expansions
 from search.engine.forgiving.typos import (
@@ -81,8 +82,7 @@ MAX_QUERY_TERMS = 64
 # postings (one primary-key read per chunk and term) instead of reading every posting of
 # every term: at 100k chunks a 1% filter made the exhaustive read cost 86 / 160 ms (p50 /
 # p95); 2,000 chunks x a few terms are a few thousand index probes. The same bound as the
-# vector leg's (search.engine.legs.vector_leg.EXACT_MAX_ROWS), see docs/design/vectors.md.
-EXACT_MAX_ROWS = 2_000
+# vector leg's (EXACT_MAX_ROWS, search/engine/legs/exact.py), see docs/design/vectors.md.
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError
 from ingestion.selectors import embedding_backend_active
 from ingestion.services.usage import usage_record_call, usage_reported_by
-from search.contract.errors import SearchError
+from search.contract.errors import SearchError, provider_error_code
 from search.engine.query_work import query_work_memo
 from search.engine.db.statements import search_cursor
 
@@ -40,9 +40,8 @@ class QueryEmbeddings:
                                       reported=reported, deferred=True)
                     self._outcome = vectors
                 except EmbeddingProviderError as exc:
-                    code = "provider_unavailable" if exc.transient else "provider_error"
-                    self._outcome = SearchError(
-                        code, f"The embedding provider could not embed the query: {exc}", status=503)
+                    self._outcome = SearchError(provider_error_code(transient=exc.transient),
+                                                f"The embedding provider could not embed the query: {exc}", status=503)
             return self._outcome
 
 

@@ -12,15 +12,14 @@ from collections.abc import Sequence
 
 from ingestion import services
 from ingestion.embeddings import EmbeddingProviderError, RerankNotConfigured
+from search.contract.errors import SearchError, provider_error_code
 from search.engine.query_work import query_work_memo
 
 
-class RerankUnavailable(Exception):
+class RerankUnavailable(SearchError):
     """No reranker answer: `code` not_configured, provider_unavailable or provider_error (HTTP 503)."""
 
-    def __init__(self, code: str, message: str, status: int = 503):
-        super().__init__(message)
-        self.code, self.message, self.status = code, message, status
+    status = 503
 
 
 def rerank_relevance(*, workspace_id: int, query: str, documents: Sequence[str]) -> tuple[list[float], str]:
@@ -45,8 +44,7 @@ def _relevance(*, workspace_id: int, query: str, documents: Sequence[str]) -> tu
     except RerankNotConfigured as exc:
         raise RerankUnavailable("not_configured", f"rerank is not available: {exc}") from exc
     except EmbeddingProviderError as exc:
-        code = "provider_unavailable" if exc.transient else "provider_error"
-        raise RerankUnavailable(code, f"The rerank provider failed: {exc}") from exc
+        raise RerankUnavailable(provider_error_code(transient=exc.transient), f"The rerank provider failed: {exc}") from exc
     relevance = [0.0] * len(documents)
     for result in outcome.results:
         relevance[result.index] = float(result.relevance_score)

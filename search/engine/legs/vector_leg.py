@@ -17,6 +17,7 @@ from ingestion.selectors import workspace_length_sql
 from search.contract.results import ChunkHit, json_object
 from search.contract.filter_language import CompiledFilter
 from search.engine.db.statements import SearchCursor, search_cursor
+from search.engine.legs.exact import EXACT_MAX_ROWS
 
 # The HNSW candidate list size when the caller gives none. bench/semantic.py at 100k chunks
 # (m=16, ef_construction=64): ef 40 -> recall@10 0.92 (4.0 ms p50), 100 -> 0.98 (5.1 ms),
@@ -38,7 +39,7 @@ SCAN_MEM_MULTIPLIER = 4
 # When every chunk of the workspace passes (no filter, drafts visible: the filter is TRUE),
 # its chunk count decides instead, read from the keyword statistics in the statement that
 # sets the HNSW settings: listing 2,001 ids cost an unfiltered search ~2 ms at 100k chunks.
-EXACT_MAX_ROWS = 2_000
+# The bound is shared with the keyword leg (search/engine/legs/exact.py).
 
 
 def vector_literal(vector: list[float]) -> str:

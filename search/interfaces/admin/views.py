@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import admin, messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.safestring import SafeString
@@ -179,10 +179,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
     access = workspace_access_for_user(user=request.user, slug=slug)  # 404 unless a member
     workspace = access.workspace
     params = request.GET
-    mode = params.get("mode") or DEFAULT_MODE
-    if mode not in MODES:
-        messages.error(request, gettext("Unknown search mode %(mode)r; showing full-text search.") % {"mode": mode[:20]})
-        mode = DEFAULT_MODE
+    mode = _page_mode(request, params)
     query = params.get("q")
     content_type = params.get("content_type") or None
     status = params.get("status") or None
@@ -196,34 +193,21 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
     kind = KINDS_BY_MODE[mode]
     try:
         if query is not None:
-            chosen = sidebar_filter(sidebar_field_choices(params), schemas)
-            options = {"query": query, "content_type": content_type, **page_option_values(kind, params),
-                       "facets": sidebar_facet_names(schemas)}
-            if kind.chunks:
-                spec = {**({"status": status} if status else {}), **chosen}
-                options = {"top_k": TOP_K, **options, "filter": spec or None}
-            else:
-                options.update(status=status, filter=chosen or None, limit=PAGE_SIZE,
-                               offset=option_from_text(kind.options, "offset", params.get("offset") or "0"))
+            options = _page_search_options(kind, params, schemas, query=query, content_type=content_type,
+                                           status=status)
             result = kind.search(access, options, interface="admin")
         if isinstance(result, EntrySearchResult):
             entry_rows = _entry_rows(access, result, content_types)
         elif isinstance(result, SearchResult):
             chunk_rows = _chunk_rows(result, query, content_types)
-            degraded = result.extra_meta.get("degraded", {}).get(LEG_SEMANTIC)
-            if degraded and degraded["code"] == "not_configured":
-                not_configured = degraded["message"]
-            elif degraded:
-                messages.warning(request, gettext("Keyword results only: %(message)s (%(code)s)") % degraded)
+            not_configured = _semantic_leg_degraded(request, result)
     except SearchError as exc:
         if exc.code == "not_configured":
             not_configured = exc.message
         else:
             messages.error(request, admin_message_from(exc))
     if not_configured is None and mode != MODE_FULLTEXT and result is None:
-        provider = embedding_provider_status()
-        if not provider["configured"] and provider["code"] == "not_configured":
-            not_configured = provider["message"]
+        not_configured = _provider_not_configured()
     pending = (result.pending if isinstance(result, SearchResult)
                else chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)))
 
@@ -261,6 +245,49 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             facet_inputs=sidebar_hidden_inputs(params),
         ),
     )
+
+
+def _page_mode(request: HttpRequest, params: QueryDict) -> str:
+    """The mode the form asks for; an unknown one is full-text's, with a message."""
+    mode = params.get("mode") or DEFAULT_MODE
+    if mode not in MODES:
+        messages.error(request, gettext("Unknown search mode %(mode)r; showing full-text search.") % {"mode": mode[:20]})
+        mode = DEFAULT_MODE
+    return mode
+
+
+def _page_search_options(kind: SearchKind, params: QueryDict, schemas: dict[str, Any], *, query: str,
+                         content_type: str | None, status: str | None) -> dict[str, Any]:
+    """The kind's options from the page's form: its query, content type and status, the facet
+    sidebar's choices as a filter, the "More options", and the page's size (and offset)."""
+    chosen = sidebar_filter(sidebar_field_choices(params), schemas)
+    options = {"query": query, "content_type": content_type, **page_option_values(kind, params),
+               "facets": sidebar_facet_names(schemas)}
+    if kind.chunks:
+        spec = {**({"status": status} if status else {}), **chosen}
+        return {"top_k": TOP_K, **options, "filter": spec or None}
+    options.update(status=status, filter=chosen or None, limit=PAGE_SIZE,
+                   offset=option_from_text(kind.options, "offset", params.get("offset") or "0"))
+    return options
+
+
+def _semantic_leg_degraded(request: HttpRequest, result: SearchResult) -> str | None:
+    """A hybrid search whose semantic leg did not answer: its not_configured message (the page's
+    notice), or a warning that the results are the keyword leg's only."""
+    degraded = result.extra_meta.get("degraded", {}).get(LEG_SEMANTIC)
+    if degraded and degraded["code"] == "not_configured":
+        return degraded["message"]
+    if degraded:
+        messages.warning(request, gettext("Keyword results only: %(message)s (%(code)s)") % degraded)
+    return None
+
+
+def _provider_not_configured() -> str | None:
+    """The embedding provider's not_configured message, when it has none configured."""
+    provider = embedding_provider_status()
+    if not provider["configured"] and provider["code"] == "not_configured":
+        return provider["message"]
+    return None
 
 
 def _entry_rows(access: WorkspaceAccess, result: EntrySearchResult, content_types: list[ContentType]) -> list[EntryRow]:
