@@ -121,7 +121,7 @@ def test_admin_says_what_else_was_searched_and_the_correction(client, editor, mo
 
     assert 'id="search-also-searched">Also searched for: <span lang="en">refund</span></p>' in synonym
     assert "Refund policy" in synonym
-    assert 'id="search-correction">Showing results for <strong>worldwide</strong>' in typo
+    assert 'id="search-correction">Showing results for <strong lang="en">worldwide</strong>' in typo
 
 
 @pytest.mark.django_db(transaction=True)
