@@ -66,6 +66,7 @@ NOT_ON_PAGE = {
               "(facet.<field>=<value>); agents and the API take any filter",
     "rerank_weights": "structured JSON: tuning for integrators, with the API",
     "queries": "the page lets the server split the question; parts written by hand are for agents",
+    "include_candidates": "the page always shows the nearest results, folded under \"No good match\"",
 }
 # Entries per full-text page, and chunks per semantic or hybrid answer.
 PAGE_SIZE = 20
@@ -156,6 +157,7 @@ class ChunkRow:
     legs: dict[str, dict[str, Any]] | None
     url: str | None
     promoted: bool = False
+    confidence: float | None = None
 
 
 def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
@@ -195,7 +197,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
                        "facets": sidebar_facet_names(schemas)}
             if kind.chunks:
                 spec = {**({"status": status} if status else {}), **chosen}
-                options = {"top_k": TOP_K, **options, "filter": spec or None}
+                options = {"top_k": TOP_K, **options, "filter": spec or None, "include_candidates": True}
             else:
                 options.update(status=status, filter=chosen or None, limit=PAGE_SIZE,
                                offset=option_from_text(kind.options, "offset", params.get("offset") or "0"))
@@ -244,6 +246,8 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             statuses=access.entry_statuses,
             entry_rows=entry_rows,
             chunk_rows=chunk_rows,
+            # Under the relevance floor (search/confidence.py): "No good match", the rows folded below.
+            no_good_match=isinstance(result, SearchResult) and result.extra_meta.get("answerable") is False,
             result=result,
             not_configured=not_configured,
             pending=pending,
@@ -320,6 +324,7 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
         legs=hit.legs,
         url=url,
         promoted=hit.promoted,
+        confidence=hit.confidence,
     )
 
 

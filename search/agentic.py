@@ -56,6 +56,7 @@ from search.hybrid import (
 from search.query_work import query_work_reused
 from search.query_embedding import query_embeddings_start
 from search.chunk_results import ChunkHit, SearchResult
+from search.confidence import answer_floor_apply
 from search.options import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES, AgenticSearchOptions
 from search.visibility import caller_visibility
 from search.vector_leg import chunks_pending_count
@@ -104,7 +105,7 @@ def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchRe
                                      access=access, request=hybrid_request_from(access=access, request=widened),
                                      queries=widened["queries"]).pool)
     result = result if facets is None else replace(result, facets=facets)
-    return promotions_apply_chunks(result, access=access, request=validated)
+    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=validated), request=validated)
 
 
 def agentic_answer(*, access: WorkspaceAccess, request: HybridRequest, queries: list[str] | None,

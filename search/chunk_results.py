@@ -32,6 +32,8 @@ class ChunkHit:
     legs: dict[str, dict[str, Any]] | None = None
     # Pinned to the query by an editor (search/promotions.py): first, whatever its score.
     promoted: bool = False
+    # The calibrated confidence that it answers the query (search/confidence.py); None until computed.
+    confidence: float | None = None
 
     def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
         metadata: dict[str, Any] = {"workspace": workspace_slug}
@@ -53,6 +55,8 @@ class ChunkHit:
                                   "metadata": metadata}
         if self.legs is not None:
             source["legs"] = self.legs
+        if self.confidence is not None:
+            source["confidence"] = round(self.confidence, 4)
         if self.promoted:
             source["promoted"] = True
         if include_vector:

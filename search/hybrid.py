@@ -36,6 +36,7 @@ from cms.citus_mode import same_workspace
 from cms.access import WorkspaceAccess
 from search.chunk_filters import chunk_filter_for
 from search.chunk_results import ChunkHit, SearchResult
+from search.confidence import answer_floor_apply
 from search.errors import SearchError
 from search.facets import chunk_search_facets
 from search.promotions import promotions_apply_chunks
@@ -221,7 +222,7 @@ def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchRes
                                  rerun=lambda widened: hybrid_answer(
                                      access=access, request=hybrid_request_from(access=access, request=widened)).pool)
     result = result if facets is None else replace(result, facets=facets)
-    return promotions_apply_chunks(result, access=access, request=validated)
+    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=validated), request=validated)
 
 
 def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bool | None = None) -> SearchResult:

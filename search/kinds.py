@@ -66,10 +66,10 @@ class SearchKind:
         started = time.perf_counter()
         with search_observed(self.mode, interface) as observed:
             result = self.run(access, options)
-            observed.results = len(result.hits)
+            observed.results = _answers(result)
         search_id = search_log_record(
             access=access, kind=self.mode, interface=interface, query=_logged_query(result, options),
-            results=len(result.hits), latency_ms=(time.perf_counter() - started) * 1000,
+            results=_answers(result), latency_ms=(time.perf_counter() - started) * 1000,
             entry_ids=[hit.entry_id for hit in result.hits if hit.entry_id is not None],
             chunk_ids=[hit.id for hit in result.hits] if self.chunks else [])
         return dataclasses.replace(result, search_id=search_id) if search_id else result
@@ -80,6 +80,12 @@ class SearchKind:
         return self.options is not EntrySearchOptions
 
 
+def _answers(result: Any) -> int:
+    """The results the search presented as answers: none under the relevance floor
+    (search/confidence.py), even when the caller asked for the candidates."""
+    return 0 if getattr(result, "extra_meta", {}).get("answerable") is False else len(result.hits)
+
+
 def _logged_query(result: Any, options: Mapping[str, Any]) -> str:
     """The query the search ran: the full-text result's own (validated) or the options' `query`."""
     query = getattr(result, "query", None)
@@ -88,10 +94,18 @@ def _logged_query(result: Any, options: Mapping[str, Any]) -> str:
     return query if isinstance(query, str) else ""
 
 
+# What every chunk search's answer says when nothing is a good match (search/confidence.py).
+NO_GOOD_MATCH_GUIDANCE = (
+    "`meta.answerable` false means NO GOOD MATCH: no result reached the relevance floor (`min_confidence`; "
+    "`meta.best_confidence` is the best there was), so the workspace holds nothing relevant; say so rather than "
+    "guess. The results are then empty unless you pass `include_candidates` true. Each source has a calibrated "
+    "`confidence` (0-1).")
+
 _SEMANTIC_CODES = (
     *REQUEST_CODES, *_QUERY_CODES, "top_k_invalid", "top_k_out_of_range", "min_score_invalid",
     "min_score_out_of_range", "ef_search_invalid", "ef_search_out_of_range", "include_vectors_invalid",
-    "include_sources_invalid", "unknown_content_type", *FILTER_CODES, *FACET_CODES,
+    "include_sources_invalid", "unknown_content_type", *FILTER_CODES, *FACET_CODES, "min_confidence_invalid",
+    "min_confidence_out_of_range", "include_candidates_invalid",
 )
 _HYBRID_CODES = (
     *_SEMANTIC_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",
@@ -132,7 +146,8 @@ SEMANTIC_SEARCH = SearchKind(
     guidance="Use for a question or a topic in any wording or language (\"how do refunds work?\", 「返品」 finds "
     "\"refund policy\"). Returns the passages nearest in meaning, best first, with `relevant_context` ready to "
     "quote and `sources` with scores. For an exact code or name use search_entries. `filter`: "
-    f"{filter_help()} list_content_types names the fields. `meta.pending` counts chunks not embedded yet.",
+    f"{filter_help()} list_content_types names the fields. `meta.pending` counts chunks not embedded yet. "
+    f"{NO_GOOD_MATCH_GUIDANCE}",
     bad_request_codes=_SEMANTIC_CODES,
 )
 
@@ -151,7 +166,7 @@ HYBRID_SEARCH = SearchKind(
     "keyword and semantic scores and ranks). Exact words in the question (names, error codes, 返品) count, and so "
     "does meaning. `filter` is the same MongoDB-style filter as semantic_search. Leave the weights unset (fitted "
     "defaults); `fusion` \"rrf\" ranks by reciprocal ranks instead; `rerank` true reorders with the reranker if "
-    "one is configured. `meta.legs_used` says which legs answered.",
+    "one is configured. `meta.legs_used` says which legs answered. " f"{NO_GOOD_MATCH_GUIDANCE}",
     bad_request_codes=_HYBRID_CODES,
 )
 

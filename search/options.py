@@ -33,6 +33,7 @@ from rest_framework import serializers
 from rest_framework.fields import empty
 
 from cms.models import EntryStatus
+from search.confidence import DEFAULT_MIN_CONFIDENCE
 from search.errors import SearchInputError, argument_refused
 from search.filters import filter_help
 from search.json_input import json_loads_bounded
@@ -436,6 +437,15 @@ class SemanticSearchOptions(SearchOptions):
     include_sources = FlagField(required=False, default=True,
                                 help_text="Return `sources` (false: only `relevant_context` and `meta`).")
     facets = FacetsField(required=False, allow_null=True, default=None, help_text=FACETS_HELP)
+    min_confidence = NumberField(min_value=0, max_value=1, required=False, default=DEFAULT_MIN_CONFIDENCE,
+                                 help_text="The floor of a good match: when no result's calibrated `confidence` "
+                                 "reaches it, the answer is \"no good match\" (`meta.answerable` false, "
+                                 f"`meta.best_confidence`). Default {DEFAULT_MIN_CONFIDENCE:g}; 0 presents every "
+                                 "result as an answer.")
+    include_candidates = FlagField(required=False, default=False,
+                                   help_text="Under the floor, still return the nearest results as candidates "
+                                   "(`meta.answerable` stays false). false: no results when nothing is a good "
+                                   "match.")
 
 
 class HybridSearchOptions(SemanticSearchOptions):

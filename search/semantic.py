@@ -54,6 +54,7 @@ from ingestion.selectors import embedding_backend_active
 from ingestion.services import query_embed
 from search.chunk_filters import chunk_filter_for
 from search.chunk_results import ChunkHit, SearchResult
+from search.confidence import answer_floor_apply
 from search.errors import SearchError
 from search.facets import chunk_search_facets
 from search.promotions import promotions_apply_chunks
@@ -128,4 +129,6 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
                           pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
                           include_sources=request["include_sources"], include_vectors=request["include_vectors"],
                           pool=pool, facets=facets)
-    return result if facet_pool else promotions_apply_chunks(result, access=access, request=request)
+    if facet_pool:
+        return result
+    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=request), request=request)
