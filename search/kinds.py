@@ -191,7 +191,7 @@ AGENTIC_SEARCH = SearchKind(
     "reset my password?\", \"Can I delete my account?\"]); otherwise the server splits `query` by rule. Same "
     "options and answer as hybrid_search; with `rerank` the passages are reranked against `query`. `meta.path` "
     "is \"agentic\" when the parts answered, \"standard\" when the whole question was searched instead (it did "
-    "not split, or something failed: `meta.fallback_reason`).",
+    "not split, or something failed: `meta.fallback_reason`). " f"{NO_GOOD_MATCH_GUIDANCE}",
     bad_request_codes=(*_HYBRID_CODES, "queries_invalid", "queries_empty", "queries_too_many", "queries_too_long",
                        "queries_invalid_character", "queries_invalid_encoding"),
 )
