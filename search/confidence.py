@@ -13,8 +13,8 @@ caller may see (a published-only caller's `best_confidence` never comes from a d
 the floor (`min_confidence`, search/options.py) the answer says `meta.answerable: false`, and
 its hits are dropped unless the caller asked for the candidates (`include_candidates`). A hit
 an editor pinned to the query (search/promotions.py) is an answer whatever its scores. Rows
-ranked with an embedding model that has no calibration get no confidence, and the floor does
-not apply to them (`meta.confidence_calibrated: false`).
+ranked with an embedding model that has no calibration, or by keywords alone, get no
+confidence, and the floor does not apply to them (`meta.confidence_calibrated: false`).
 
 Full-text search has no confidence: it is a literal substring match, so every entry it
 returns contains the query; there is no score to calibrate and nothing "near" to refuse.
@@ -31,7 +31,8 @@ from search.chunk_results import ChunkHit, SearchResult
 
 # The embedding model -> which legs scored a row -> (bias, weight of the cosine similarity,
 # weight of log(1 + BM25)). Cosine similarities differ in scale from model to model, so each
-# model has its own fit; a row scored by the keyword leg alone (no vector) uses KEYWORD_ONLY.
+# model has its own fit. A row scored by the keyword leg alone (the vector leg down) has no
+# confidence: raw BM25 depends on the corpus and did not survive leave-one-set-out.
 # Fitted by bench/confidence_fit.py on the first 100 fit queries of covidfaq-en, stackfaq-en and
 # drcd-zh (model "sim" chosen by leave-one-set-out over "sim" and "sim+kw": BM25 does not
 # survive it, so the hybrid rows' keyword weight is 0); figures in docs/design/confidence.md.
@@ -41,7 +42,6 @@ CALIBRATION: dict[str, dict[str, tuple[float, float, float]]] = {
         "hybrid": (-5.6447, 10.4908, 0.0),
     },
 }
-KEYWORD_ONLY: tuple[float, float, float] = (-4.7897, 0.0, 1.5027)
 # The default floor: the confidence under which a search answers "no good match". Chosen by
 # bench/confidence_fit.py as the highest floor that keeps hybrid's false "no good match" rate
 # on every fitted set's answerable fit queries at or under 5% (docs/design/confidence.md).
@@ -58,21 +58,16 @@ def hit_features(hit: ChunkHit) -> tuple[float | None, float | None]:
 
 
 def confidence_calibrated(model: str | None) -> bool:
-    """Whether rows ranked with this embedding model (None: keywords alone) get a confidence."""
-    return model is None or model in CALIBRATION
+    """Whether rows ranked with this embedding model get a confidence (None: keywords alone, no)."""
+    return model in CALIBRATION
 
 
 def confidence_from(similarity: float | None, keyword: float | None, *, model: str | None) -> float | None:
     """The calibrated confidence of a row with these leg scores; None when no leg scored it or
     the model has no calibration."""
-    if similarity is not None:
-        if model not in CALIBRATION:
-            return None
-        bias, w_similarity, w_keyword = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
-    elif keyword is not None:
-        bias, w_similarity, w_keyword = KEYWORD_ONLY
-    else:
+    if similarity is None or model not in CALIBRATION:
         return None
+    bias, w_similarity, w_keyword = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
     z = bias + w_similarity * (similarity or 0.0) + w_keyword * math.log1p(max(keyword or 0.0, 0.0))
     return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
