@@ -166,7 +166,7 @@ def test_admin_page_real_question_is_listed_not_folded(shop, client, editor):
     html = client.get("/admin/search/acme/", {"q": REAL_QUESTION, "mode": "hybrid"}).content.decode()
 
     assert "No good match" not in html and "nearest-results" not in html
-    assert "Refund policy" in html
+    assert html.count('class="search-hit"') >= 1 and re.search(r"Refund(</mark>)? policy", html)
 
 
 def test_insights_count_a_search_under_the_floor_as_found_nothing(shop, editor, workspace):
