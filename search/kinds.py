@@ -68,10 +68,10 @@ class SearchKind:
         started = time.perf_counter()
         with search_observed(self.mode, interface) as observed:
             result = self.run(access, options)
-            observed.results = len(result.hits)
+            observed.results = _answers(result)
         search_id = search_log_record(
             access=access, kind=self.mode, interface=interface, query=_logged_query(result, options),
-            results=len(result.hits), latency_ms=(time.perf_counter() - started) * 1000,
+            results=_answers(result), latency_ms=(time.perf_counter() - started) * 1000,
             entry_ids=[hit.entry_id for hit in result.hits if hit.entry_id is not None],
             chunk_ids=[hit.id for hit in result.hits] if self.chunks else [])
         return dataclasses.replace(result, search_id=search_id) if search_id else result
@@ -82,6 +82,12 @@ class SearchKind:
         return self.options is not EntrySearchOptions
 
 
+def _answers(result: Any) -> int:
+    """The results the search presented as answers: none under the relevance floor
+    (search/engine/confidence.py), even when the caller asked for the candidates."""
+    return 0 if getattr(result, "extra_meta", {}).get("answerable") is False else len(result.hits)
+
+
 def _logged_query(result: Any, options: Mapping[str, Any]) -> str:
     """The query the search ran: the full-text result's own (validated) or the options' `query`."""
     query = getattr(result, "query", None)
@@ -90,10 +96,18 @@ def _logged_query(result: Any, options: Mapping[str, Any]) -> str:
     return query if isinstance(query, str) else ""
 
 
+# What every chunk search's answer says when nothing is a good match (search/engine/confidence.py).
+NO_GOOD_MATCH_GUIDANCE = (
+    "`meta.answerable` false means NO GOOD MATCH: no result reached the relevance floor (`min_confidence`; "
+    "`meta.best_confidence` is the best there was), so the workspace holds nothing relevant; say so rather than "
+    "guess. The results are then empty unless you pass `include_candidates` true. Each source has a calibrated "
+    "`confidence` (0-1).")
+
 _SEMANTIC_CODES = (
     *REQUEST_CODES, *_QUERY_CODES, "top_k_invalid", "top_k_out_of_range", "min_score_invalid",
     "min_score_out_of_range", "ef_search_invalid", "ef_search_out_of_range", "include_vectors_invalid",
     "include_sources_invalid", "raw_chunks_invalid", "unknown_content_type", *FILTER_CODES, *FACET_CODES,
+    "min_confidence_invalid", "min_confidence_out_of_range", "include_candidates_invalid",
 )
 _HYBRID_CODES = (
     *_SEMANTIC_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",
@@ -136,7 +150,7 @@ SEMANTIC_SEARCH = SearchKind(
     "quote and `sources` with scores. For an exact code or name use search_entries. `filter`: "
     f"{filter_help()} list_content_types names the fields. `meta.pending` counts chunks not embedded yet. "
     "One result per entry (its best passage; its other matching passages in `passages`); `raw_chunks` true "
-    "returns every chunk instead.",
+    "returns every chunk instead. " f"{NO_GOOD_MATCH_GUIDANCE}",
     bad_request_codes=_SEMANTIC_CODES,
 )
 
@@ -156,7 +170,7 @@ HYBRID_SEARCH = SearchKind(
     "does meaning. `filter` is the same MongoDB-style filter as semantic_search. Leave the weights unset (fitted "
     "defaults); `fusion` \"rrf\" ranks by reciprocal ranks instead; `rerank` true reorders with the reranker if "
     "one is configured. `meta.legs_used` says which legs answered. One result per entry, its other "
-    "matching passages in `passages` (`raw_chunks` true: every chunk).",
+    "matching passages in `passages` (`raw_chunks` true: every chunk). " f"{NO_GOOD_MATCH_GUIDANCE}",
     bad_request_codes=_HYBRID_CODES,
 )
 
@@ -181,7 +195,7 @@ AGENTIC_SEARCH = SearchKind(
     "reset my password?\", \"Can I delete my account?\"]); otherwise the server splits `query` by rule. Same "
     "options and answer as hybrid_search; with `rerank` the passages are reranked against `query`. `meta.path` "
     "is \"agentic\" when the parts answered, \"standard\" when the whole question was searched instead (it did "
-    "not split, or something failed: `meta.fallback_reason`).",
+    "not split, or something failed: `meta.fallback_reason`). " f"{NO_GOOD_MATCH_GUIDANCE}",
     bad_request_codes=(*_HYBRID_CODES, "queries_invalid", "queries_empty", "queries_too_many", "queries_too_long",
                        "queries_invalid_character", "queries_invalid_encoding"),
 )

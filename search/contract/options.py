@@ -38,6 +38,12 @@ from search.contract.filter_language import filter_help
 from search.contract.json_input import json_loads_bounded
 from search.contract.fusion_methods import DEFAULT_RERANK_WEIGHTS, FUSION_METHODS
 
+# The default floor of a good match: the confidence (search/engine/confidence.py) under which a
+# chunk search answers "no good match". Chosen by bench/confidence_fit.py as the highest floor that
+# keeps hybrid's false "no good match" rate on every fitted set's answerable fit queries at or under
+# 5% (docs/design/confidence.md).
+DEFAULT_MIN_CONFIDENCE = 0.0444
+
 # --- limits -------------------------------------------------------------------------------
 # Full-text search (search/engine/fulltext.py): literal, not trimmed.
 ENTRY_QUERY_MAX_CHARS = 500
@@ -449,6 +455,15 @@ class SemanticSearchOptions(SearchOptions):
                            help_text="false (default): one result per entry, its best passage first and its other "
                            "matching passages in `passages`; top_k counts entries. true: every ranked chunk is a "
                            "result (an entry may appear more than once); top_k counts chunks.")
+    min_confidence = NumberField(min_value=0, max_value=1, required=False, default=DEFAULT_MIN_CONFIDENCE,
+                                 help_text="The floor of a good match: when no result's calibrated `confidence` "
+                                 "reaches it, the answer is \"no good match\" (`meta.answerable` false, "
+                                 f"`meta.best_confidence`). Default {DEFAULT_MIN_CONFIDENCE:g}; 0 presents every "
+                                 "result as an answer.")
+    include_candidates = FlagField(required=False, default=False,
+                                   help_text="Under the floor, still return the nearest results as candidates "
+                                   "(`meta.answerable` stays false). false: no results when nothing is a good "
+                                   "match.")
 
 
 class HybridSearchOptions(SemanticSearchOptions):

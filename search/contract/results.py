@@ -36,6 +36,8 @@ class ChunkHit:
     # One row per entry (search/engine/entry_results.py): the entry's other ranked chunks, best first;
     # None when results are raw chunks.
     passages: tuple[ChunkHit, ...] | None = None
+    # The calibrated confidence that it answers the query (search/engine/confidence.py); None until computed.
+    confidence: float | None = None
 
     def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
         metadata: dict[str, Any] = {"workspace": workspace_slug}
@@ -57,6 +59,8 @@ class ChunkHit:
                                   "metadata": metadata}
         if self.legs is not None:
             source["legs"] = self.legs
+        if self.confidence is not None:
+            source["confidence"] = round(self.confidence, 4)
         if self.promoted:
             source["promoted"] = True
         if self.passages is not None:

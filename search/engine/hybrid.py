@@ -42,6 +42,7 @@ from search.engine.promotions import promotions_apply_chunks
 from search.contract.filter_language import CompiledFilter
 from search.engine.entry_results import entries_grouped
 from search.engine.legs.fusion import (
+from search.engine.confidence import answer_floor_apply
     DEFAULT_RERANK_WEIGHTS,
     FUSION_ADAPTIVE,
     Candidate,
@@ -224,7 +225,7 @@ def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: 
                                  rerun=lambda widened: hybrid_answer(
                                      access=access, request=hybrid_request_from(access=access, request=widened)).pool)
     result = result if facets is None else replace(result, facets=facets)
-    return promotions_apply_chunks(result, access=access, request=validated)
+    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=validated), request=validated)
 
 
 def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bool | None = None) -> SearchResult:

@@ -62,6 +62,7 @@ from search.contract.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOpti
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
 from search.engine.entry_results import entries_grouped
+from search.engine.confidence import answer_floor_apply
 
 __all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "ChunkHit", "SearchResult", "SemanticSearchError", "semantic_run",
            "semantic_search"]
@@ -134,4 +135,6 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
                           pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
                           include_sources=request["include_sources"], include_vectors=request["include_vectors"],
                           pool=pool, facets=facets, extra_meta={"rules_skipped": list(SEMANTIC_RULES_SKIPPED)})
-    return result if facet_pool else promotions_apply_chunks(result, access=access, request=request)
+    if facet_pool:
+        return result
+    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=request), request=request)

@@ -122,7 +122,7 @@ def embedding_compare(*, access: WorkspaceAccess, queries: list[tuple[str, str]]
     figures = (ModelFigures(models[0]), ModelFigures(models[1]))
     per_query = []
     for qid, query in queries:
-        results = [semantic_run(access, {"query": query, "top_k": TOP_K}, model=m) for m in models]
+        results = [semantic_run(access, {"query": query, "top_k": TOP_K, "include_candidates": True}, model=m) for m in models]
         ids = [[hit.id for hit in r.hits] for r in results]
         row: dict[str, Any] = {
             "id": qid, "query": query,

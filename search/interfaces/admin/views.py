@@ -70,6 +70,7 @@ NOT_ON_PAGE = {
               "(facet.<field>=<value>); agents and the API take any filter",
     "rerank_weights": "structured JSON: tuning for integrators, with the API",
     "queries": "the page lets the server split the question; parts written by hand are for agents",
+    "include_candidates": "the page always shows the nearest results, folded under \"No good match\"",
 }
 # Entries per full-text page, and chunks per semantic or hybrid answer.
 PAGE_SIZE = 20
@@ -162,6 +163,7 @@ class ChunkRow:
     promoted: bool = False
     # The entry's other matching passages, highlighted (one row per entry: search/engine/entry_results.py).
     passages: tuple[SafeString, ...] = ()
+    confidence: float | None = None
 
 
 def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
@@ -234,6 +236,8 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             statuses=access.entry_statuses,
             entry_rows=entry_rows,
             chunk_rows=chunk_rows,
+            # Under the relevance floor (search/engine/confidence.py): "No good match", the rows folded below.
+            no_good_match=isinstance(result, SearchResult) and result.extra_meta.get("answerable") is False,
             result=result,
             not_configured=not_configured,
             pending=pending,
@@ -265,7 +269,8 @@ def _page_search_options(kind: SearchKind, params: QueryDict, schemas: dict[str,
                "facets": sidebar_facet_names(schemas)}
     if kind.chunks:
         spec = {**({"status": status} if status else {}), **chosen}
-        return {"top_k": TOP_K, **options, "filter": spec or None}
+        # The page always shows the nearest results, folded under "No good match" below the floor.
+        return {"top_k": TOP_K, **options, "filter": spec or None, "include_candidates": True}
     options.update(status=status, filter=chosen or None, limit=PAGE_SIZE,
                    offset=option_from_text(kind.options, "offset", params.get("offset") or "0"))
     return options
@@ -355,6 +360,7 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
         url=url,
         promoted=hit.promoted,
         passages=tuple(query_snippet_html(passage.text, query) for passage in hit.passages or ()),
+        confidence=hit.confidence,
     )
 
 

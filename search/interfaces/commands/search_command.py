@@ -78,6 +78,8 @@ class SearchCommand(BaseCommand):
         if arguments["json"]:
             self.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
         else:
+            if (line := no_good_match_line(result)) is not None:
+                self.stdout.write(line)
             self.write_table(access, result)
 
     def options_from_arguments(self, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -103,6 +105,17 @@ class SearchCommand(BaseCommand):
         raise NotImplementedError
 
 
+def no_good_match_line(result: Any) -> str | None:
+    """"No good match ..." when a chunk search's results are under the relevance floor (search/engine/confidence.py)."""
+    meta = getattr(result, "extra_meta", {})
+    if meta.get("answerable") is not False:
+        return None
+    best = meta.get("best_confidence")
+    shown = "the nearest results below are candidates" if result.hits else "--include-candidates shows the nearest"
+    return (f"No good match: best confidence "
+            f"{'-' if best is None else format(best, '.3f')} < floor {meta['min_confidence']:g} ({shown}).")
+
+
 def chunk_source_lines(rank: int, source: dict[str, Any], *, legs: bool) -> list[str]:
     """One chunk source as two lines: its rank, score, title and place (and per-leg scores), then its text."""
     md = source["metadata"]
@@ -114,6 +127,8 @@ def chunk_source_lines(rank: int, source: dict[str, Any], *, legs: bool) -> list
             + (f" #{info['rank']}" if info.get("rank") else "")
             for leg, info in source["legs"].items() if leg != "fused"
         )
+    if "confidence" in source:
+        leg_scores += f"  confidence {source['confidence']:.3f}"
     text = " ".join(source["document"].split())
     return [
         f"\n{rank:>3}. {source['score']:.3f}  {md['title'] or '(untitled)'}  "

@@ -55,6 +55,8 @@ SAMPLES: dict[str, Any] = {
     "exhaustive_facets": True,
     "prefix": True,
     "facets": ["content_type", "status"],
+    "min_confidence": 0.5,
+    "include_candidates": True,
 }
 # Options an interface does not offer, and why. Only the admin page leaves some out.
 ABSENT: dict[str, dict[str, str]] = {

@@ -1,0 +1,113 @@
+"""How sure a chunk search is that a result answers the query: a calibrated confidence, and the floor under which the answer is "no good match".
+
+`hit_confidence(hit)` is a probability (0..1) that the row is relevant, read from the scores
+the row already carries: the vector leg's cosine similarity and the keyword leg's BM25 score
+(`hit.legs`, or `hit.score` for semantic search). It is a logistic model per set of legs that
+scored the row, fitted by bench/confidence_fit.py on the fit splits of ../shared/eval/ only
+(model chosen by leave-one-set-out; figures in docs/design/confidence.md). It depends on
+nothing but the row, so it means the same for any query, workspace, fusion or rerank, and for
+whatever row is presented (a chunk, or an entry's best chunk).
+
+`answer_floor_apply` runs last in every chunk search, on hits already scoped to what the
+caller may see (a published-only caller's `best_confidence` never comes from a draft). Under
+the floor (`min_confidence`, search/contract/options.py) the answer says `meta.answerable: false`, and
+its hits are dropped unless the caller asked for the candidates (`include_candidates`). A hit
+an editor pinned to the query (search/engine/promotions.py) is an answer whatever its scores. Rows
+ranked with an embedding model that has no calibration, or by keywords alone, get no
+confidence, and the floor does not apply to them (`meta.confidence_calibrated: false`).
+
+Full-text search has no confidence: it is a literal substring match, so every entry it
+returns contains the query; there is no score to calibrate and nothing "near" to refuse.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from search.contract.options import DEFAULT_MIN_CONFIDENCE
+from search.contract.results import ChunkHit, SearchResult
+
+# The embedding model -> which legs scored a row -> (bias, weight of the cosine similarity,
+# weight of log(1 + BM25)). Cosine similarities differ in scale from model to model, so each
+# model has its own fit. A row scored by the keyword leg alone (the vector leg down) has no
+# confidence: raw BM25 depends on the corpus and did not survive leave-one-set-out.
+# Fitted by bench/confidence_fit.py on the first 100 fit queries of covidfaq-en, stackfaq-en and
+# drcd-zh (model "sim" chosen by leave-one-set-out over "sim" and "sim+kw": BM25 does not
+# survive it, so the hybrid rows' keyword weight is 0); figures in docs/design/confidence.md.
+CALIBRATION: dict[str, dict[str, tuple[float, float, float]]] = {
+    "use-multilingual-v3": {
+        "semantic": (-5.7513, 9.6776, 0.0),
+        "hybrid": (-5.6447, 10.4908, 0.0),
+    },
+}
+# The default floor (DEFAULT_MIN_CONFIDENCE) is declared with the option, in search/contract/options.py.
+
+
+def hit_features(hit: ChunkHit) -> tuple[float | None, float | None]:
+    """(cosine similarity, BM25 score) of a row, None for a leg that did not score it."""
+    if hit.legs is None:
+        return hit.score, None  # semantic search: the score is the cosine similarity
+    semantic = (hit.legs.get("semantic") or {}).get("score")
+    keyword = (hit.legs.get("keyword") or {}).get("score")
+    return semantic, keyword
+
+
+def confidence_calibrated(model: str | None) -> bool:
+    """Whether rows ranked with this embedding model get a confidence (None: keywords alone, no)."""
+    return model in CALIBRATION
+
+
+def confidence_from(similarity: float | None, keyword: float | None, *, model: str | None) -> float | None:
+    """The calibrated confidence of a row with these leg scores; None when no leg scored it or
+    the model has no calibration."""
+    if similarity is None or model not in CALIBRATION:
+        return None
+    bias, w_similarity, w_keyword = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
+    z = bias + w_similarity * (similarity or 0.0) + w_keyword * math.log1p(max(keyword or 0.0, 0.0))
+    return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
+
+
+def hit_confidence(hit: ChunkHit, *, model: str | None) -> float | None:
+    """The calibrated confidence (0..1) that this row answers its query (`model`: the one that ranked it)."""
+    return confidence_from(*hit_features(hit), model=model)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether an answer's rows are answers: the best confidence against the floor."""
+
+    answerable: bool
+    best_confidence: float | None
+    min_confidence: float
+    calibrated: bool = True
+
+    def as_meta(self) -> dict[str, Any]:
+        best = None if self.best_confidence is None else round(self.best_confidence, 4)
+        meta = {"answerable": self.answerable, "best_confidence": best, "min_confidence": self.min_confidence}
+        if not self.calibrated:
+            meta["confidence_calibrated"] = False
+        return meta
+
+
+def answer_verdict(hits: list[ChunkHit], *, min_confidence: float, calibrated: bool = True) -> Verdict:
+    """Answerable when a hit reaches the floor, or an editor pinned one to the query. With a
+    model that has no calibration nothing can be judged, and the floor does not apply."""
+    scores = [c for c in (hit.confidence for hit in hits) if c is not None]
+    best = max(scores, default=None)
+    answerable = (not calibrated and bool(hits)) or any(hit.promoted for hit in hits) or (
+        best is not None and best >= min_confidence)
+    return Verdict(answerable=answerable, best_confidence=best, min_confidence=min_confidence, calibrated=calibrated)
+
+
+def answer_floor_apply(result: SearchResult, *, request: Mapping[str, Any]) -> SearchResult:
+    """The answer with each hit's confidence and `meta.answerable` / `best_confidence`; under the
+    floor its hits are dropped unless `request` (validated options) asks for the candidates."""
+    hits = [replace(hit, confidence=hit_confidence(hit, model=result.model)) for hit in result.hits]
+    verdict = answer_verdict(hits, min_confidence=request["min_confidence"],
+                             calibrated=confidence_calibrated(result.model))
+    if not verdict.answerable and not request["include_candidates"]:
+        hits = []
+    return replace(result, hits=hits, extra_meta={**result.extra_meta, **verdict.as_meta()})

@@ -1,0 +1,207 @@
+"""An honest "no good match" (search/engine/confidence.py): a query the workspace holds nothing about
+("xylophone") is `meta.answerable: false` in the API, MCP, the command and the admin page; a
+real question stays answerable; insights count it as found nothing; drafts never reach a
+published-only caller's `best_confidence`."""
+
+from __future__ import annotations
+
+import json
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from cms.access import workspace_access_for_operator
+from cms.models import EntryStatus
+from ingestion.embeddings import reset_embedding_backends
+from ingestion.services import chunks_embed_pending
+from search.engine.confidence import DEFAULT_MIN_CONFIDENCE, hit_confidence
+from search.insights import search_insights
+from search.kinds import SEARCH_KINDS
+from search.interfaces.mcp.server import api_key_caller, build_mcp_server
+from search.insights.search_log import search_log_flush
+from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, api_key_make, entry_make
+from tests.search.mcp_helpers import run
+from tests.search.semantic_helpers import LOCAL_BACKEND
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CHUNK_KINDS = ("semantic", "hybrid", "agentic")
+XYLOPHONE = "xylophone"
+REAL_QUESTION = "How many days do I have to return an item for a refund?"
+
+
+@pytest.fixture
+def shop(settings, local_model, workspace):
+    """A small shop's help pages (nothing about musical instruments), embedded by the local model."""
+    settings.SEARCH_EMBEDDING_BACKENDS = {"default": LOCAL_BACKEND}
+    reset_embedding_backends()
+    pages = ContentTypeFactory(workspace=workspace, api_id="page", semantic_search_enabled=True)
+    entry_make(pages, title="Refund policy", body="<p>You can return any item within 30 days of delivery for a "
+               "full refund.</p>")
+    entry_make(pages, title="Shipping", body="<p>Orders ship from Osaka within two business days.</p>")
+    entry_make(pages, title="Payment methods", body="<p>We accept credit cards, bank transfer and PayPal.</p>")
+    entry_make(pages, title="Account", body="<p>Reset your password from the sign-in page.</p>")
+    chunks_embed_pending(workspace=workspace)
+    yield pages
+    reset_embedding_backends()
+
+
+def api_post(user, mode: str, body: dict, slug: str = "acme") -> dict:
+    client = APIClient()
+    client.force_login(user)
+    response = client.post(f"/api/v1/workspaces/{slug}/search/{mode}", data=json.dumps(body),
+                           content_type="application/json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+@pytest.mark.parametrize("mode", CHUNK_KINDS)
+def test_api_xylophone_is_no_good_match_with_no_results(shop, editor, mode):
+    body = api_post(editor, mode, {"query": XYLOPHONE})
+
+    assert body["meta"]["answerable"] is False
+    assert body["meta"]["best_confidence"] < body["meta"]["min_confidence"] == DEFAULT_MIN_CONFIDENCE
+    assert body["sources"] == [] and body["relevant_context"] == ""
+
+
+@pytest.mark.parametrize("mode", CHUNK_KINDS)
+def test_api_xylophone_candidates_come_back_when_asked(shop, editor, mode):
+    body = api_post(editor, mode, {"query": XYLOPHONE, "include_candidates": True})
+
+    assert body["meta"]["answerable"] is False
+    assert body["sources"], "the nearest results come back as candidates"
+    assert max(s["confidence"] for s in body["sources"]) == body["meta"]["best_confidence"]
+
+
+@pytest.mark.parametrize("mode", CHUNK_KINDS)
+def test_api_real_question_stays_answerable(shop, editor, mode):
+    body = api_post(editor, mode, {"query": REAL_QUESTION})
+
+    assert body["meta"]["answerable"] is True
+    assert body["sources"][0]["metadata"]["title"] == "Refund policy"
+    assert body["sources"][0]["confidence"] >= DEFAULT_MIN_CONFIDENCE
+
+
+def test_api_floor_zero_presents_every_result(shop, editor):
+    body = api_post(editor, "hybrid", {"query": XYLOPHONE, "min_confidence": 0})
+
+    assert body["meta"]["answerable"] is True and body["sources"]
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"query": "x", "min_confidence": 1.5}, "min_confidence_out_of_range"),
+    ({"query": "x", "min_confidence": "high"}, "min_confidence_invalid"),
+    ({"query": "x", "include_candidates": "yes"}, "include_candidates_invalid"),
+])
+def test_api_bad_floor_options_are_coded_400s(shop, editor, body, code):
+    client = APIClient()
+    client.force_login(editor)
+    response = client.post("/api/v1/workspaces/acme/search/hybrid", data=json.dumps(body),
+                           content_type="application/json")
+
+    assert response.status_code == 400 and response.json()["code"] == code
+
+
+def test_confidence_is_the_rows_scores_alone(shop, workspace):
+    """The same row gets the same confidence whichever search presents it."""
+    access = workspace_access_for_operator(workspace=workspace)
+    hybrid = SEARCH_KINDS["hybrid_search"].run(access, {"query": REAL_QUESTION, "include_candidates": True})
+    top = hybrid.hits[0]
+
+    assert top.confidence == hit_confidence(top, model=hybrid.model)
+
+
+def test_mcp_xylophone_is_no_good_match(shop, workspace):
+    secret = api_key_make(workspace)[1]
+    server = build_mcp_server(caller=api_key_caller(secret))
+
+    async def calls():
+        from mcp import Client
+
+        async with Client(server) as client:
+            tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+            nothing = await client.call_tool("hybrid_search", {"query": XYLOPHONE})
+            candidates = await client.call_tool("semantic_search", {"query": XYLOPHONE, "include_candidates": True})
+            answer = await client.call_tool("hybrid_search", {"query": REAL_QUESTION})
+            return tools, nothing, candidates, answer
+
+    tools, nothing, candidates, answer = run(calls())
+
+    for name in ("semantic_search", "hybrid_search", "agentic_search"):
+        properties = tools[name].input_schema["properties"]
+        assert {"min_confidence", "include_candidates"} <= set(properties)
+        assert "answerable" in tools[name].description
+    assert nothing.structured_content["meta"]["answerable"] is False
+    assert nothing.structured_content["sources"] == []
+    assert candidates.structured_content["meta"]["answerable"] is False and candidates.structured_content["sources"]
+    assert answer.structured_content["meta"]["answerable"] is True
+
+
+def test_command_xylophone_is_no_good_match(shop):
+    out = StringIO()
+    call_command("hybrid_search", "acme", XYLOPHONE, "--json", stdout=out)
+    body = json.loads(out.getvalue())
+    readable = StringIO()
+    call_command("hybrid_search", "acme", XYLOPHONE, "--include-candidates", stdout=readable)
+
+    assert body["meta"]["answerable"] is False and body["sources"] == []
+    assert "No good match" in readable.getvalue()
+
+
+def test_admin_page_says_no_good_match_with_the_nearest_folded(shop, client, editor):
+    client.force_login(editor)
+    html = client.get("/admin/search/acme/", {"q": XYLOPHONE, "mode": "hybrid"}).content.decode()
+
+    assert re.search(r'id="search-no-good-match"[^>]*>No good match for “xylophone”', html)
+    folded = html[html.index('<details class="nearest-results"'):html.index("</details>", html.index(
+        '<details class="nearest-results"'))]
+    assert folded.count('class="search-hit"') >= 1
+
+
+def test_admin_page_real_question_is_listed_not_folded(shop, client, editor):
+    client.force_login(editor)
+    html = client.get("/admin/search/acme/", {"q": REAL_QUESTION, "mode": "hybrid"}).content.decode()
+
+    assert "No good match" not in html and "nearest-results" not in html
+    assert html.count('class="search-hit"') >= 1 and re.search(r"Refund(</mark>)? policy", html)
+
+
+def test_insights_count_a_search_under_the_floor_as_found_nothing(shop, editor, workspace):
+    api_post(editor, "hybrid", {"query": XYLOPHONE, "include_candidates": True})
+    api_post(editor, "hybrid", {"query": REAL_QUESTION})
+    search_log_flush()
+
+    insights = search_insights(workspace=workspace, days=1)
+
+    assert insights.searches == 2 and insights.zero_results == 1
+    assert [q.query for q in insights.zero_result_queries] == [XYLOPHONE]
+
+
+def test_published_only_best_confidence_never_comes_from_a_draft(shop, workspace):
+    """A draft about xylophones would make the query answerable; a published-only caller is
+    scoped before confidence is computed, so its best confidence is the published pages'."""
+    entry_make(shop, status=EntryStatus.DRAFT, title="Xylophone lessons",
+               body="<p>Xylophone lessons: learn to play the xylophone with our xylophone teachers.</p>")
+    chunks_embed_pending(workspace=workspace)
+    drafts = api_key_make(workspace, include_drafts=True, name="drafts")[1]
+    published = api_key_make(workspace, name="published")[1]
+
+    def post(secret: str) -> dict:
+        client = APIClient()
+        response = client.post("/api/v1/workspaces/acme/search/hybrid", HTTP_AUTHORIZATION=f"Bearer {secret}",
+                               data=json.dumps({"query": XYLOPHONE, "include_candidates": True}),
+                               content_type="application/json")
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    with_drafts, published_only = post(drafts), post(published)
+
+    assert with_drafts["meta"]["answerable"] is True
+    assert with_drafts["sources"][0]["metadata"]["title"] == "Xylophone lessons"
+    assert published_only["meta"]["answerable"] is False
+    assert all(s["metadata"]["status"] == "published" for s in published_only["sources"])
+    assert published_only["meta"]["best_confidence"] == max(s["confidence"] for s in published_only["sources"])
+    assert published_only["meta"]["best_confidence"] < with_drafts["meta"]["best_confidence"]
