@@ -41,8 +41,8 @@ from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.contract.filter_language import CompiledFilter
 from search.engine.entry_results import entries_grouped
-from search.engine.legs.fusion import (
 from search.engine.confidence import answer_floor_apply
+from search.engine.legs.fusion import (
     DEFAULT_RERANK_WEIGHTS,
     FUSION_ADAPTIVE,
     Candidate,
