@@ -4,7 +4,7 @@
   text_pattern_ops), so 退 completes 退貨政策 and りん completes リンゴ; it is built
   CONCURRENTLY (writes go on), then `chunk_title_prefix` (lower(title)) is dropped.
 - The keyword postings are indexed again from the chunks' text with the folding tokenizer
-  (ingestion.keywords), batch by batch (`keyword_index_refold`; `manage.py refold` runs it
+  (ingestion.keywords), batch by batch (`keyword_index_rebuild`; `manage.py refold` runs it
   too): each chunk keeps its old postings until its batch commits.
 """
 
@@ -12,9 +12,9 @@ from django.db import migrations
 
 
 def _refold(apps, schema_editor):
-    from ingestion.services.keyword import keyword_index_refold
+    from ingestion.services.keyword import keyword_index_rebuild
 
-    keyword_index_refold()
+    keyword_index_rebuild()
 
 
 class Migration(migrations.Migration):

@@ -26,7 +26,6 @@ from ingestion.services.estimate import EmbedEstimate, chunks_reindex_estimate
 from ingestion.services.keyword import (
     keyword_index_chunks,
     keyword_index_missing,
-    keyword_index_refold,
     keyword_index_rebuild,
     keyword_stats_compact,
     keyword_stats_compact_all,
@@ -65,7 +64,6 @@ __all__ = [
     "chunks_sync_for_entry",
     "keyword_index_chunks",
     "keyword_index_missing",
-    "keyword_index_refold",
     "keyword_index_rebuild",
     "keyword_stats_compact",
     "keyword_stats_compact_all",

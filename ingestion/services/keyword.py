@@ -129,34 +129,6 @@ def keyword_index_missing(*, workspace_id: int | None = None, batch_size: int = 
     return done
 
 
-def keyword_index_refold(*, workspace_id: int | None = None, batch_size: int = BACKFILL_BATCH) -> int:
-    """Index every chunk again from its text, in id order, one transaction per batch: the
-    postings of chunks indexed before the tokenizer's normalisation changed (cms.folding,
-    ingestion migration 0014) get the terms a query makes today. A chunk keeps its old
-    postings until its batch commits, so the keyword leg answers throughout. Idempotent;
-    returns how many chunks were indexed."""
-    done = 0
-    last_id = 0
-    while True:
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT c.id, c.workspace_id, c.text FROM ingestion_chunk c"
-                    " WHERE c.id > %s AND (%s::bigint IS NULL OR c.workspace_id = %s)"
-                    " ORDER BY c.id LIMIT %s FOR UPDATE OF c SKIP LOCKED",
-                    [last_id, workspace_id, workspace_id, batch_size],
-                )
-                rows = [ChunkText(id=r[0], workspace_id=r[1], text=r[2]) for r in cursor.fetchall()]
-            if not rows:
-                break
-            keyword_index_chunks(chunks=rows, replace=True)
-        done += len(rows)
-        last_id = rows[-1].id
-        if not connection.in_atomic_block:
-            keyword_stats_compact_all({r.workspace_id for r in rows})
-    return done
-
-
 def keyword_stats_compact(*, workspace_id: int) -> int:
     """Fold the workspace's committed KeywordStatDelta rows into KeywordStat; returns how many.
 
@@ -218,7 +190,8 @@ def keyword_stats_compact_all(workspace_ids: Iterable[int] | None = None) -> int
 
 def keyword_index_rebuild(*, workspace_id: int | None = None, batch_size: int = BACKFILL_BATCH) -> int:
     """Rewrite the postings of every chunk (of one workspace, or all) from its text with the
-    tokenizer as configured now: after the keyword tokenizer changed (ingestion/segmentation.py).
+    tokenizer as it is now: after the keyword tokenizer changed (ingestion/segmentation.py,
+    `keyword_reindex`) or its normalisation did (cms.folding, ingestion migration 0014, `refold`).
 
     One transaction per batch of chunks, in id order, each replacing its chunks' postings and
     statistics at once: searches keep working throughout, a chunk answering with its old terms

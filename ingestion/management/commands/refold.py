@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from cms.refold import REFOLD_BATCH, entries_refold
-from ingestion.services.keyword import keyword_index_refold
+from ingestion.services.keyword import keyword_index_rebuild
 
 
 class Command(BaseCommand):
@@ -21,6 +21,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, batch_size=REFOLD_BATCH, verbosity=1, **options):
         entries = entries_refold(batch_size=batch_size)
-        chunks = keyword_index_refold(batch_size=batch_size)
+        chunks = keyword_index_rebuild(batch_size=batch_size)
         if verbosity >= 1:
             self.stdout.write(f"Refolded {entries} entries and {chunks} chunks' keyword postings.")

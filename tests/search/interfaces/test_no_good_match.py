@@ -18,7 +18,7 @@ from cms.models import EntryStatus
 from ingestion.embeddings import reset_embedding_backends
 from ingestion.services import chunks_embed_pending
 from search.engine.confidence import DEFAULT_MIN_CONFIDENCE, hit_confidence
-from search.insights import search_insights
+from search.insights.insights import search_insights
 from search.kinds import SEARCH_KINDS
 from search.interfaces.mcp.server import api_key_caller, build_mcp_server
 from search.insights.search_log import search_log_flush
