@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import DamerauLevenshtein
 
+from cms.folding import text_fold
 from ingestion.keywords import QueryWord, keyword_tokens, keyword_words
 from ingestion.models import KeywordStat, KeywordStatDelta
 from search.engine.dictionary import term_visible_sql
@@ -239,6 +240,10 @@ def kana_candidates(query: str) -> list[KanaCandidate]:
             continue
         run_terms = keyword_tokens(run)
         for variant in kana_variants(run):
+            if text_fold(variant) == text_fold(run):
+                # Hiragana and katakana are one in the index and the query (cms.folding): such a
+                # variant only cuts differently (Sudachi reads ぷろぐらむ and プログラム apart).
+                continue
             changed = text[: match.start()] + variant + text[match.end():]
             added = [t for t in dict.fromkeys(keyword_tokens(changed)) if t not in original]
             if added:

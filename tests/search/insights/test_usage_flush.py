@@ -47,7 +47,7 @@ def totals(workspace) -> tuple[int, int]:
 
 def test_search_usage_is_written_by_the_flush_and_counts_every_search(local_embeddings, workspace, refund_chunk):
     for query in ["refund", "返品", "delivery", "return window", "money back"]:
-        assert semantic_search(access=full_access(workspace), query=query).hits
+        assert semantic_search(access=full_access(workspace), query=query, min_confidence=0).hits
 
     assert totals(workspace) == (0, 0)
     assert sum(counts[0] for counts in usage_pending().values()) == 5
@@ -62,7 +62,7 @@ def test_32_concurrent_clients_lose_no_search(local_embeddings, transactional_db
 
     def client(i: int) -> int:
         try:
-            return sum(bool(semantic_search(access=access, query=f"refund {i} {j}").hits) for j in range(each))
+            return sum(bool(semantic_search(access=access, query=f"refund {i} {j}", min_confidence=0).hits) for j in range(each))
         finally:
             connections.close_all()
 

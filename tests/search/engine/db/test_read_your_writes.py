@@ -43,7 +43,7 @@ def test_a_promotion_changed_in_the_admin_marks_its_editor(client, workspace, ar
     promotion = Promotion.objects.create(workspace=workspace, phrase="refund", entry=entry)
     client.force_login(editor)
     response = client.post(f"/admin/cms/promotion/{promotion.pk}/change/",
-                           {"workspace": workspace.pk, "phrase": "refund", "entry": entry.pk, "position": 2})
+                           {"workspace": workspace.pk, "phrase": "refund", "match": "is", "entry": entry.pk, "position": 2})
     assert response.status_code == 302, response.content
     with caller_context(_caller_of_session(client)):
         assert caller_wrote_recently()
