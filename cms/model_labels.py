@@ -10,7 +10,7 @@ of the same English words, so migrations see no change and `makemessages` finds 
 from __future__ import annotations
 
 from django.apps import apps
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 # model name -> (verbose_name, verbose_name_plural), the English of each as the model has it.
 MODEL_NAMES = {
@@ -33,7 +33,7 @@ FIELD_NAMES = {
     "text": _("text"), "uploaded_by": _("uploaded by"), "content_type": _("content type"), "data": _("data"),
     "status": _("status"), "created_by": _("created by"), "prefix": _("prefix"),
     "include_drafts": _("include drafts"), "expires_at": _("expires at"), "revoked_at": _("revoked at"),
-    "last_used_at": _("last used at"), "phrase": _("phrase"), "entry": _("entry"), "position": _("position"),
+    "last_used_at": _("last used at"), "phrase": _("phrase"), "match": pgettext_lazy("how a promotion matches", "match"), "entry": _("entry"), "position": _("position"),
 }
 # An entry's status as a word in running text and lists (the stored value, translated).
 STATUS_WORDS = {"draft": _("draft"), "published": _("published")}

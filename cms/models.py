@@ -359,8 +359,8 @@ class PromotionMatch(models.TextChoices):
     """How a promotion's phrase matches the normalised query (Algolia's anchoring): the whole
     query ("is"), or anywhere in it ("contains": "refunds" and "refund policy" contain "refund")."""
 
-    IS = "is", "Query is the phrase"
-    CONTAINS = "contains", "Query contains the phrase"
+    IS = "is", _("Query is the phrase")
+    CONTAINS = "contains", _("Query contains the phrase")
 
 
 class PromotionQuerySet(models.QuerySet):

@@ -94,6 +94,8 @@ def test_did_you_mean_links_english_and_japanese(login_page, screenshot, helpdes
         link.first.click()
     assert "Refund policy" in titles(page)
 
+    # Hiragana and katakana are one (cms.folding): ぷろぐらむ finds プログラム as typed, no did-you-mean.
     search(page, "ぷろぐらむ", "fulltext")
-    assert page.locator("#search-did-you-mean a").all_inner_texts() == ["プログラム"]
+    assert "プログラムの設定" in titles(page)
+    assert page.locator("#search-did-you-mean a").count() == 0
     screenshot(page, "admin-search-did-you-mean-japanese")

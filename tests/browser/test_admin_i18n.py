@@ -28,7 +28,7 @@ FIELDS = [
 LANGUAGES = {"en": ("en-US", "en"), "ja": ("ja-JP", "ja"), "zh-HK": ("zh-HK", "zh-hant")}
 # Names and codes no language translates: products, formats, units, codes the user types.
 ALWAYS_LATIN = {
-    "Django", "API", "CSV", "BM25", "HTML", "UTC", "MIME", "Markdown", "ID", "ms", "FAQ", "faq", "acme", "Acme",
+    "Django", "API", "CSV", "BM25", "HTML", "JSON", "UTC", "MIME", "Markdown", "ID", "ms", "FAQ", "faq", "acme", "Acme",
     "fake", "mock", "not_configured", "permission_denied", "Bearer", "Authorization", "key", "English",
     "token", "Token", "ETA", "embedding_switch", "promote", "search_fusion", "pin", "manage", "py", "adaptive",
     "title", "body",  # the schema's field ids (identifiers, as an API id)

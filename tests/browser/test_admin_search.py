@@ -90,7 +90,8 @@ def search(page, query: str, mode: str, **filters: str) -> None:
 
 
 def titles(page) -> list[str]:
-    return page.locator("#search-results li.search-hit h3").all_inner_texts()
+    # text_contents: rows folded under "No good match" (a <details>) count too.
+    return [text.strip() for text in page.locator("#search-results li.search-hit h3").all_text_contents()]
 
 
 def marks(page) -> list[str]:
