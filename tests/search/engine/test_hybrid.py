@@ -177,7 +177,11 @@ def test_selective_filter_fallback_ranks_like_every_posting_read(docs, workspace
 
     assert plan.fallback
     assert len(hits) == len(truth) == 10
-    assert [(h.id, h.score) for h in hits] == [(h.id, pytest.approx(h.score)) for h in truth]
+    # The same scores in the same order; chunks whose scores tie (to the last digit or so) may
+    # come in either order, so the ids are compared with ties broken by id.
+    assert [h.score for h in hits] == pytest.approx([h.score for h in truth])
+    tie_broken = lambda rows: sorted((-round(h.score, 6), h.id) for h in rows)  # noqa: E731
+    assert tie_broken(hits) == tie_broken(truth)
     assert all(h.metadata["fields"]["version"] == 7 for h in hits)
 
 
