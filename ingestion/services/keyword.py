@@ -106,27 +106,7 @@ def keyword_index_chunks(*, chunks: Sequence[ChunkText], replace: bool = True) -
 def keyword_index_missing(*, workspace_id: int | None = None, batch_size: int = BACKFILL_BATCH) -> int:
     """Index every chunk that has no postings yet (chunks written before the keyword index
     existed); one transaction per batch, idempotent. Returns how many chunks were indexed."""
-    done = 0
-    last_id = 0
-    while True:
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT c.id, c.workspace_id, c.text FROM ingestion_chunk c"
-                    " WHERE c.id > %s AND (%s::bigint IS NULL OR c.workspace_id = %s)"
-                    f" AND NOT EXISTS (SELECT 1 FROM {POSTING_TABLE} p WHERE p.chunk_id = c.id{same_workspace('p', 'c')} AND p.term = %s)"
-                    " ORDER BY c.id LIMIT %s FOR UPDATE OF c SKIP LOCKED",
-                    [last_id, workspace_id, workspace_id, LENGTH_TERM, batch_size],
-                )
-                rows = [ChunkText(id=r[0], workspace_id=r[1], text=r[2]) for r in cursor.fetchall()]
-            if not rows:
-                break
-            keyword_index_chunks(chunks=rows, replace=True)
-        done += len(rows)
-        last_id = rows[-1].id
-        if not connection.in_atomic_block:  # e.g. a migration runs in one transaction
-            keyword_stats_compact_all({r.workspace_id for r in rows})
-    return done
+    return _keyword_index_batches(workspace_id=workspace_id, batch_size=batch_size, missing_only=True)
 
 
 def keyword_stats_compact(*, workspace_id: int) -> int:
@@ -196,6 +176,15 @@ def keyword_index_rebuild(*, workspace_id: int | None = None, batch_size: int = 
     One transaction per batch of chunks, in id order, each replacing its chunks' postings and
     statistics at once: searches keep working throughout, a chunk answering with its old terms
     until its batch commits. Idempotent; returns how many chunks were indexed."""
+    return _keyword_index_batches(workspace_id=workspace_id, batch_size=batch_size, missing_only=False)
+
+
+def _keyword_index_batches(*, workspace_id: int | None, batch_size: int, missing_only: bool) -> int:
+    """Index chunks (of one workspace, or all; `missing_only`: those with no postings yet) from
+    their text, in id order, one transaction per batch, each replacing its chunks' postings
+    and statistics at once. Returns how many chunks were indexed."""
+    missing = (f" AND NOT EXISTS (SELECT 1 FROM {POSTING_TABLE} p WHERE p.chunk_id = c.id"
+               f"{same_workspace('p', 'c')} AND p.term = %s)") if missing_only else ""
     done = 0
     last_id = 0
     while True:
@@ -203,9 +192,9 @@ def keyword_index_rebuild(*, workspace_id: int | None = None, batch_size: int = 
             with connection.cursor() as cursor:
                 cursor.execute(
                     "SELECT c.id, c.workspace_id, c.text FROM ingestion_chunk c"
-                    " WHERE c.id > %s AND (%s::bigint IS NULL OR c.workspace_id = %s)"
+                    f" WHERE c.id > %s AND (%s::bigint IS NULL OR c.workspace_id = %s){missing}"
                     " ORDER BY c.id LIMIT %s FOR UPDATE OF c SKIP LOCKED",
-                    [last_id, workspace_id, workspace_id, batch_size],
+                    [last_id, workspace_id, workspace_id, *([LENGTH_TERM] if missing_only else []), batch_size],
                 )
                 rows = [ChunkText(id=r[0], workspace_id=r[1], text=r[2]) for r in cursor.fetchall()]
             if not rows:
@@ -213,6 +202,6 @@ def keyword_index_rebuild(*, workspace_id: int | None = None, batch_size: int = 
             keyword_index_chunks(chunks=rows, replace=True)
         done += len(rows)
         last_id = rows[-1].id
-        if not connection.in_atomic_block:
+        if not connection.in_atomic_block:  # e.g. a migration runs in one transaction
             keyword_stats_compact_all({r.workspace_id for r in rows})
     return done
