@@ -184,11 +184,6 @@ def _tool_calls(*, caller: Caller, run_sync: RunSync | None) -> Callable[[_Tool]
         def call(**kwargs: Any) -> Any:
             if close_after:
                 close_old_connections()
-                # A connection the server ended while this worker thread sat idle (a restart, a
-                # terminated backend) is closed under Django, which would hand it out as it is:
-                # drop it, so that the call opens a new one instead of answering 503.
-                if connection.connection is not None and connection.connection.closed:
-                    connection.close()
             try:
                 return fn(caller(), **kwargs)
             except (CallerRefused, SearchError) as refused:
