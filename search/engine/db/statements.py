@@ -112,11 +112,6 @@ class SearchCursor:
         stack = ExitStack()
         try:
             connection = connections[alias]
-            if connection.connection is not None and connection.connection.closed and not connection.in_atomic_block:
-                # The server ended this connection while it sat idle (a restart, a terminated
-                # backend): Django would hand it out as it is. Drop it, so that the cursor
-                # opens a new one instead of the search answering 503.
-                connection.close()
             if self._atomic or connection.in_atomic_block:
                 stack.enter_context(transaction.atomic(using=alias))
             self._cursor = stack.enter_context(connection.cursor())
