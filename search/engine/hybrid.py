@@ -355,11 +355,21 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
     elif embedding is None:
         embedding = query_embeddings_start(workspace_id=workspace_id, queries=[query])[0]
     prepared: KeywordQuery | None = None
+    as_typed: QueryEmbedding | None = None
     if keyword_leg:
         prepared = _keyword_leg_collect(collected, workspace_id=workspace_id, query=query, where=where, depth=depth,
                                         typos=typos, synonyms=synonyms, prefix=prefix)
+        if embedding is not None and prepared.corrections:
+            # Both legs search the query as corrected ("refnud" -> "refund"): a misspelt word no
+            # content has would put the vector leg, and the confidence read from its cosine, on
+            # the wrong words, and the right answer under the floor. One more embedding, only
+            # for a query the keyword leg corrected; `meta.corrected_query` says what was searched.
+            as_typed, embedding = embedding, query_embeddings_start(
+                workspace_id=workspace_id, queries=[corrected_query(query, prepared.corrections)])[0]
 
     query_vector = embedding.vector() if embedding is not None else None
+    if as_typed is not None:
+        as_typed.vector()  # the call made for the query as typed is counted in the usage too
     if embedding is not None:
         if embedding.error is not None:
             if not collected.legs_used:

@@ -291,6 +291,16 @@ def test_stopword_query_is_answered_by_the_semantic_leg(embedded, workspace):
     assert result.hits
 
 
+def test_a_corrected_typo_is_searched_by_both_legs_and_clears_the_floor(embedded, workspace):
+    """"refnud": the keyword leg corrects it to "refund", and the vector leg embeds the corrected
+    query too, so the confidence reads the words that were searched: an answer, at the default floor."""
+    result = hybrid_search(access=full_access(workspace), query="refnud")
+
+    assert result.extra_meta["corrected_query"] == "refund"
+    assert result.extra_meta["answerable"] is True
+    assert titles(result)[0] == "Refund policy"
+
+
 # --- tenancy, filters, drafts: both legs ----------------------------------------------------------
 
 @pytest.fixture
