@@ -27,6 +27,14 @@ class SearchLog(models.Model):
     kind = models.CharField(max_length=16)  # the search's mode: fulltext, semantic, hybrid, agentic
     # Normalised (NFKC, lower case, single spaces) with e-mail addresses and long digit runs redacted.
     query = models.CharField(max_length=200)
+    # `query` folded by the database (cms_text_fold, cms migration 0012: Traditional to
+    # Simplified, hiragana to katakana): insights count 退貨 and 退货, or りんご and リンゴ, as one
+    # query, and show the form most often typed.
+    query_key = models.GeneratedField(
+        expression=models.Func(models.F("query"), function="cms_text_fold", output_field=models.TextField()),
+        output_field=models.TextField(),
+        db_persist=True,
+    )
     results = models.PositiveIntegerField()
     latency_ms = models.FloatField()
     # HMAC of the caller ("user:alice", "key:cms_ab12", "operator") with SECRET_KEY: counts

@@ -112,21 +112,23 @@ def _since(days: int, now: datetime | None) -> datetime:
     return (now - timedelta(days=days - 1)).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-# Per query and mode: its searches in the period, each joined to whether it had a click.
+# Per query and mode: its searches in the period, each joined to whether it had a click. A query
+# is its folded form (query_key: 退貨 and 退货 are one), shown as it was most often typed.
 _PER_QUERY = """
     WITH s AS (
-        SELECT id, query, kind, results, latency_ms, created_at FROM search_searchlog
+        SELECT id, query, query_key, kind, results, latency_ms, created_at FROM search_searchlog
         WHERE workspace_id = %(ws)s AND created_at >= %(since)s
     ), c AS (
         SELECT DISTINCT search_id FROM search_searchclick WHERE workspace_id = %(ws)s AND created_at >= %(since)s
     ), q AS (
-        SELECT s.query, s.kind AS mode, count(*) AS searches, count(*) FILTER (WHERE s.results = 0) AS zero_results,
+        SELECT mode() WITHIN GROUP (ORDER BY s.query) AS query, s.kind AS mode, count(*) AS searches,
+               count(*) FILTER (WHERE s.results = 0) AS zero_results,
                avg(s.results)::float AS average_results,
                count(c.search_id) FILTER (WHERE s.results > 0) AS clicked,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY s.latency_ms) AS median_ms,
                max(s.latency_ms) AS max_ms, max(s.created_at) AS last_seen
         FROM s LEFT JOIN c ON c.search_id = s.id
-        GROUP BY s.query, s.kind
+        GROUP BY s.query_key, s.kind
     )
     SELECT query, mode, searches, zero_results, average_results, clicked, median_ms, max_ms, last_seen FROM q
     {where} ORDER BY {order}, mode LIMIT %(limit)s
@@ -174,7 +176,7 @@ def search_insights(*, workspace: Workspace, days: int = DEFAULT_DAYS, limit: in
     with connection.cursor() as cursor:
         cursor.execute(
             """
-            SELECT count(*), count(*) FILTER (WHERE results = 0), count(DISTINCT caller), count(DISTINCT query)
+            SELECT count(*), count(*) FILTER (WHERE results = 0), count(DISTINCT caller), count(DISTINCT query_key)
             FROM search_searchlog WHERE workspace_id = %(ws)s AND created_at >= %(since)s
             """, params)
         searches, zero, callers, distinct = cursor.fetchone()

@@ -95,6 +95,23 @@ def test_modes_are_counted_apart_in_the_lists_and_the_csv(workspace):
         ("warranty", "agentic", "1")]
 
 
+def test_traditional_and_simplified_or_kana_variants_count_as_one_query(workspace):
+    """The log folds as search does (cms/folding.py): 退貨 and 退货 are one query, shown as most
+    often typed; りんご and リンゴ too. Each mode is still counted apart."""
+    for query in ("退貨", "退貨", "退货"):
+        log(workspace, query)
+    for query in ("りんご", "リンゴ"):
+        log(workspace, query, results=0)
+    log(workspace, "退货", kind="fulltext")
+
+    insights = search_insights(workspace=workspace, days=30)
+
+    assert [(q.query, q.mode, q.searches) for q in insights.top_queries] == [
+        ("退貨", "hybrid", 3), ("りんご", "hybrid", 2), ("退货", "fulltext", 1)]
+    assert [(q.query, q.zero_results) for q in insights.zero_result_queries] == [("りんご", 2)]
+    assert insights.distinct_queries == 2
+
+
 def test_per_day_has_every_day_of_the_period_zeros_included(logged):
     insights = search_insights(workspace=logged, days=7)
     assert len(insights.per_day) == 7 and insights.per_day[-1].day == timezone.now().date()
