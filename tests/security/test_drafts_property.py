@@ -183,7 +183,8 @@ def api_answers(side: Side, query: str, flags: dict) -> dict[str, Any]:
 
 
 def mcp_answers(side: Side, query: str, flags: dict) -> dict[str, Any]:
-    from tests.search.interfaces.test_tenancy_property import mcp_session_here, tool_answer
+    from tests.mcp_here import mcp_session_here
+    from tests.search.interfaces.test_tenancy_property import tool_answer
 
     arguments = {
         "search_entries": {"query": query.split()[-1], "limit": 50},

@@ -28,6 +28,7 @@ from search.kinds import SEARCH_KINDS, SearchKind
 from search.interfaces.commands.search_command import argument_name
 from search.interfaces.mcp.server import build_mcp_server
 from tests.factories import ContentTypeFactory, api_key_make, entry_make
+from tests.mcp_here import mcp_call_here
 
 pytestmark = pytest.mark.django_db
 
@@ -69,11 +70,7 @@ KIND_OPTIONS = [(kind.name, name) for kind in SEARCH_KINDS.values() for name in 
 
 
 @pytest.fixture
-def world(workspace, local_embeddings, superuser, monkeypatch):
-    # The in-process MCP server runs each tool's database work in the test's thread, inside
-    # the event loop asyncio.run starts, on a connection of its own: the MCP tests are
-    # transactional (committed data), the others roll back.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+def world(workspace, local_embeddings, superuser):
     article = ContentTypeFactory(workspace=workspace, api_id="article", semantic_search_enabled=True)
     entry_make(article, title="Refund policy", body="<p>Refunds take 5 days once the item is back.</p>")
     entry_make(article, title="Refund form", body="<p>Fill in the refund form to return an item.</p>")
@@ -108,19 +105,14 @@ def api_call(kind: SearchKind, options: dict[str, Any]):
 def mcp_call(kind: SearchKind, arguments: dict[str, Any]) -> dict[str, Any]:
     """The tool's JSON answer, or {"error": {code, message}}."""
     access = workspace_access_for_operator(workspace=_workspace())
-    server = build_mcp_server(caller=lambda: access, run_sync=lambda call: _sync(call))
     try:
-        result = asyncio.run(server.call_tool(kind.name, arguments))
+        result = mcp_call_here(lambda: access, kind.name, arguments)
     except ToolError as exc:
         if exc.__cause__ is not None and not isinstance(exc.__cause__, ToolError):
             raise exc.__cause__  # a crash, not a refusal
         return {"error": json.loads(str(exc))}
     assert result.structured_content is not None, result
     return result.structured_content
-
-
-async def _sync(call):
-    return call()
 
 
 def command_argv(kind: SearchKind, options: dict[str, Any]) -> list[str]:
@@ -163,7 +155,6 @@ def test_the_api_accepts_every_option(world, kind_name, option):
     assert response.status_code == 200, response.json()
 
 
-@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("kind_name", "option"), KIND_OPTIONS)
 def test_the_mcp_tool_accepts_every_option(world, kind_name, option):
     kind = SEARCH_KINDS[kind_name]
@@ -247,7 +238,6 @@ def _answered(interface: str, kind: SearchKind, client, superuser) -> tuple[str,
     return code.rstrip(")"), message
 
 
-@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("interface", INTERFACES)
 @pytest.mark.parametrize("kind_name", list(SEARCH_KINDS))
 def test_the_same_bad_input_gets_the_same_code_and_message(world, kind_name, interface, client, superuser):

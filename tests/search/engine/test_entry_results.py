@@ -3,7 +3,6 @@ entries, a promoted entry once, short fields as context, in the API, MCP, the co
 
 from __future__ import annotations
 
-import asyncio
 import json
 from io import StringIO
 
@@ -16,8 +15,8 @@ from cms.access import workspace_access_for_api_key
 from ingestion.models import Chunk
 from search.engine.entry_results import MAX_PASSAGES, hits_by_entry
 from search.kinds import SEARCH_KINDS
-from search.interfaces.mcp.server import build_mcp_server
 from tests.factories import api_key_make, entry_make, full_access
+from tests.mcp_here import mcp_call_here
 from tests.search.pipeline_helpers import embed_all, fake_embeddings, field, semantic_type  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -146,19 +145,13 @@ def test_the_command_prints_each_entry_once(shop):
     assert len(entry_ids(body)) == len(set(entry_ids(body)))
 
 
-@pytest.mark.django_db(transaction=True)
-def test_mcp_answers_each_entry_once_and_raw_chunks_when_asked(shop, monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+def test_mcp_answers_each_entry_once_and_raw_chunks_when_asked(shop):
     workspace, entries = shop
     access = full_access(workspace)
 
-    async def in_thread(call):
-        return call()
-
-    server = build_mcp_server(caller=lambda: access, run_sync=in_thread)
-    body = asyncio.run(server.call_tool("semantic_search", {"query": "refunds paid to the card"})).structured_content
-    raw = asyncio.run(server.call_tool("semantic_search", {"query": "refunds paid to the card",
-                                                            "raw_chunks": True})).structured_content
+    body = mcp_call_here(lambda: access, "semantic_search", {"query": "refunds paid to the card"}).structured_content
+    raw = mcp_call_here(lambda: access, "semantic_search",
+                        {"query": "refunds paid to the card", "raw_chunks": True}).structured_content
 
     assert entry_ids(raw).count(entries["long"].pk) == 3
     assert len(entry_ids(body)) == len(set(entry_ids(body))) and body["meta"]["results"] == "entries"

@@ -21,11 +21,9 @@ from the hypothesis profile: "ci" by default, HYPOTHESIS_PROFILE=long by hand.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
-import threading
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from contextlib import contextmanager
 from io import StringIO
 from typing import Any
@@ -41,9 +39,9 @@ from mcp import Client as McpClient
 
 from cms.models import Entry, EntryStatus, Role
 from search.interfaces.admin.views import MODES as ADMIN_MODES
-from search.interfaces.mcp.http import _RequestThread
 from search.interfaces.mcp.server import RunSync, api_key_caller, build_mcp_server, user_caller
 from tests.figures import figure_record
+from tests.mcp_here import mcp_session_here
 from tests.search.pipeline_helpers import fake_embeddings  # noqa: F401 - fixture
 from tests.search.tenancy import (
     Expected,
@@ -251,27 +249,6 @@ def test_api_ranked_search_never_leaves_the_callers_workspace_or_policy(search):
 
 
 # --- MCP ------------------------------------------------------------------------------------------
-
-def mcp_session_here(session: Callable[[RunSync], Awaitable[Any]]) -> Any:
-    """Run an MCP client session on an event loop in another thread while the tools' database
-    work comes back to this thread, as over HTTP (search/interfaces/mcp/http.py): it uses this test's
-    connection, inside the example's transaction (Django refuses the ORM inside a loop)."""
-    worker = _RequestThread()
-
-    async def back_here(call: Callable[[], Any]) -> Any:
-        return await asyncio.wrap_future(worker.submit(call))
-
-    exchange: concurrent.futures.Future = concurrent.futures.Future()
-
-    def loop() -> None:
-        try:
-            exchange.set_result(asyncio.run(session(back_here)))
-        except BaseException as exc:  # noqa: BLE001 - handed to the waiting test
-            exchange.set_exception(exc)
-
-    threading.Thread(target=loop, daemon=True).start()
-    return worker.serve_until(exchange, timeout=120)
-
 
 def mcp_callers(world: World) -> st.SearchStrategy:
     return st.one_of(

@@ -4,7 +4,6 @@ MCP and the command."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 
@@ -19,8 +18,8 @@ from cms.models import Entry, EntryStatus, Role
 from search.engine import fulltext
 from search.contract.errors import SearchError
 from search.engine.fulltext import SearchPlan, search_entries
-from search.interfaces.mcp.server import build_mcp_server
 from tests.factories import api_key_make, bearer, entry_make, full_access
+from tests.mcp_here import mcp_call_here
 from tests.search.pipeline_helpers import embed_all, fake_embeddings, field, semantic_type, titles_found  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -197,36 +196,24 @@ def test_a_bad_filter_is_a_400_with_its_code_from_the_api(client, shop, text, co
     assert response.json()["message"]
 
 
-@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("text", "code"), [(t, c) for t, c in BAD_FILTERS if c not in ("malformed_json",
                                                                                          "json_too_deep")])
-def test_a_bad_filter_is_a_tool_error_with_its_code_from_mcp(shop, monkeypatch, text, code):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+def test_a_bad_filter_is_a_tool_error_with_its_code_from_mcp(shop, text, code):
     access = full_access(shop)
 
-    async def in_thread(call):
-        return call()
-
-    server = build_mcp_server(caller=lambda: access, run_sync=in_thread)
     with pytest.raises(ToolError) as refused:
-        asyncio.run(server.call_tool("search_entries", {"query": "widget", "filter": json.loads(text)}))
+        mcp_call_here(lambda: access, "search_entries", {"query": "widget", "filter": json.loads(text)})
 
     assert json.loads(str(refused.value))["code"] == code
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_mcp_tool_filters_and_refuses_drafts_to_a_published_only_caller(shop, monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+def test_the_mcp_tool_filters_and_refuses_drafts_to_a_published_only_caller(shop):
     viewer = WorkspaceAccess(workspace=shop, role=Role.VIEWER, include_drafts=False)
 
-    async def in_thread(call):
-        return call()
-
-    server = build_mcp_server(caller=lambda: viewer, run_sync=in_thread)
-    answer = asyncio.run(server.call_tool("search_entries", {"query": "widget", "filter": {"tags": "sale"},
-                                                              "limit": 100})).structured_content
+    answer = mcp_call_here(lambda: viewer, "search_entries",
+                           {"query": "widget", "filter": {"tags": "sale"}, "limit": 100}).structured_content
     with pytest.raises(ToolError) as refused:
-        asyncio.run(server.call_tool("search_entries", {"query": "widget", "filter": {"status": "draft"}}))
+        mcp_call_here(lambda: viewer, "search_entries", {"query": "widget", "filter": {"status": "draft"}})
 
     assert {hit["id"] for hit in answer["results"]} == {
         e.pk for e in Entry.objects.filter(workspace=shop, status="published") if "sale" in e.data.get("tags", [])}
