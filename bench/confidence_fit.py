@@ -45,7 +45,7 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from evalsets import EVAL_SETS, load_set  # noqa: E402
 

@@ -255,7 +255,7 @@ def main() -> None:
     parser.add_argument("--mix", default="full-text=2,semantic=1,hybrid=1", help="search=weight, comma-separated")
     parser.add_argument("--sample-seconds", type=float, default=60.0)
     parser.add_argument("--growth-mb", type=float, default=10.0, help="flag a process whose USS grew more than this")
-    parser.add_argument("--growth-pct", type=float, default=10.0, help="... and more than this % of its start")
+    parser.add_argument("--growth-pct", type=float, default=10.0, help="... and more than this %% of its start")
     args = parser.parse_args()
 
     served_app.django_setup(SOAK_DB)

@@ -30,7 +30,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from confidence_fit import UNANSWERABLE_CORPUS, django_ready, search_rows, workspace_of  # noqa: E402
 from evalsets import EVAL_SETS, load_set  # noqa: E402
