@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from cms.citus_mode import same_workspace
 from ingestion.models import KeywordPosting
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 from search.engine.db.statements import search_cursor
 
 POSTING_TABLE = KeywordPosting._meta.db_table

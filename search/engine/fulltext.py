@@ -56,7 +56,7 @@ from search.contract.errors import SearchError, SearchInputError
 from search.engine.facet_sample import entry_facet_counts_sampled, facets_meta
 from search.engine.facets import (EntryFacetSource, entry_facet_counts, entry_facet_source, facet_counts_shape,
                            facet_counts_sql, facets_resolve, filter_without_key)
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 from search.engine.fulltext_rules import synonym_variants
 from search.engine.promotions import promoted_entry_ids
 from search.contract.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions

@@ -36,7 +36,7 @@ from cms.access import WorkspaceAccess
 from cms.folding import text_normalise
 from ingestion.models import KeywordStat, KeywordStatDelta
 from search.engine.dictionary import term_visible_sql
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 from search.contract.options import SuggestOptions
 from search.engine.db.statements import search_cursor
 from search.engine.filters.visibility import chunk_visibility_filter

@@ -37,7 +37,7 @@ from cms.folding import text_fold
 from ingestion.keywords import QueryWord, keyword_tokens, keyword_words
 from ingestion.models import KeywordStat, KeywordStatDelta
 from search.engine.dictionary import term_visible_sql
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 from search.engine.db.statements import search_cursor
 
 STAT_TABLE = KeywordStat._meta.db_table

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from cms.citus_mode import workspace_named, workspace_param
 from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens, keyword_words
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 from search.contract.results import ChunkHit, json_object
 from search.engine.dictionary import dictionary_visible
 from search.engine.db.statements import search_cursor
