@@ -11,6 +11,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSe
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
+from cms.library_internals import spectacular_basic_serializer_schema
 from search.contract.options import HybridSearchOptions
 
 # Codes each status may carry. The 400 codes are each search kind's (search/kinds.py).
@@ -84,7 +85,7 @@ class ClosedRequestBody(OpenApiSerializerExtension):
     match_subclasses = True
 
     def map_serializer(self, auto_schema, direction):
-        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema = spectacular_basic_serializer_schema(auto_schema, self.target, direction)
         schema["additionalProperties"] = False
         if isinstance(self.target, HybridSearchOptions):
             # Both weights 0 leaves nothing to rank: 400 weights_invalid, so the document forbids it.
