@@ -56,10 +56,6 @@ class ChunkQuerySet(models.QuerySet):
     def failed(self) -> ChunkQuerySet:
         return self.filter(status=ChunkStatus.FAILED)
 
-    def with_current_vector(self, model_name: str) -> ChunkQuerySet:
-        """Chunks holding a vector of `model_name` made from their current text."""
-        return self.filter(vectors__model=model_name, vectors__content_hash=models.F("content_hash"))
-
 
 class Chunk(models.Model):
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="+")
