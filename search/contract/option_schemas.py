@@ -21,7 +21,7 @@ from cms.library_internals import spectacular_field_schema, spectacular_serializ
 from search.contract.options import SearchOptions
 
 
-def _auto_schema() -> AutoSchema:
+def openapi_mapper() -> AutoSchema:
     """drf-spectacular's mapper outside a schema run (it wants a view and a method)."""
     auto = AutoSchema()
     auto.registry = ComponentRegistry()
@@ -34,7 +34,7 @@ def _auto_schema() -> AutoSchema:
 
 def option_openapi_schema(options: type[SearchOptions], name: str) -> dict[str, Any]:
     """One option's OpenAPI 3.0 schema (as for a query parameter)."""
-    auto, field = _auto_schema(), options().fields[name]
+    auto, field = openapi_mapper(), options().fields[name]
     schema = spectacular_field_schema(auto, field, "request")  # with its bounds, lengths and patterns
     schema.pop("description", None)  # the parameter carries it
     return schema
@@ -43,7 +43,7 @@ def option_openapi_schema(options: type[SearchOptions], name: str) -> dict[str, 
 @cache
 def options_json_schema(options: type[SearchOptions]) -> dict[str, Any]:
     """All of a kind's options as one JSON Schema object (an MCP tool's inputSchema)."""
-    auto = _auto_schema()
+    auto = openapi_mapper()
     schema = spectacular_serializer_schema(auto, options(), "request")
     components = {name: component for by_type in auto.registry.build({}).values() for name, component in by_type.items()}
     schema = _json_schema(schema, components)

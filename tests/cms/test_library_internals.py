@@ -1,14 +1,12 @@
 """What cms/library_internals.py assumes of each library's non-public names, pinned against the
-installed libraries: an upgrade that moves one fails here first. No database."""
+installed libraries: an upgrade that moves one fails here first. The drf-spectacular mapper is
+the one search/contract/option_schemas.py sets up outside a schema run. No database."""
 
 from __future__ import annotations
 
 import pgserver
 from django.test import RequestFactory
-from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.plumbing import ComponentRegistry
 from rest_framework import serializers
-from rest_framework.views import APIView
 
 from cms.library_internals import (
     pgserver_handle_forget,
@@ -17,6 +15,7 @@ from cms.library_internals import (
     spectacular_field_schema,
     spectacular_serializer_schema,
 )
+from search.contract.option_schemas import openapi_mapper
 
 
 class Nested(serializers.Serializer):
@@ -28,24 +27,14 @@ class Options(serializers.Serializer):
     nested = Nested(required=False)
 
 
-def _auto_schema() -> AutoSchema:
-    auto = AutoSchema()
-    auto.registry = ComponentRegistry()
-    auto.method, auto.path, auto.path_regex = "POST", "/", "/"
-    view = APIView()
-    view.request, view.format_kwarg = None, None
-    auto.view = view
-    return auto
-
-
 def test_a_field_maps_to_its_schema_with_its_validators_bounds():
-    schema = spectacular_field_schema(_auto_schema(), serializers.IntegerField(min_value=2, max_value=7), "request")
+    schema = spectacular_field_schema(openapi_mapper(), serializers.IntegerField(min_value=2, max_value=7), "request")
 
     assert schema == {"type": "integer", "minimum": 2, "maximum": 7}
 
 
 def test_a_serializer_maps_to_its_schema_and_registers_what_it_references():
-    auto = _auto_schema()
+    auto = openapi_mapper()
 
     schema = spectacular_serializer_schema(auto, Options(), "request")
 
@@ -55,7 +44,7 @@ def test_a_serializer_maps_to_its_schema_and_registers_what_it_references():
 
 
 def test_a_basic_serializer_maps_to_its_schema():
-    schema = spectacular_basic_serializer_schema(_auto_schema(), Options(), "request")
+    schema = spectacular_basic_serializer_schema(openapi_mapper(), Options(), "request")
 
     assert schema["type"] == "object"
     assert schema["required"] == ["name"]
