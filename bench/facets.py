@@ -142,18 +142,18 @@ def line(label, values):
 
 def match_count(ws_id: int, word: str) -> tuple[int, float]:
     """(entries matching `word`, median ms of counting them): full-text's own index-backed
-    match (search.engine.fulltext's gram predicate and planner settings, as its facet statement
+    match (search.engine.fulltext_plans' gram predicate and planner settings, as its facet statement
     runs them) with nothing else computed."""
-    from search.engine.fulltext import _PLANNER_SETTINGS, _gram_match  # noqa: PLC2701 - the bench measures this predicate
+    from search.engine.fulltext_plans import PLANNER_SETTINGS, gram_match
     from search.engine.db.statements import search_cursor
 
-    match_sql, match_params = _gram_match(ws_id, word)
+    match_sql, match_params = gram_match(ws_id, word)
     sql = f"SELECT count(*) FROM cms_entry e WHERE e.workspace_id = %s AND {match_sql}"
     times, counted = [], 0
     with search_cursor() as cursor:
         for _ in range(15):
             start = time.perf_counter()
-            cursor.execute(sql, [ws_id, *match_params], local_settings=_PLANNER_SETTINGS)
+            cursor.execute(sql, [ws_id, *match_params], local_settings=PLANNER_SETTINGS)
             counted = cursor.fetchone()[0]
             times.append((time.perf_counter() - start) * 1000)
     return counted, statistics.median(times)

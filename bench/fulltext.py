@@ -330,7 +330,7 @@ def seq_scan_baseline(connection, workspaces, truth: GroundTruth, rng: random.Ra
     """The selective 3+ character queries as one statement with index use disabled."""
     from django.db import transaction
 
-    from search.engine.fulltext import _like_pattern
+    from search.engine.fulltext_plans import like_pattern
 
     terms = [t for name, ts in QUERY_CLASSES if name in SELECTIVE_3PLUS for t in ts]
     timings, wrong = [], []
@@ -344,7 +344,7 @@ def seq_scan_baseline(connection, workspaces, truth: GroundTruth, rng: random.Ra
             cursor.execute(
                 "SELECT id FROM cms_entry WHERE workspace_id = %s AND search_text LIKE lower(%s) "
                 "ORDER BY created_at DESC, id DESC LIMIT %s",
-                [workspaces[ws_index].pk, _like_pattern(term), PAGE],
+                [workspaces[ws_index].pk, like_pattern(term), PAGE],
             )
             got = [r[0] for r in cursor.fetchall()]
         timings.append((time.perf_counter() - t0) * 1000)
@@ -398,24 +398,24 @@ def _rows_read(plan: dict) -> int:
 def _query_unfolded(unfolded: bool):
     """With `unfolded`, search_entries as before cms.folding on the query side: the query and
     the values it highlights only lowercased (the stored text stays as migrated)."""
-    import search.engine.fulltext
+    import search.engine.fulltext_plans
     import search.engine.snippets
 
     if not unfolded:
         yield
         return
-    kept = search.engine.fulltext.text_fold, search.engine.snippets.text_fold
+    kept = search.engine.fulltext_plans.text_fold, search.engine.snippets.text_fold
 
     def lowercase(text: str) -> str:
         lowered = text.lower()
         return lowered if len(lowered) == len(text) else "".join(
             low if len(low := ch.lower()) == 1 else ch for ch in text)
 
-    search.engine.fulltext.text_fold = search.engine.snippets.text_fold = lowercase
+    search.engine.fulltext_plans.text_fold = search.engine.snippets.text_fold = lowercase
     try:
         yield
     finally:
-        search.engine.fulltext.text_fold, search.engine.snippets.text_fold = kept
+        search.engine.fulltext_plans.text_fold, search.engine.snippets.text_fold = kept
 
 
 def percentile(values: list[float], q: float) -> float:

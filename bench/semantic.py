@@ -237,7 +237,7 @@ def measure(args: argparse.Namespace) -> None:
     from cms.models import Workspace
     from cms.selectors import content_type_schemas
     from search.engine.filters.chunks import chunk_filter_compile
-    from search.contract.filter_language import CompiledFilter
+    from search.engine.filters.compile import CompiledFilter
     from search.engine.legs.vector_leg import vector_candidates as _vector_candidates, vector_literal as _vector_literal, vector_candidates_params, vector_candidates_sql
 
     total = args.chunks

@@ -167,7 +167,7 @@ def query_vectors(count: int) -> list[list[float]]:
 def search_once(workspace_id: int, vector: list[float]) -> tuple[float, str, int]:
     """What semantic_search does in the database for one query; returns (ms, model, hits)."""
     from ingestion.selectors import embedding_models
-    from search.contract.filter_language import CompiledFilter
+    from search.engine.filters.compile import CompiledFilter
     from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count as _pending_count, vector_candidates as _vector_candidates
 
     started = time.perf_counter()

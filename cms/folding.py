@@ -89,9 +89,15 @@ def _translate(text: str) -> str:
     return text
 
 
+def text_compatible(text: str) -> str:
+    """NFKC, the first step of text_normalise: full-width as ASCII, compatibility forms as their
+    plain characters, kana and script left as written (where a caller must still tell them apart)."""
+    return unicodedata.normalize("NFKC", text)
+
+
 def text_normalise(text: str) -> str:
     """NFKC, lower case and `FOLD_TABLE`: the form in which whole terms are compared."""
-    return _translate(unicodedata.normalize("NFKC", text).lower())
+    return _translate(text_compatible(text).lower())
 
 
 @lru_cache(maxsize=1)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import unicodedata
 import uuid
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
@@ -17,9 +16,6 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from cms.folding import text_normalise
-
-if TYPE_CHECKING:
-    from cms.access import WorkspaceAccess
 
 
 class Workspace(models.Model):
@@ -170,19 +166,6 @@ class EntryQuerySet(models.QuerySet):
     def for_workspace(self, workspace: Workspace) -> EntryQuerySet:
         return self.filter(workspace=workspace)
 
-    def of_type(self, content_type: ContentType) -> EntryQuerySet:
-        return self.filter(workspace_id=content_type.workspace_id, content_type=content_type)
-
-    def published(self) -> EntryQuerySet:
-        return self.filter(status=EntryStatus.PUBLISHED)
-
-    def visible_to(self, access: WorkspaceAccess) -> EntryQuerySet:
-        """The entries of the access's workspace that its caller may see (cms/access.py)."""
-        return self.for_workspace(access.workspace).filter(status__in=access.entry_statuses)
-
-    def newest_first(self) -> EntryQuerySet:
-        return self.order_by("-created_at", "-id")
-
 
 class Entry(models.Model):
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="entries")
@@ -236,9 +219,6 @@ class Entry(models.Model):
 class AssetQuerySet(models.QuerySet):
     def for_workspace(self, workspace: Workspace) -> AssetQuerySet:
         return self.filter(workspace=workspace)
-
-    def with_text(self) -> AssetQuerySet:
-        return self.exclude(text__isnull=True)
 
 
 # MIME types whose content is decoded, kept as text, and ingested for semantic search.

@@ -56,10 +56,6 @@ class ChunkQuerySet(models.QuerySet):
     def failed(self) -> ChunkQuerySet:
         return self.filter(status=ChunkStatus.FAILED)
 
-    def with_current_vector(self, model_name: str) -> ChunkQuerySet:
-        """Chunks holding a vector of `model_name` made from their current text."""
-        return self.filter(vectors__model=model_name, vectors__content_hash=models.F("content_hash"))
-
 
 class Chunk(models.Model):
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="+")
@@ -243,7 +239,21 @@ class KeywordPosting(models.Model):
         ]
 
 
-class KeywordStat(models.Model):
+class KeywordCounts(models.Model):
+    """A term's figures in one workspace: `df` (chunks containing it) and `tf` (its total frequency).
+    The columns KeywordStat and KeywordStatDelta share (an abstract model: no table of its own)."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                                  related_name="+")
+    term = models.TextField(db_collation="C")
+    df = models.BigIntegerField()
+    tf = models.BigIntegerField()
+
+    class Meta:
+        abstract = True
+
+
+class KeywordStat(KeywordCounts):
     """Per workspace and term: document frequency (`df`, chunks containing it) and total frequency.
 
     The LENGTH_TERM row holds the workspace's chunk count (df) and summed length (tf).
@@ -252,26 +262,15 @@ class KeywordStat(models.Model):
     """
 
     pk = models.CompositePrimaryKey("workspace_id", "term")
-    workspace = models.ForeignKey(Workspace, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
-                                  related_name="+")
-    term = models.TextField(db_collation="C")
-    df = models.BigIntegerField()
-    tf = models.BigIntegerField()
 
     class Meta:
         # The dictionary's trigram index: typo candidates (search.engine.forgiving.typos) without a scan.
         indexes = [GinIndex(fields=["term"], opclasses=["gin_trgm_ops"], name="keyword_stat_term_trgm")]
 
 
-class KeywordStatDelta(models.Model):
+class KeywordStatDelta(KeywordCounts):
     """A change to KeywordStat not folded in yet: appended by the posting triggers, one row per
     term and statement, so concurrent saves never wait on each other's statistics rows."""
-
-    workspace = models.ForeignKey(Workspace, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
-                                  related_name="+")
-    term = models.TextField(db_collation="C")
-    df = models.BigIntegerField()
-    tf = models.BigIntegerField()
 
     class Meta:
         indexes = [models.Index(fields=["workspace", "term"], name="keyword_stat_delta_term"),

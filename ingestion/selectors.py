@@ -276,11 +276,6 @@ def embedding_usage_by_day(*, workspace: Workspace, days: int = 30) -> list[Embe
     return list(EmbeddingUsage.objects.filter(workspace=workspace, day__gte=since).order_by("-day", "model"))
 
 
-def chunk_pending_count(*, workspace: Workspace) -> int:
-    """Chunks of the workspace still waiting for a vector (one count over chunk_ws_status_model)."""
-    return Chunk.objects.for_workspace(workspace).pending().count()
-
-
 def embedding_model_name() -> str | None:
     """The configured provider's model, or None when semantic search has no provider."""
     try:

@@ -22,7 +22,17 @@ import django.db.models.expressions
 import django.contrib.postgres.indexes
 from django.db import migrations, models
 
-FUNCTIONS_SQL = r"""
+from cms.search_functions_sql import (
+    CREATE,
+    SEARCH_GRAMS_QUERY_UNKEYED_SQL,
+    SEARCH_WORKSPACE_QUERY_SQL,
+    entry_search_grams_unkeyed_sql,
+    entry_search_text_sql,
+    search_grams_sql,
+)
+
+FUNCTIONS_SQL = (
+    """
 CREATE FUNCTION cms_entry_search_values(data jsonb) RETURNS text[]
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN ARRAY(
@@ -32,47 +42,26 @@ CREATE FUNCTION cms_entry_search_values(data jsonb) RETURNS text[]
         ORDER BY f.key
     );
 
-CREATE FUNCTION cms_entry_search_text(data jsonb) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN lower(array_to_string(cms_entry_search_values(data), E'\x1F'));
-
+"""
+    + entry_search_text_sql(CREATE, "lower")
+    + """
 -- Overlapping character pairs of lower(value), in order, repeats kept; with_singles adds
 -- each character. unnest(c, c[2:]) zips each character with the next (NULL after the last).
-CREATE FUNCTION cms_search_grams(value text, with_singles boolean) RETURNS text[]
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ARRAY(
-        SELECT gram
-        FROM (SELECT string_to_array(lower(value), NULL) AS c) AS s,
-        LATERAL unnest(s.c, s.c[2:]) AS pairs(ch, next_ch),
-        LATERAL (VALUES (CASE WHEN with_singles THEN ch END), (ch || next_ch)) AS grams(gram)
-        WHERE gram IS NOT NULL
-    );
-
+"""
+    + search_grams_sql(CREATE, "lower")
+    + """
 -- array_to_tsvector takes the strings as lexemes as-is and removes repeats. The lexeme
 -- 'ws:<id>' (never a 1-2 character gram) lets one GIN scan intersect a term with its
 -- workspace, instead of a bitmap of the term in every workspace ANDed with a btree.
-CREATE FUNCTION cms_entry_search_grams(workspace_id bigint, data jsonb) RETURNS tsvector
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN array_to_tsvector(ARRAY(
-        SELECT gram
-        FROM unnest(cms_entry_search_values(data)) AS v(value),
-        LATERAL unnest(cms_search_grams(v.value, true)) AS g(gram)
-    ) || ('ws:' || workspace_id));
-
-CREATE FUNCTION cms_search_workspace_query(workspace_id bigint) RETURNS tsquery
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ('''ws:' || workspace_id || '''')::tsquery;
-
--- The tsquery a query of any length must satisfy: its one character, or all its pairs.
-CREATE FUNCTION cms_search_grams_query(query text) RETURNS tsquery
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN (
-        SELECT string_agg(DISTINCT '''' || replace(replace(gram, '\', '\\'), '''', '''''') || '''', ' & ')
-        FROM unnest(
-            CASE WHEN char_length(query) = 1 THEN ARRAY[lower(query)] ELSE cms_search_grams(query, false) END
-        ) AS g(gram)
-    )::tsquery;
 """
+    + entry_search_grams_unkeyed_sql(CREATE)
+    + "\n"
+    + SEARCH_WORKSPACE_QUERY_SQL
+    + """
+-- The tsquery a query of any length must satisfy: its one character, or all its pairs.
+"""
+    + SEARCH_GRAMS_QUERY_UNKEYED_SQL
+)
 
 REVERSE_FUNCTIONS_SQL = """
 DROP FUNCTION IF EXISTS cms_search_grams_query(text);

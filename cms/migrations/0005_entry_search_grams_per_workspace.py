@@ -23,7 +23,17 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import migrations, models
 
-FUNCTIONS_SQL = r"""
+from cms.search_functions_sql import (
+    CREATE,
+    CREATE_OR_REPLACE,
+    SEARCH_GRAMS_QUERY_UNKEYED_SQL,
+    SEARCH_WORKSPACE_QUERY_SQL,
+    entry_search_grams_unkeyed_sql,
+    search_grams_query_sql,
+)
+
+FUNCTIONS_SQL = (
+    """
 DROP FUNCTION IF EXISTS cms_search_grams_query(text);
 DROP FUNCTION IF EXISTS cms_search_workspace_query(bigint);
 
@@ -38,42 +48,21 @@ CREATE OR REPLACE FUNCTION cms_entry_search_grams(workspace_id bigint, data json
 
 -- The tsquery a query of any length must satisfy in one workspace: its one character, or
 -- all its pairs, each as '<workspace id>:<gram>'.
-CREATE FUNCTION cms_search_grams_query(workspace_id bigint, query text) RETURNS tsquery
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN (
-        SELECT string_agg(
-            DISTINCT '''' || replace(replace(workspace_id || ':' || gram, '\', '\\'), '''', '''''') || '''', ' & '
-        )
-        FROM unnest(
-            CASE WHEN char_length(query) = 1 THEN ARRAY[lower(query)] ELSE cms_search_grams(query, false) END
-        ) AS g(gram)
-    )::tsquery;
 """
+    + search_grams_query_sql(CREATE, "lower")
+)
 
-REVERSE_FUNCTIONS_SQL = r"""
+REVERSE_FUNCTIONS_SQL = (
+    """
 DROP FUNCTION IF EXISTS cms_search_grams_query(bigint, text);
 
-CREATE OR REPLACE FUNCTION cms_entry_search_grams(workspace_id bigint, data jsonb) RETURNS tsvector
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN array_to_tsvector(ARRAY(
-        SELECT gram
-        FROM unnest(cms_entry_search_values(data)) AS v(value),
-        LATERAL unnest(cms_search_grams(v.value, true)) AS g(gram)
-    ) || ('ws:' || workspace_id));
-
-CREATE FUNCTION cms_search_workspace_query(workspace_id bigint) RETURNS tsquery
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ('''ws:' || workspace_id || '''')::tsquery;
-
-CREATE FUNCTION cms_search_grams_query(query text) RETURNS tsquery
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN (
-        SELECT string_agg(DISTINCT '''' || replace(replace(gram, '\', '\\'), '''', '''''') || '''', ' & ')
-        FROM unnest(
-            CASE WHEN char_length(query) = 1 THEN ARRAY[lower(query)] ELSE cms_search_grams(query, false) END
-        ) AS g(gram)
-    )::tsquery;
 """
+    + entry_search_grams_unkeyed_sql(CREATE_OR_REPLACE)
+    + "\n"
+    + SEARCH_WORKSPACE_QUERY_SQL
+    + "\n"
+    + SEARCH_GRAMS_QUERY_UNKEYED_SQL
+)
 
 
 def _search_grams_field() -> models.GeneratedField:

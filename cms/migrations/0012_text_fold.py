@@ -20,6 +20,7 @@ from django.db import migrations
 
 from cms.folding import fold_sql_map
 from cms.refold import entries_refold
+from cms.search_functions_sql import CREATE_OR_REPLACE, entry_search_text_sql, search_grams_query_sql, search_grams_sql
 
 
 def _sql_literal(text: str) -> str:
@@ -27,7 +28,8 @@ def _sql_literal(text: str) -> str:
 
 
 def _functions_sql() -> str:
-    return rf"""
+    return (
+        rf"""
 CREATE OR REPLACE FUNCTION cms_text_fold(value text) RETURNS text
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     RETURN CASE WHEN octet_length(value) = char_length(value) THEN lower(value) ELSE coalesce((
@@ -35,62 +37,27 @@ CREATE OR REPLACE FUNCTION cms_text_fold(value text) RETURNS text
         FROM (SELECT {_sql_literal(fold_sql_map())}::jsonb AS fold) AS m,
         unnest(string_to_array(lower(value), NULL)) WITH ORDINALITY AS s(c, i)
     ), '') END;
-
-CREATE OR REPLACE FUNCTION cms_entry_search_text(data jsonb) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN cms_text_fold(array_to_string(cms_entry_search_values(data), E'\x1F'));
-
-CREATE OR REPLACE FUNCTION cms_search_grams(value text, with_singles boolean) RETURNS text[]
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ARRAY(
-        SELECT gram
-        FROM (SELECT string_to_array(cms_text_fold(value), NULL) AS c) AS s,
-        LATERAL unnest(s.c, s.c[2:]) AS pairs(ch, next_ch),
-        LATERAL (VALUES (CASE WHEN with_singles THEN ch END), (ch || next_ch)) AS grams(gram)
-        WHERE gram IS NOT NULL
-    );
-
-CREATE OR REPLACE FUNCTION cms_search_grams_query(workspace_id bigint, query text) RETURNS tsquery
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN (
-        SELECT string_agg(
-            DISTINCT '''' || replace(replace(workspace_id || ':' || gram, '\', '\\'), '''', '''''') || '''', ' & '
-        )
-        FROM unnest(
-            CASE WHEN char_length(query) = 1 THEN ARRAY[cms_text_fold(query)] ELSE cms_search_grams(query, false) END
-        ) AS g(gram)
-    )::tsquery;
 """
+        + "\n"
+        + entry_search_text_sql(CREATE_OR_REPLACE, "cms_text_fold")
+        + "\n"
+        + search_grams_sql(CREATE_OR_REPLACE, "cms_text_fold")
+        + "\n"
+        + search_grams_query_sql(CREATE_OR_REPLACE, "cms_text_fold")
+    )
 
 
-REVERSE_SQL = r"""
-CREATE OR REPLACE FUNCTION cms_entry_search_text(data jsonb) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN lower(array_to_string(cms_entry_search_values(data), E'\x1F'));
-
-CREATE OR REPLACE FUNCTION cms_search_grams(value text, with_singles boolean) RETURNS text[]
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ARRAY(
-        SELECT gram
-        FROM (SELECT string_to_array(lower(value), NULL) AS c) AS s,
-        LATERAL unnest(s.c, s.c[2:]) AS pairs(ch, next_ch),
-        LATERAL (VALUES (CASE WHEN with_singles THEN ch END), (ch || next_ch)) AS grams(gram)
-        WHERE gram IS NOT NULL
-    );
-
-CREATE OR REPLACE FUNCTION cms_search_grams_query(workspace_id bigint, query text) RETURNS tsquery
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN (
-        SELECT string_agg(
-            DISTINCT '''' || replace(replace(workspace_id || ':' || gram, '\', '\\'), '''', '''''') || '''', ' & '
-        )
-        FROM unnest(
-            CASE WHEN char_length(query) = 1 THEN ARRAY[lower(query)] ELSE cms_search_grams(query, false) END
-        ) AS g(gram)
-    )::tsquery;
-
+REVERSE_SQL = (
+    "\n"
+    + entry_search_text_sql(CREATE_OR_REPLACE, "lower")
+    + "\n"
+    + search_grams_sql(CREATE_OR_REPLACE, "lower")
+    + "\n"
+    + search_grams_query_sql(CREATE_OR_REPLACE, "lower")
+    + """
 DROP FUNCTION IF EXISTS cms_text_fold(text);
 """
+)
 
 
 def _refold(apps, schema_editor):

@@ -12,6 +12,8 @@ import platform
 import time
 from pathlib import Path
 
+from cms.library_internals import pgserver_handle_forget
+
 CLUSTER_LOCALE = "C.UTF-8"
 SUPERUSER = "postgres"
 
@@ -103,14 +105,14 @@ def ensure_server(
             if _can_connect(socket_dir):
                 if server_settings and _apply_settings(socket_dir, server_settings):
                     _restart(pgdata)
-                    pgserver.PostgresServer._instances.pop(pgdata, None)
+                    pgserver_handle_forget(pgserver, pgdata)
                     continue
                 return socket_dir
             last_error = RuntimeError(f"server for {pgdata} started but refuses connections")
         except Exception as exc:  # noqa: BLE001 - retried, then re-raised with context
             last_error = exc
         # Forget the cached handle so the next attempt re-reads postmaster.pid.
-        pgserver.PostgresServer._instances.pop(pgdata, None)
+        pgserver_handle_forget(pgserver, pgdata)
         time.sleep(1 + attempt)
     log = pgdata / "log"
     tail = log.read_text(errors="replace")[-2000:] if log.exists() else "(no log)"

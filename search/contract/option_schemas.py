@@ -17,25 +17,25 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ComponentRegistry
 from rest_framework.views import APIView
 
+from cms.library_internals import spectacular_field_schema, spectacular_serializer_schema
 from search.contract.options import SearchOptions
 
 
-def _auto_schema() -> AutoSchema:
+def openapi_mapper() -> AutoSchema:
     """drf-spectacular's mapper outside a schema run (it wants a view and a method)."""
     auto = AutoSchema()
     auto.registry = ComponentRegistry()
     auto.method, auto.path, auto.path_regex = "POST", "/", "/"
     view = APIView()
     view.request, view.format_kwarg = None, None
-    auto._view = view  # noqa: SLF001 - the attribute the `view` property reads
+    auto.view = view
     return auto
 
 
 def option_openapi_schema(options: type[SearchOptions], name: str) -> dict[str, Any]:
     """One option's OpenAPI 3.0 schema (as for a query parameter)."""
-    auto, field = _auto_schema(), options().fields[name]
-    schema = auto._map_serializer_field(field, "request")  # noqa: SLF001
-    auto._insert_field_validators(field, schema)  # noqa: SLF001 - bounds, lengths and patterns
+    auto, field = openapi_mapper(), options().fields[name]
+    schema = spectacular_field_schema(auto, field, "request")  # with its bounds, lengths and patterns
     schema.pop("description", None)  # the parameter carries it
     return schema
 
@@ -43,9 +43,9 @@ def option_openapi_schema(options: type[SearchOptions], name: str) -> dict[str, 
 @cache
 def options_json_schema(options: type[SearchOptions]) -> dict[str, Any]:
     """All of a kind's options as one JSON Schema object (an MCP tool's inputSchema)."""
-    auto = _auto_schema()
-    schema = auto._map_serializer(options(), "request")  # noqa: SLF001
-    components = {name: component.schema for (name, _), component in auto.registry._components.items()}  # noqa: SLF001
+    auto = openapi_mapper()
+    schema = spectacular_serializer_schema(auto, options(), "request")
+    components = {name: component for by_type in auto.registry.build({}).values() for name, component in by_type.items()}
     schema = _json_schema(schema, components)
     schema.pop("description", None)  # the tool's description says what it is for
     return schema

@@ -15,11 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cms.citus_mode import same_workspace
-from ingestion.models import KeywordPosting
-from search.contract.filter_language import CompiledFilter
+from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
+from search.engine.filters.compile import CompiledFilter
 from search.engine.db.statements import search_cursor
 
+# The keyword index's tables, named once for every statement that reads them.
 POSTING_TABLE = KeywordPosting._meta.db_table
+STAT_TABLE = KeywordStat._meta.db_table
+DELTA_TABLE = KeywordStatDelta._meta.db_table
 
 
 def term_visible_sql(term_sql: str, visible: CompiledFilter) -> CompiledFilter:

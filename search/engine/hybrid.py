@@ -39,7 +39,7 @@ from search.contract.results import ChunkHit, SearchResult
 from search.contract.errors import SearchError
 from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 from search.engine.entry_results import entries_grouped
 from search.engine.confidence import answer_floor_apply
 from search.engine.legs.fusion import (

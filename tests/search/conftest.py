@@ -10,7 +10,7 @@ from tests.factories import ContentTypeFactory
 from tests.search.replica_server import streaming_replica  # noqa: F401 - fixture (tests/search/engine/db/test_replicas.py)
 from tests.search.semantic_helpers import local_embeddings, local_model, no_embeddings  # noqa: F401 - fixtures
 
-# More rows than the recent scan reads (search.engine.fulltext.RECENT_SCAN_MIN_ROWS), so a term
+# More rows than the recent scan reads (search.engine.fulltext_plans.RECENT_SCAN_MIN_ROWS), so a term
 # missing from them sends the search to an index.
 FILLER_ENTRIES = 150
 

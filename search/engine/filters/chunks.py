@@ -13,7 +13,7 @@ from typing import Any
 from cms.access import WorkspaceAccess
 from cms.selectors import content_type_schemas
 from search.contract.errors import SearchInputError
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 from search.engine.filters.scoped import scoped_filter_compile
 from search.engine.filters.visibility import chunk_visibility_filter
 

@@ -4,7 +4,7 @@ A chunk's metadata is `{"content_type", "status", "source_kind", "fields": {...}
 (ingestion/sources.py). On the entry row `e` the filter reads the same values where they
 are: the fields from `e.data` itself (so a containment test costs what it costs on a
 chunk, with no object built per row), and the three other keys from ENTRY_KEYS_SQL, built
-only for conditions that name them. So the compiler (search/contract/filter_language.py) needs no second
+only for conditions that name them. So the compiler (search/engine/filters/compile.py) needs no second
 dialect: the same keys, operators, codes and status refusal as a chunk search. One
 difference, in the entry's favour: chunk metadata holds text cut to 256 characters, the
 entry its whole value (`$contains` finds text past the 256th character here).
@@ -17,7 +17,7 @@ from typing import Any
 
 from cms.access import WorkspaceAccess
 from ingestion.models import SourceKind
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 from search.engine.filters.scoped import scoped_filter_compile
 
 # The keys of chunk metadata besides the fields, for entry `e` (trusted SQL without

@@ -14,7 +14,8 @@ from typing import Any
 from cms.access import WorkspaceAccess
 from cms.models import EntryStatus, FieldType
 from search.contract.errors import SearchError
-from search.contract.filter_language import CompiledFilter, filter_compile, filter_statuses_requested
+from search.contract.filter_language import filter_statuses_requested
+from search.engine.filters.compile import CompiledFilter, filter_compile
 
 
 def scoped_filter_compile(spec: Any, *, column: str, content_type: str | None, access: WorkspaceAccess,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from cms.access import WorkspaceAccess
 from cms.models import EntryStatus
 from ingestion.models import SourceKind
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 
 
 def chunk_visibility_filter(access: WorkspaceAccess, *, alias: str = "c") -> CompiledFilter:

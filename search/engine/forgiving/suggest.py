@@ -34,17 +34,14 @@ from typing import Any
 
 from cms.access import WorkspaceAccess
 from cms.folding import text_normalise
-from ingestion.models import KeywordStat, KeywordStatDelta
-from search.engine.dictionary import term_visible_sql
-from search.contract.filter_language import CompiledFilter
+from search.engine.dictionary import DELTA_TABLE, STAT_TABLE, term_visible_sql
+from search.engine.filters.compile import CompiledFilter
 from search.contract.options import SuggestOptions
 from search.engine.db.statements import search_cursor
 from search.engine.filters.visibility import chunk_visibility_filter
 from ingestion.keywords import keyword_words
 from search.engine.forgiving.typos import typo_budget_for, typo_corrections
 
-STAT_TABLE = KeywordStat._meta.db_table
-DELTA_TABLE = KeywordStatDelta._meta.db_table
 # Rows read in index order before ranking: titles (chunks, several per entry) and terms.
 TITLE_SCAN_ROWS = 200
 TERM_SCAN_ROWS = 300

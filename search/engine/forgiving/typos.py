@@ -28,20 +28,15 @@ workspace in `Workspace.typo_one_edit_length` / `typo_two_edits_length`).
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from rapidfuzz.distance import DamerauLevenshtein
 
-from cms.folding import text_fold
+from cms.folding import text_compatible, text_fold
 from ingestion.keywords import QueryWord, keyword_tokens, keyword_words
-from ingestion.models import KeywordStat, KeywordStatDelta
-from search.engine.dictionary import term_visible_sql
-from search.contract.filter_language import CompiledFilter
+from search.engine.dictionary import DELTA_TABLE, STAT_TABLE, term_visible_sql
+from search.engine.filters.compile import CompiledFilter
 from search.engine.db.statements import search_cursor
-
-STAT_TABLE = KeywordStat._meta.db_table
-DELTA_TABLE = KeywordStatDelta._meta.db_table
 
 DEFAULT_ONE_EDIT_LENGTH = 5
 DEFAULT_TWO_EDITS_LENGTH = 9
@@ -231,7 +226,8 @@ class KanaCandidate:
 
 def kana_candidates(query: str) -> list[KanaCandidate]:
     """Every kana run's variants with the terms each would add (read with the query's statistics)."""
-    text = unicodedata.normalize("NFKC", query).lower()
+    # text_normalise without its fold: the runs and their variants keep their kana as typed.
+    text = text_compatible(query).lower()
     original = set(keyword_tokens(text))
     candidates = []
     for match in _KANA_RUN.finditer(text):
@@ -285,7 +281,7 @@ def corrections_meta(corrections: list[Correction]) -> list[dict]:
 def corrected_query(query: str, corrections: list[Correction]) -> str:
     """`query` with each corrected word replaced by its first correction (what "Showing results
     for" shows)."""
-    text = unicodedata.normalize("NFKC", query)
+    text = text_compatible(query)
     done: set[str] = set()
     for correction in corrections:
         if correction.word in done:
@@ -320,7 +316,7 @@ def query_rewrites(*, workspace_id: int, query: str, budget: TypoBudget) -> list
     """Queries close to `query`, most likely first, for a did-you-mean: its misspelled words
     corrected through the dictionary, and its kana runs' variants. Unchecked: the caller runs
     each and keeps those that find something."""
-    text = unicodedata.normalize("NFKC", query)
+    text = text_compatible(query)
     rewrites: list[str] = []
     words = [w for w in keyword_words(text) if not w.cjk]
     if words:

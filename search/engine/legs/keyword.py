@@ -43,10 +43,9 @@ from dataclasses import dataclass, field, replace
 
 from cms.citus_mode import workspace_named, workspace_param
 from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens, keyword_words
-from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 from search.contract.results import ChunkHit, json_object
-from search.engine.dictionary import dictionary_visible
+from search.engine.dictionary import DELTA_TABLE, POSTING_TABLE, STAT_TABLE, dictionary_visible
 from search.engine.db.statements import search_cursor
 from search.engine.legs.exact import EXACT_MAX_ROWS
 from search.engine.forgiving.suggest import term_completions
@@ -59,10 +58,6 @@ from search.engine.forgiving.typos import (
     typo_corrections,
     words_to_correct,
 )
-
-POSTING_TABLE = KeywordPosting._meta.db_table
-STAT_TABLE = KeywordStat._meta.db_table
-DELTA_TABLE = KeywordStatDelta._meta.db_table
 
 # Postings read in full (exact contributions), summed over the rarest terms first, and
 # postings read, best impact first, from each term beyond that budget. Chosen on the fit

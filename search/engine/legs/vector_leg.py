@@ -15,7 +15,7 @@ from cms.citus_mode import same_workspace, workspace_named, workspace_param
 from ingestion.models import ChunkStatus
 from ingestion.selectors import workspace_length_sql
 from search.contract.results import ChunkHit, json_object
-from search.contract.filter_language import CompiledFilter
+from search.engine.filters.compile import CompiledFilter
 from search.engine.db.statements import SearchCursor, search_cursor
 from search.engine.legs.exact import EXACT_MAX_ROWS
 

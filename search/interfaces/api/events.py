@@ -11,6 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cms.library_internals import spectacular_basic_serializer_schema
 from search.interfaces.api.base import SearchAPIView
 from search.interfaces.api.limits import BoundedJSONParser
 from search.interfaces.api.schema import error_responses
@@ -67,7 +68,7 @@ class ClickEventBody(OpenApiSerializerExtension):
     target_class = SearchEventRequest
 
     def map_serializer(self, auto_schema, direction):
-        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema = spectacular_basic_serializer_schema(auto_schema, self.target, direction)
         schema["additionalProperties"] = False
         schema["oneOf"] = [{"required": ["entry_id"]}, {"required": ["chunk_id"]}]
         return schema

@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +26,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser, get_encoding
 from rest_framework.utils.json import strict_constant
 
+from cms.library_internals import request_body_replace
 from search.contract.errors import SearchInputError
 from search.contract.json_input import json_loads_bounded
 
@@ -80,8 +80,7 @@ class ApiBodyLimitMiddleware:
             return _refusal(413, "request_too_large", f"The request body is over the API's limit of {limit} bytes.")
         # What HttpRequest.body does once it has read a body: keep it, and serve later reads
         # from memory. Content-Length tells DRF there is a body to parse.
-        request._body = body
-        request._stream = io.BytesIO(body)
+        request_body_replace(request, body)
         request.META["CONTENT_LENGTH"] = str(len(body))
         return None
 

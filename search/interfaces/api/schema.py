@@ -11,6 +11,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSe
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
+from cms.library_internals import spectacular_basic_serializer_schema
 from search.contract.options import HybridSearchOptions
 
 # Codes each status may carry. The 400 codes are each search kind's (search/kinds.py).
@@ -84,7 +85,7 @@ class ClosedRequestBody(OpenApiSerializerExtension):
     match_subclasses = True
 
     def map_serializer(self, auto_schema, direction):
-        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema = spectacular_basic_serializer_schema(auto_schema, self.target, direction)
         schema["additionalProperties"] = False
         if isinstance(self.target, HybridSearchOptions):
             # Both weights 0 leaves nothing to rank: 400 weights_invalid, so the document forbids it.
@@ -134,17 +135,30 @@ class SemanticMetaSerializer(serializers.Serializer):
         "POST .../search/events when a result is opened. null when the workspace logs no searches.")
 
 
-class SemanticSearchResponseDoc(serializers.Serializer):
-    class Meta:
-        ref_name = "SemanticSearchResponse"
+def _chunk_search_response_doc(ref: str, source: type[serializers.Serializer],
+                               meta_serializer: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """A chunk search's response (semantic, hybrid, agentic) as the document shows it: the same four
+    members, with the kind's own source and meta shapes. (The class has no docstring: it would
+    become the component's description.)"""
 
-    relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
-    sources = ChunkSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
-    meta = SemanticMetaSerializer()
-    facets = serializers.DictField(
-        child=serializers.DictField(child=serializers.IntegerField()), required=False,
-        help_text='With the facets option: {facet: {value: count}}, the top 20 values and "other" '
-        "(docs/design/facets.md).")
+    class Doc(serializers.Serializer):
+        class Meta:
+            ref_name = ref
+
+        relevant_context = serializers.CharField(allow_blank=True,
+                                                 help_text="The hits' text, ready to paste into a prompt.")
+        sources = source(many=True, required=False, help_text="Absent when include_sources is false.")
+        meta = meta_serializer()
+        facets = serializers.DictField(
+            child=serializers.DictField(child=serializers.IntegerField()), required=False,
+            help_text='With the facets option: {facet: {value: count}}, the top 20 values and "other" '
+            "(docs/design/facets.md).")
+
+    Doc.__name__ = Doc.__qualname__ = f"{ref}Doc"
+    return Doc
+
+
+SemanticSearchResponseDoc = _chunk_search_response_doc("SemanticSearchResponse", ChunkSourceSerializer, SemanticMetaSerializer)
 
 
 class LegScoreSerializer(serializers.Serializer):
@@ -177,17 +191,7 @@ class HybridMetaSerializer(SemanticMetaSerializer):
     rerank = serializers.DictField(required=False, help_text="With rerank: the model, weights and candidates.")
 
 
-class HybridSearchResponseDoc(serializers.Serializer):
-    class Meta:
-        ref_name = "HybridSearchResponse"
-
-    relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
-    sources = HybridSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
-    meta = HybridMetaSerializer()
-    facets = serializers.DictField(
-        child=serializers.DictField(child=serializers.IntegerField()), required=False,
-        help_text='With the facets option: {facet: {value: count}}, the top 20 values and "other" '
-        "(docs/design/facets.md).")
+HybridSearchResponseDoc = _chunk_search_response_doc("HybridSearchResponse", HybridSourceSerializer, HybridMetaSerializer)
 
 
 class AgenticPartSerializer(serializers.Serializer):
@@ -218,17 +222,7 @@ class AgenticSourceSerializer(HybridSourceSerializer):
                                    "are in merged order (each part's scores over its best), so scores need not decrease.")
 
 
-class AgenticSearchResponseDoc(serializers.Serializer):
-    class Meta:
-        ref_name = "AgenticSearchResponse"
-
-    relevant_context = serializers.CharField(allow_blank=True, help_text="The hits' text, ready to paste into a prompt.")
-    sources = AgenticSourceSerializer(many=True, required=False, help_text="Absent when include_sources is false.")
-    meta = AgenticMetaSerializer()
-    facets = serializers.DictField(
-        child=serializers.DictField(child=serializers.IntegerField()), required=False,
-        help_text='With the facets option: {facet: {value: count}}, the top 20 values and "other" '
-        "(docs/design/facets.md).")
+AgenticSearchResponseDoc = _chunk_search_response_doc("AgenticSearchResponse", AgenticSourceSerializer, AgenticMetaSerializer)
 
 
 class HealthResponseDoc(serializers.Serializer):

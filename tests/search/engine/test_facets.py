@@ -71,9 +71,9 @@ def full_text_plan(request, monkeypatch):
     statement of their own), or, with the recent scan cut to one row, the gram index (the page
     and the counts in one statement)."""
     if request.param == "gram_index":
-        monkeypatch.setattr("search.engine.fulltext.RECENT_SCAN_MIN_ROWS", 1)
-        monkeypatch.setattr("search.engine.fulltext.RECENT_SCAN_ROWS_PER_HIT", 0)
-        monkeypatch.setattr("search.engine.fulltext.RECENT_SCAN_EXTEND_MIN_RATE", 2.0)
+        monkeypatch.setattr("search.engine.fulltext_plans.RECENT_SCAN_MIN_ROWS", 1)
+        monkeypatch.setattr("search.engine.fulltext_plans.RECENT_SCAN_ROWS_PER_HIT", 0)
+        monkeypatch.setattr("search.engine.fulltext_plans.RECENT_SCAN_EXTEND_MIN_RATE", 2.0)
     return request.param
 
 

@@ -215,7 +215,7 @@ def test_search_makes_a_fixed_number_of_queries(local_embeddings, workspace, art
 
 
 def _explain(workspace, article_filter_sql: str = "TRUE") -> str:
-    from search.contract.filter_language import CompiledFilter
+    from search.engine.filters.compile import CompiledFilter
     from search.engine.legs.vector_leg import vector_candidates_params
 
     vector_text = "[" + ",".join(repr(x) for x in embed(["refund"])[0]) + "]"

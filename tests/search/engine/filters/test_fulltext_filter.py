@@ -15,7 +15,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from cms import services
 from cms.access import WorkspaceAccess
 from cms.models import Entry, EntryStatus, Role
-from search.engine import fulltext
+from search.engine import fulltext_plans
 from search.contract.errors import SearchError
 from search.engine.fulltext import SearchPlan, search_entries
 from tests.factories import api_key_make, bearer, entry_make, full_access
@@ -78,7 +78,7 @@ def test_a_filter_narrows_within_the_content_type_option(shop):
         shop, {"tags": "sale"}, content_type="faq")
 
 
-# Module constants that force each plan (search/engine/fulltext.py): the recent scan reads the whole
+# Module constants that force each plan (search/engine/fulltext_plans.py): the recent scan reads the whole
 # workspace; a first scan of 8 rows, then the longer scan; a scan of one row, then the index.
 PLANS = {
     "recent_scan": ({"RECENT_SCAN_MIN_ROWS": 10_000, "RECENT_SCAN_MAX_ROWS": 10_000}, SearchPlan.RECENT_SCAN),
@@ -95,7 +95,7 @@ PLANS = {
 def test_every_plan_pages_through_the_filtered_entries_newest_first(shop, monkeypatch, plan, offset):
     constants, expected_plan = PLANS[plan]
     for name, value in constants.items():
-        monkeypatch.setattr(fulltext, name, value)
+        monkeypatch.setattr(fulltext_plans, name, value)
     spec = {"tags": {"$in": ["sale"]}, "price": {"$lt": 100}}
     matching = [e.pk for e in Entry.objects.filter(workspace=shop).order_by("-created_at", "-id")
                 if "sale" in e.data.get("tags", []) and e.data["price"] < 100]
