@@ -12,18 +12,16 @@ in the run's figures.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
-from search.engine.db import statements as statements_module
-from search.engine.db.statements import SearchCursor, search_cursor
+from cms.access import workspace_access_for_operator
+from search.engine.hybrid import chunk_filter
 from search.engine.legs import vector_leg
+from search.engine.legs.keyword import keyword_candidates, keyword_query_prepare
 from tests.citus.searches import Tenant, content_load, search_request
+from tests.citus.statements import Statement, explained, statements_recorded
 from tests.figures import figure_record
 from tests.search.pipeline_helpers import fake_embeddings  # noqa: F401 - fixture
 
@@ -32,7 +30,6 @@ from tests.search.pipeline_helpers import fake_embeddings  # noqa: F401 - fixtur
 # placements on the coordinator ("cannot switch local execution status").
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ENGINE = Path(statements_module.__file__).parent.parent  # search/engine
 QUERY = "express shipping"
 # Each kind's main statements, by the engine function that sent them (`statement_origin`).
 MAIN_STATEMENTS = {
@@ -45,81 +42,26 @@ MAIN_STATEMENTS = {
 }
 
 
-@dataclass
-class Statement:
-    origin: str
-    sql: str
-    params: list[Any]
-    local_settings: dict[str, str]
-    plan: list[str] = field(default_factory=list)
-
-    @property
-    def citus_scan(self) -> bool:
-        return any("Custom Scan (Citus" in line for line in self.plan)
-
-    @property
-    def task_counts(self) -> list[str]:
-        return [line.strip() for line in self.plan if line.strip().startswith("Task Count:")]
-
-
-def statement_origin() -> str:
-    """`module.function` of the engine code that sent the statement being recorded; for the vector
-    leg's `ranked`, the plan it was given (exact ranking or the HNSW walk)."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        path = Path(frame.f_code.co_filename)
-        if path.is_relative_to(ENGINE) and path.parent.name != "db":
-            if frame.f_code.co_name == "ranked" and "plan_sql" in frame.f_locals:
-                return f"{path.stem}.{frame.f_locals['plan_sql'].__name__}"
-            return f"{path.stem}.{frame.f_code.co_name}"
-        frame = frame.f_back
-    return "elsewhere"
-
-
-@pytest.fixture
-def recorded(monkeypatch) -> Iterator[list[Statement]]:
-    """Every statement a SearchCursor runs, recorded before it runs as the product sends it."""
-    statements: list[Statement] = []
-    execute = SearchCursor.execute
-
-    def recording(self, sql, params=(), *, local_settings=None):
-        statements.append(Statement(statement_origin(), sql, list(params), dict(local_settings or {})))
-        return execute(self, sql, params, local_settings=local_settings)
-
-    monkeypatch.setattr(SearchCursor, "execute", recording)
-    yield statements
-
-
-def explained(statements: list[Statement]) -> list[Statement]:
-    """Each statement's EXPLAIN on the coordinator, run as the product runs the statement."""
-    for statement in statements:
-        with search_cursor(atomic=True) as cursor:
-            cursor.execute(f"EXPLAIN {statement.sql}", statement.params, local_settings=statement.local_settings)
-            statement.plan = [row[0] for row in cursor.fetchall()]
-    return statements
-
-
 def suggest_request(tenant: Tenant, _kind: str, query: str):
     return tenant.client().get(f"/api/v1/workspaces/{tenant.slug}/search/suggest", {"q": query[:3]})
 
 
-def kind_statements(recorded: list[Statement], tenant: Tenant, kind: str,
-                    request: Callable = search_request) -> list[Statement]:
-    recorded.clear()
-    response = request(tenant, kind, QUERY)
+def kind_statements(tenant: Tenant, kind: str, request: Callable = search_request) -> list[Statement]:
+    with statements_recorded() as recorded:
+        response = request(tenant, kind, QUERY)
     assert response.status_code == 200, response.content
-    return explained(list(recorded))
+    return explained(recorded)
 
 
 def test_every_search_kinds_statements_are_planned_as_one_task_on_the_workspaces_shard(
-        fake_embeddings, recorded, monkeypatch):  # noqa: F811
+        fake_embeddings, monkeypatch):  # noqa: F811
     tenant = content_load()[0]
-    by_kind = {kind: kind_statements(recorded, tenant, kind) for kind in ("entries", "semantic", "hybrid", "agentic")}
-    by_kind["suggest"] = kind_statements(recorded, tenant, "suggest", suggest_request)
+    by_kind = {kind: kind_statements(tenant, kind) for kind in ("entries", "semantic", "hybrid", "agentic")}
+    by_kind["suggest"] = kind_statements(tenant, "suggest", suggest_request)
     # The vector walk itself: a workspace of a few chunks is ranked exactly (every distance),
     # a large one by the HNSW walk; with the exact plan off, these chunks take the walk too.
     monkeypatch.setattr(vector_leg, "EXACT_MAX_ROWS", 0)
-    by_kind["semantic, HNSW walk"] = kind_statements(recorded, tenant, "semantic")
+    by_kind["semantic, HNSW walk"] = kind_statements(tenant, "semantic")
     monkeypatch.undo()
 
     for kind, statements in by_kind.items():
@@ -139,3 +81,27 @@ def test_every_search_kinds_statements_are_planned_as_one_task_on_the_workspaces
         for statement in main:
             print(f"--- {statement.origin}")
             print("\n".join(statement.plan))
+
+
+def test_the_keyword_legs_partial_reads_run_as_one_task_too(fake_embeddings):  # noqa: F811
+    """Terms read only in part (a workspace large enough for a common term's postings to be
+    cut to its best) rescore the kept chunks, and under a selective filter are read again
+    exactly: both statements join the postings to the chunks by chunk id, and name the
+    workspace for Citus to keep them on one shard. The fixed content is small, so the test
+    asks for the cut (a budget and champion count of 1) that a large workspace gets."""
+    tenant = content_load()[0]
+    access = workspace_access_for_operator(workspace=tenant.workspace, include_drafts=False)
+    prepared = keyword_query_prepare(workspace_id=tenant.workspace.pk, query="shipping orders delivery day",
+                                     budget=1, champions=1)
+    assert prepared.truncated, prepared.limits
+    where = chunk_filter(access=access, content_type=None, spec={"tags": "shipping"}).keyword_where
+    with statements_recorded() as recorded:
+        unfiltered, _plan = keyword_candidates(prepared, limit=10, where=None)
+        filtered, plan = keyword_candidates(prepared, limit=10, where=where)
+    assert unfiltered and filtered and plan.fallback
+    origins = [s.origin for s in explained(recorded)]
+    assert {"keyword._ranked", "keyword._ranked_few"} <= set(origins), origins
+    for statement in recorded:
+        assert statement.task_counts == ["Task Count: 1"], (statement.origin, statement.plan)
+    figure_record("Citus EXPLAIN, keyword leg with terms read in part: "
+                  + ", ".join(f"{s.origin} {'/'.join(s.task_counts)}" for s in recorded))
