@@ -3,7 +3,9 @@
 Owners and editors add, change and delete the promotions of their workspaces; viewers see
 them read-only (cms.admin.content.WorkspaceScopedAdmin decides, as for entries). The phrase is stored
 normalised (cms.models.promotion_phrase_normalise) and the entry must be of the same
-workspace (cms.services.promotion_create checks both).
+workspace (cms.services.promotion_create checks both). The entry is chosen by searching
+(`autocomplete_fields`: the entries admin's search, limited to workspaces the user may write),
+not from a list of every entry.
 
 "Choose from popular queries": the phrase input offers the workspace's popular queries as a
 <datalist> from `POPULAR_QUERIES`, a hook the search insights register a function with
@@ -82,6 +84,7 @@ class PromotionAdmin(WorkspaceScopedAdmin):
     list_filter = [("workspace", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["workspace", "entry", "entry__content_type"]
     search_fields = ["phrase"]
+    autocomplete_fields = ["entry"]
     ordering = ["workspace", "phrase", "position"]
 
     def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs):
