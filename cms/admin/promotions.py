@@ -85,6 +85,9 @@ class PromotionAdmin(WorkspaceScopedAdmin):
     list_select_related = ["workspace", "entry", "entry__content_type"]
     search_fields = ["phrase"]
     autocomplete_fields = ["entry"]
+
+    class Media:
+        js = ["cms/autocomplete_labels.js"]  # names the entry search for screen readers
     ordering = ["workspace", "phrase", "position"]
 
     def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs):

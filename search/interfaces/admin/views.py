@@ -85,6 +85,9 @@ EDITOR_OPTIONS = {
     "typo_tolerance": (_("Correct typos"), _("Also search for close spellings when a word finds nothing.")),
 }
 YES_NO = {"true": _("Yes"), "false": _("No")}
+# An engine setting's help where the declaration's names an error code (the API's doc keeps it).
+ADVANCED_HELP = {"rerank": "Rerank the fused candidates with the reranking model; the search says so when none is "
+                           "configured."}
 # Entries per full-text page, and chunks per semantic or hybrid answer.
 PAGE_SIZE = 20
 TOP_K = 10
@@ -127,7 +130,7 @@ def page_options(kind: SearchKind, given: Any) -> list[OptionInput]:
         if name in PAGE_OWN_OPTIONS or name in NOT_ON_PAGE or not isinstance(field, OptionField):
             continue
         advanced = name not in EDITOR_OPTIONS
-        label, help_text = EDITOR_OPTIONS.get(name, (name, str(field.help_text or "")))
+        label, help_text = EDITOR_OPTIONS.get(name, (name, ADVANCED_HELP.get(name) or str(field.help_text or "")))
         value = given.get(name, "")
         if isinstance(field, FlagField) and field.default is True:
             # On unless turned off: a checkbox left unticked sends nothing, which means the default.

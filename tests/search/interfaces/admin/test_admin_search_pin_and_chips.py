@@ -240,6 +240,8 @@ def test_more_options_are_in_plain_words_and_engine_settings_are_advanced(client
     assert 'name="ef_search"' not in plain and 'name="fusion"' not in plain and 'name="rerank"' not in plain
     assert 'name="ef_search"' in advanced and 'name="fusion"' in advanced and 'name="rerank"' in advanced
     assert 'id="search-advanced-options" open' not in html
+    shown = re.sub(r"<[^>]+>", " ", html)  # the text, without attributes (data-code may keep a code)
+    assert "not_configured" not in shown and "503" not in shown
 
 
 def test_a_filled_engine_setting_opens_advanced(client, workspace, shop):
