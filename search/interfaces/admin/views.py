@@ -23,7 +23,6 @@ from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, 
 from cms.models import ContentType, Entry
 from cms.selectors import content_type_list, content_type_schemas, entries_by_id
 from ingestion.selectors import embedding_provider_status
-from rest_framework import serializers
 
 from search.interfaces.admin.facets import (
     KEEP_FILTERS_PARAM,
@@ -40,10 +39,16 @@ from search.contract.results import ChunkHit, SearchResult
 from search.contract.errors import SearchError
 from search.engine.fulltext import EntryHit, EntrySearchResult
 from search.engine.hybrid import LEG_SEMANTIC
+from search.interfaces.admin.options import (  # noqa: F401 - the option lists are read by the parity test
+    NOT_ON_PAGE,
+    PAGE_OWN_OPTIONS,
+    page_option_values,
+    page_options,
+)
 from search.interfaces.admin.pins import may_pin
 from search.engine.field_text import field_text, field_types
 from search.kinds import SEARCH_ENTRIES, SEARCH_KINDS, SearchKind
-from search.contract.options import FlagField, OptionField, option_from_text
+from search.contract.options import option_from_text
 from search.engine.snippets import highlight_html, match_spans, query_snippet_html, query_terms, snippet_html
 from search.engine.legs.vector_leg import chunks_pending_count
 from search.engine.filters.visibility import caller_visibility
@@ -55,108 +60,11 @@ MODES = {kind.mode: kind.label for kind in SEARCH_KINDS.values()}
 MODE_LABELS = {"fulltext": _("Full-text"), "semantic": _("Semantic"), "hybrid": _("Hybrid"), "agentic": _("Agentic")}
 MODE_FULLTEXT = SEARCH_ENTRIES.mode
 DEFAULT_MODE = MODE_FULLTEXT
-# Options the page asks for in its own way, and options it does not offer, with why (the
-# parity test, tests/search/contract/test_option_parity.py, reads both). The rest of a kind's options
-# are the "More options" fields, built from the declaration.
-PAGE_OWN_OPTIONS = {
-    "query": "the search box (q)",
-    "content_type": "the content type select",
-    "status": "the status select (for chunk searches, a filter on status)",
-    "limit": "the page size (20 entries a page)",
-    "offset": "the previous and next links",
-    "facets": "the facet sidebar (search/interfaces/admin/facets.py): counts by content type, status and the facetable "
-              "fields, a click applies the filter",
-}
-NOT_ON_PAGE = {
-    "include_vectors": "a page shows text, not vectors",
-    "include_sources": "the page is the sources",
-    "filter": "structured JSON: the page builds it from the selects and the facet sidebar's clicks "
-              "(facet.<field>=<value>); agents and the API take any filter",
-    "rerank_weights": "structured JSON: tuning for integrators, with the API",
-    "queries": "the page lets the server split the question; parts written by hand are for agents",
-    "include_candidates": "the page always shows the nearest results, folded under \"No good match\"",
-}
-# The options an editor decides, in plain words; the other options are the engine's settings,
-# shown under "Advanced" by their API names (search/contract/options.py documents them).
-EDITOR_OPTIONS = {
-    "top_k": (_("How many results"), _("The most results to show.")),
-    "min_confidence": (_("How strict"), _("Hide results the search is not sure about: from 0 (show everything) to "
-                                          "1 (only sure matches).")),
-    "typo_tolerance": (_("Correct typos"), _("Also search for close spellings when a word finds nothing.")),
-}
-YES_NO = {"true": _("Yes"), "false": _("No")}
-# An engine setting's help where the declaration's names an error code (the API's doc keeps it).
-ADVANCED_HELP = {"rerank": "Rerank the fused candidates with the reranking model; the search says so when none is "
-                           "configured."}
 # Entries per full-text page, and chunks per semantic or hybrid answer.
 PAGE_SIZE = 20
 TOP_K = 10
 # The index lists at most this many workspaces.
 INDEX_MAX_WORKSPACES = 100
-
-
-@dataclass(frozen=True)
-class OptionInput:
-    """One "More options" field: an option of the chosen search, as an HTML input."""
-
-    name: str
-    label: str
-    help: str
-    kind: str  # "number", "select" or "checkbox"
-    value: str
-    checked: bool = False
-    choices: tuple[str, ...] = ()
-    minimum: Any = None
-    maximum: Any = None
-    step: str = "1"
-    advanced: bool = True  # an engine setting, under "Advanced"; else an editor's option, in plain words
-    choice_labels: tuple[str, ...] = ()
-
-    @property
-    def choice_pairs(self) -> tuple[tuple[str, str], ...]:
-        """The select's (value, shown) pairs."""
-        return tuple(zip(self.choices, self.choice_labels or self.choices))
-
-    @property
-    def filled(self) -> bool:
-        """Whether the request gave this option (the "More options" box then stays open)."""
-        return self.checked if self.kind == "checkbox" else self.value != ""
-
-
-def page_options(kind: SearchKind, given: Any) -> list[OptionInput]:
-    """The chosen search's options the page offers beyond its own, with the values `given` (GET)."""
-    inputs = []
-    for name, field in kind.options().fields.items():
-        if name in PAGE_OWN_OPTIONS or name in NOT_ON_PAGE or not isinstance(field, OptionField):
-            continue
-        advanced = name not in EDITOR_OPTIONS
-        label, help_text = EDITOR_OPTIONS.get(name, (name, ADVANCED_HELP.get(name) or str(field.help_text or "")))
-        value = given.get(name, "")
-        if isinstance(field, FlagField) and field.default is True:
-            # On unless turned off: a checkbox left unticked sends nothing, which means the default.
-            inputs.append(OptionInput(name, label, help_text, "select", value, choices=("true", "false"),
-                                      advanced=advanced, choice_labels=tuple(YES_NO.values())))
-        elif isinstance(field, FlagField):
-            inputs.append(OptionInput(name, label, help_text, "checkbox", "on", checked=bool(value), advanced=advanced))
-        elif isinstance(field, serializers.ChoiceField):
-            choices = tuple(field.choices)
-            inputs.append(OptionInput(name, label, help_text, "select", value, choices=choices, advanced=advanced,
-                                      choice_labels=choices))
-        else:
-            whole = isinstance(field, serializers.IntegerField)
-            inputs.append(OptionInput(name, label, help_text, "number", value, minimum=field.min_value,
-                                      maximum=field.max_value, step="1" if whole else "any", advanced=advanced))
-    return inputs
-
-
-def page_option_values(kind: SearchKind, given: Any) -> dict[str, Any]:
-    """The values of the "More options" fields that were filled in, read as their options read text."""
-    values = {}
-    for option in page_options(kind, given):
-        text = given.get(option.name, "")
-        if text != "":
-            values[option.name] = True if option.kind == "checkbox" else option_from_text(kind.options, option.name, text)
-    return values
 
 
 @dataclass(frozen=True)

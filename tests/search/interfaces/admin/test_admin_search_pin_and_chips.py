@@ -250,3 +250,33 @@ def test_a_filled_engine_setting_opens_advanced(client, workspace, shop):
     html = get(client, q="refund", mode="hybrid", ef_search="80")
 
     assert 'id="search-advanced-options" open' in html and 'id="search-more-options" open' in html
+
+
+# --- the promotion form's entry search ---------------------------------------------------------
+
+
+def autocomplete(client, term: str) -> list[str]:
+    response = client.get("/admin/autocomplete/", {"app_label": "cms", "model_name": "promotion",
+                                                   "field_name": "entry", "term": term})
+    assert response.status_code == 200
+    return sorted(result["text"] for result in json.loads(response.content)["results"])
+
+
+def test_the_promotion_forms_entry_search_offers_only_entries_of_workspaces_one_may_write(
+        client, workspace, other_workspace, shop):
+    user = member("editor", workspace)
+    MembershipFactory(user=user, workspace=other_workspace, role=Role.VIEWER)  # reads Globex, may not pin there
+    client.force_login(user)
+
+    assert client.get("/admin/search/globex/", {"q": "refund"}).status_code == 200  # Globex is readable
+    assert autocomplete(client, "refund") == ["Refund draft", "Refund policy", "Returns desk"]
+    assert autocomplete(client, "") == ["Refund draft", "Refund policy", "Returns desk"]
+
+
+def test_the_entry_search_is_not_a_list_of_every_entry(client, workspace, shop):
+    client.force_login(member("editor", workspace))
+
+    html = client.get("/admin/cms/promotion/add/").content.decode()
+
+    select = re.search(r'<select name="entry".*?</select>', html, re.S).group(0)
+    assert 'data-ajax--url="/admin/autocomplete/"' in select and "Refund policy" not in select
