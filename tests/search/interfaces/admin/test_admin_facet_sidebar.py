@@ -52,7 +52,7 @@ def sidebar(html: str) -> dict[str, dict[str, str]]:
     """{facet: {value ("" for All): count text}} as the page lists them."""
     groups = {}
     for name, body in re.findall(r'<ul data-facet="([^"]+)">(.*?)</ul>', html, re.S):
-        links = re.findall(r'<a href="[^"]*" data-value="([^"]*)"[^>]*>[^<]*</a>(?: <span class="facet-count">(\d+)</span>)?',
+        links = re.findall(r'<a href="[^"]*" data-value="([^"]*)"[^>]*>[^<]*</a>(?: <span class="facet-count"[^>]*>(\d+)</span>)?',
                            body)
         groups[name] = {unescape(value): count for value, count in links}
     return groups
