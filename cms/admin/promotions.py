@@ -62,6 +62,8 @@ class PromotionForm(forms.ModelForm):
             "phrase": _("The query this entry answers. Matched ignoring case, full-width/half-width and extra spaces."),
             "match": _("Is: the whole query is the phrase. Contains: the phrase is anywhere in the query"
                        " (\"refund\" then also answers \"refunds\" and \"refund policy\")."),
+            "entry": _("Type words of its title or text to find it (entries of the workspaces where you may add "
+                       "promotions)."),
             "position": _("Order among the entries pinned to the same phrase (lowest first)."),
         }
 
