@@ -29,7 +29,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 
 from cms import services
 from cms.admin.content import WorkspaceScopedAdmin, content_type_label
-from cms.admin.access import workspaces_with_role
+from cms.admin.access import WRITE_ROLES, workspaces_with_role
 from cms.models import ContentType, Entry, FieldType
 from cms.admin.markdown_widget import MarkdownTextarea
 from cms.schemas import entry_data_validate
@@ -270,6 +270,15 @@ class ContentTypeListFilter(admin.RelatedFieldListFilter):
 
 # --- the admin ------------------------------------------------------------------------------
 
+def promotion_entry_search(request: HttpRequest) -> bool:
+    """Whether this is the promotion form's entry search (the admin's autocomplete view for
+    Promotion.entry, cms.admin.promotions.PromotionAdmin.autocomplete_fields)."""
+    match = getattr(request, "resolver_match", None)
+    return (match is not None and match.url_name == "autocomplete"
+            and (request.GET.get("app_label"), request.GET.get("model_name"), request.GET.get("field_name"))
+            == ("cms", "promotion", "entry"))
+
+
 class EntryAdmin(WorkspaceScopedAdmin):
     """Entries through their content type's form; see the module docstring."""
 
@@ -280,6 +289,13 @@ class EntryAdmin(WorkspaceScopedAdmin):
     list_select_related = ["content_type", "workspace"]
     readonly_fields = ["workspace", "created_at", "updated_at", "created_by"]
     change_form_template = "admin/cms/entry/change_form.html"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        rows = super().get_queryset(request)
+        if promotion_entry_search(request):
+            # The promotion form's entry search offers the entries one may pin: of workspaces one writes.
+            rows = rows.filter(workspace__in=workspaces_with_role(request, WRITE_ROLES)).order_by("-pk")  # newest first
+        return rows
 
     def workspace_id_of(self, obj: Entry) -> int | None:
         # An entry lives in its content type's workspace; on add, that is the type chosen.

@@ -3,7 +3,9 @@
 Owners and editors add, change and delete the promotions of their workspaces; viewers see
 them read-only (cms.admin.content.WorkspaceScopedAdmin decides, as for entries). The phrase is stored
 normalised (cms.models.promotion_phrase_normalise) and the entry must be of the same
-workspace (cms.services.promotion_create checks both).
+workspace (cms.services.promotion_create checks both). The entry is chosen by searching
+(`autocomplete_fields`: the entries admin's search, limited to workspaces the user may write),
+not from a list of every entry.
 
 "Choose from popular queries": the phrase input offers the workspace's popular queries as a
 <datalist> from `POPULAR_QUERIES`, a hook the search insights register a function with
@@ -60,6 +62,8 @@ class PromotionForm(forms.ModelForm):
             "phrase": _("The query this entry answers. Matched ignoring case, full-width/half-width and extra spaces."),
             "match": _("Is: the whole query is the phrase. Contains: the phrase is anywhere in the query"
                        " (\"refund\" then also answers \"refunds\" and \"refund policy\")."),
+            "entry": _("Type words of its title or text to find it (entries of the workspaces where you may add "
+                       "promotions)."),
             "position": _("Order among the entries pinned to the same phrase (lowest first)."),
         }
 
@@ -82,6 +86,10 @@ class PromotionAdmin(WorkspaceScopedAdmin):
     list_filter = [("workspace", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["workspace", "entry", "entry__content_type"]
     search_fields = ["phrase"]
+    autocomplete_fields = ["entry"]
+
+    class Media:
+        js = ["cms/autocomplete_labels.js"]  # names the entry search for screen readers
     ordering = ["workspace", "phrase", "position"]
 
     def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs):

@@ -120,11 +120,12 @@ def test_a_field_facet_click_filters_and_facets_combine_english(login_page, scre
         "1000-5000")
     screenshot(page, "admin-search-field-facets-english")
 
-    # The URL is the whole state: opened afresh, the same page; a new query keeps the facets.
+    # The URL is the whole state: opened afresh, the same page; a new query keeps the facets when told to.
     shared = page.url
     page.goto(shared)
     assert page.locator("#search-results li.search-hit h3").all_inner_texts() == ["Refund delays in May"]
     page.fill("#search-q", "delays")
+    page.check("#search-keep-filters")
     with page.expect_navigation():
         page.click("#search-submit")
     assert "facet.price=1000-5000" in page.url and "facet.tags=refund" in page.url
@@ -156,7 +157,9 @@ def test_an_editor_pins_an_entry_and_it_comes_first_marked_promoted(login_page, 
     page.goto("/admin/cms/promotion/add/")
     page.select_option("#id_workspace", str(workspace.pk))
     page.fill("#id_phrase", "  ＲＥＦＵＮＤ  ")
-    page.select_option("#id_entry", str(entries["returns"].pk))
+    page.click(".field-entry .select2-selection")  # the entry is found by searching (autocomplete_fields)
+    page.fill(".select2-search__field", "Returns desk")
+    page.locator(".select2-results__option", has_text="Returns desk").click()
     with page.expect_navigation():
         page.click('input[name="_save"]')
     assert Promotion.objects.get().phrase == "refund"

@@ -284,7 +284,11 @@ def test_more_options_come_from_the_declaration_and_apply(login_page, screenshot
     assert page.get_attribute("#search-option-top_k", "max") == "100"
     assert page.locator("#search-option-fusion option").all_text_contents() == ["Default", "adaptive", "weighted", "rrf"]
     assert page.locator("#search-option-rerank").count() == 1
+    # The engine's settings are folded under "Advanced"; how many results is an editor's own.
+    assert page.locator("#search-advanced-options #search-option-fusion").count() == 1
+    assert page.locator("#search-advanced-options #search-option-top_k").count() == 0
     page.fill("#search-option-top_k", "1")
+    page.click("#search-advanced-options summary")
     page.select_option("#search-option-fusion", "rrf")
     with page.expect_navigation():
         page.click("#search-submit")
@@ -299,6 +303,7 @@ def test_more_options_come_from_the_declaration_and_apply(login_page, screenshot
     page.evaluate("document.querySelector('#search-option-top_k').removeAttribute('max')")
     with page.expect_navigation():
         page.click("#search-submit")
-    # The admin capitalises a message (capfirst); otherwise it is the API's.
-    assert "top_k must be between 1 and 100, not 500. (top_k_out_of_range)" in page.locator(
-        "ul.messagelist:not(#search-banners)").text_content().lower()
+    # The admin capitalises a message (capfirst); otherwise it is the API's sentence, its code in data-code.
+    message = page.locator("ul.messagelist:not(#search-banners) li")
+    assert "top_k must be between 1 and 100, not 500." in message.text_content().lower()
+    assert message.get_attribute("data-code") == "top_k_out_of_range" and "(" not in message.text_content()

@@ -89,6 +89,14 @@ def test_admin_and_search_pages_run_under_the_csp(browser, live_server, login_pa
         (f"/admin/ingestion/status/helpdesk/entries/{Entry.objects.get().pk}/chunks/", "#entry-chunks",
          "csp-entry-chunks-fragment"),
         ("/admin/search/helpdesk/insights/?days=30", "#insights-low-ctr", "csp-search-insights-modes"),
+        # Issue 36: the search page without a query, with a facet chosen (its chips, Pin for this query),
+        # and the promotion add page, whose entry is chosen by searching (the admin's select2 autocomplete).
+        ("/admin/search/helpdesk/", "#admin-search-form", "csp-admin-search-no-query"),
+        ("/admin/search/helpdesk/?q=refund&mode=fulltext&content_type=faq", "#search-chips .chip-remove",
+         "csp-admin-search-chips"),
+        ("/admin/search/helpdesk/?q=refund&mode=hybrid&ef_search=80", "#search-advanced-options[open]",
+         "csp-admin-search-advanced"),
+        ("/admin/cms/promotion/add/", ".field-entry .select2-container", "csp-promotion-add"),
     ]:
         watch.goto(path)
         page.wait_for_selector(ready)

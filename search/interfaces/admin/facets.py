@@ -2,7 +2,10 @@
 
 Like the changelist's list_filter: per facet an "All" link and one link per value with its
 count; a click sets that facet's value in the URL and goes back to the first page, so a
-filtered search is a link one can share. Content type and status are the page's own
+filtered search is a link one can share. The choices in force are chips above the results,
+each with a link that drops it, and "Clear all". A new query drops the field facets' choices
+unless the editor ticks "Keep filters": the form carries the query it was shown with
+(`pq=`), and the page compares it with the one submitted (`field_choices_dropped`). Content type and status are the page's own
 selects (`content_type=`, `status=`); a field facet is `facet.<field id>=<value>`, turned
 into a filter condition by the facet itself (search.engine.facets.facet_value_condition: a tag's
 membership, a number's range, a date's month). Counts are the search's own
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _, ngettext
 
 from cms.model_labels import status_word
 from search.engine.facets import BUILTIN_FACETS, OTHER, facet_value_condition, facetable_fields, facets_resolve
@@ -26,6 +29,10 @@ from search.contract.options import MAX_FACETS
 # A field facet's value in the page's URL: `facet.<field id>=<value>`.
 FIELD_PARAM_PREFIX = "facet."
 BUILTIN_TITLES = {"content_type": _("By content type"), "status": _("By status")}
+BUILTIN_NAMES = {"content_type": _("Content type"), "status": _("Status")}
+# The query the form was shown with, and the box that keeps the field facets' choices on a new query.
+PREVIOUS_QUERY_PARAM = "pq"
+KEEP_FILTERS_PARAM = "keep_filters"
 
 
 def sidebar_facet_names(schemas: Mapping[str, Sequence[dict]]) -> list[str]:
@@ -61,6 +68,24 @@ class FacetLink:
     url: str
     selected: bool
 
+    @property
+    def accessible_name(self) -> str:
+        """The label with its count, as a screen reader says the link ("Shipping, 12 results")."""
+        if self.count is None:
+            return self.label
+        return ngettext("%(label)s, %(count)s result", "%(label)s, %(count)s results", self.count) % {
+            "label": self.label, "count": self.count}
+
+
+@dataclass(frozen=True)
+class FacetChip:
+    """A choice in force: what it filters, the value, and the link that drops it."""
+
+    param: str
+    title: str
+    label: str
+    remove_url: str
+
 
 @dataclass(frozen=True)
 class FacetGroup:
@@ -76,7 +101,7 @@ def sidebar_groups(params: Mapping[str, str], facets: Mapping[str, Mapping[str, 
     if not facets:
         return []
     labels = {spec["id"]: spec.get("label") or spec["id"] for fields in schemas.values() for spec in fields}
-    base = {key: value for key, value in params.items() if key != "offset"}
+    base = {key: value for key, value in params.items() if key not in ("offset", PREVIOUS_QUERY_PARAM)}
     groups = []
     for name, counts in facets.items():
         param = name if name in BUILTIN_FACETS else FIELD_PARAM_PREFIX + name
@@ -95,8 +120,48 @@ def sidebar_groups(params: Mapping[str, str], facets: Mapping[str, Mapping[str, 
                                    chosen == value))
         if chosen and chosen not in counts:
             links.append(FacetLink(shown(chosen), chosen, 0, "?" + urlencode(base), True))
-        groups.append(FacetGroup(name, title, tuple(links)))
+        if len(links) > 1:  # a group with only "All" offers nothing (a search that found nothing)
+            groups.append(FacetGroup(name, title, tuple(links)))
     return groups
+
+
+def sidebar_chips(params: Mapping[str, str], schemas: Mapping[str, Sequence[dict]],
+                  content_type_names: Mapping[str, str]) -> tuple[list[FacetChip], str]:
+    """The choices in force (content type, status, field facets) as chips, and the link that
+    clears them all (the query and the other parameters kept, back to the first page)."""
+    labels = {spec["id"]: spec.get("label") or spec["id"] for fields in schemas.values() for spec in fields}
+    base = {key: value for key, value in params.items() if key not in ("offset", PREVIOUS_QUERY_PARAM)}
+    chips = []
+    for param, value in base.items():
+        if value == "":
+            continue
+        if param == "content_type":
+            title, label = BUILTIN_NAMES[param], content_type_names.get(value, value)
+        elif param == "status":
+            title, label = BUILTIN_NAMES[param], status_word(value)
+        elif param.startswith(FIELD_PARAM_PREFIX):
+            name = param[len(FIELD_PARAM_PREFIX):]
+            title, label = labels.get(name, name), value
+        else:
+            continue
+        without = {key: kept for key, kept in base.items() if key != param}
+        chips.append(FacetChip(param, str(title), label, "?" + urlencode(without)))
+    chosen = {chip.param for chip in chips}
+    return chips, "?" + urlencode({key: value for key, value in base.items() if key not in chosen})
+
+
+def field_choices_dropped(params: Mapping[str, str]) -> dict[str, str] | None:
+    """The page's parameters without the field facets' choices, when the query changed
+    (`q` differs from the `pq` the form was shown with) and "Keep filters" is not ticked;
+    None when nothing is to drop."""
+    if PREVIOUS_QUERY_PARAM not in params or params.get(KEEP_FILTERS_PARAM):
+        return None
+    if params.get("q", "").strip() == params.get(PREVIOUS_QUERY_PARAM, "").strip():
+        return None
+    if not sidebar_field_choices(params):
+        return None
+    return {key: value for key, value in params.items()
+            if not key.startswith(FIELD_PARAM_PREFIX) and key not in ("offset", PREVIOUS_QUERY_PARAM)}
 
 
 def sidebar_hidden_inputs(params: Mapping[str, str]) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import admin, messages
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.safestring import SafeString
@@ -23,9 +23,12 @@ from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, 
 from cms.models import ContentType, Entry
 from cms.selectors import content_type_list, content_type_schemas, entries_by_id
 from ingestion.selectors import embedding_provider_status
-from rest_framework import serializers
 
 from search.interfaces.admin.facets import (
+    KEEP_FILTERS_PARAM,
+    PREVIOUS_QUERY_PARAM,
+    field_choices_dropped,
+    sidebar_chips,
     sidebar_facet_names,
     sidebar_field_choices,
     sidebar_filter,
@@ -36,10 +39,16 @@ from search.contract.results import ChunkHit, SearchResult
 from search.contract.errors import SearchError
 from search.engine.fulltext import EntryHit, EntrySearchResult
 from search.engine.hybrid import LEG_SEMANTIC
-from search.interfaces.errors import admin_message_from
+from search.interfaces.admin.options import (  # noqa: F401 - the option lists are read by the parity test
+    NOT_ON_PAGE,
+    PAGE_OWN_OPTIONS,
+    page_option_values,
+    page_options,
+)
+from search.interfaces.admin.pins import may_pin
 from search.engine.field_text import field_text, field_types
 from search.kinds import SEARCH_ENTRIES, SEARCH_KINDS, SearchKind
-from search.contract.options import FlagField, OptionField, option_from_text
+from search.contract.options import option_from_text
 from search.engine.snippets import highlight_html, match_spans, query_snippet_html, query_terms, snippet_html
 from search.engine.legs.vector_leg import chunks_pending_count
 from search.engine.filters.visibility import caller_visibility
@@ -51,84 +60,11 @@ MODES = {kind.mode: kind.label for kind in SEARCH_KINDS.values()}
 MODE_LABELS = {"fulltext": _("Full-text"), "semantic": _("Semantic"), "hybrid": _("Hybrid"), "agentic": _("Agentic")}
 MODE_FULLTEXT = SEARCH_ENTRIES.mode
 DEFAULT_MODE = MODE_FULLTEXT
-# Options the page asks for in its own way, and options it does not offer, with why (the
-# parity test, tests/search/contract/test_option_parity.py, reads both). The rest of a kind's options
-# are the "More options" fields, built from the declaration.
-PAGE_OWN_OPTIONS = {
-    "query": "the search box (q)",
-    "content_type": "the content type select",
-    "status": "the status select (for chunk searches, a filter on status)",
-    "limit": "the page size (20 entries a page)",
-    "offset": "the previous and next links",
-    "facets": "the facet sidebar (search/interfaces/admin/facets.py): counts by content type, status and the facetable "
-              "fields, a click applies the filter",
-}
-NOT_ON_PAGE = {
-    "include_vectors": "a page shows text, not vectors",
-    "include_sources": "the page is the sources",
-    "filter": "structured JSON: the page builds it from the selects and the facet sidebar's clicks "
-              "(facet.<field>=<value>); agents and the API take any filter",
-    "rerank_weights": "structured JSON: tuning for integrators, with the API",
-    "queries": "the page lets the server split the question; parts written by hand are for agents",
-    "include_candidates": "the page always shows the nearest results, folded under \"No good match\"",
-}
 # Entries per full-text page, and chunks per semantic or hybrid answer.
 PAGE_SIZE = 20
 TOP_K = 10
 # The index lists at most this many workspaces.
 INDEX_MAX_WORKSPACES = 100
-
-
-@dataclass(frozen=True)
-class OptionInput:
-    """One "More options" field: an option of the chosen search, as an HTML input."""
-
-    name: str
-    label: str
-    help: str
-    kind: str  # "number", "select" or "checkbox"
-    value: str
-    checked: bool = False
-    choices: tuple[str, ...] = ()
-    minimum: Any = None
-    maximum: Any = None
-    step: str = "1"
-
-    @property
-    def filled(self) -> bool:
-        """Whether the request gave this option (the "More options" box then stays open)."""
-        return self.checked if self.kind == "checkbox" else self.value != ""
-
-
-def page_options(kind: SearchKind, given: Any) -> list[OptionInput]:
-    """The chosen search's options the page offers beyond its own, with the values `given` (GET)."""
-    inputs = []
-    for name, field in kind.options().fields.items():
-        if name in PAGE_OWN_OPTIONS or name in NOT_ON_PAGE or not isinstance(field, OptionField):
-            continue
-        label, help_text, value = name.replace("_", " ").capitalize(), str(field.help_text or ""), given.get(name, "")
-        if isinstance(field, FlagField) and field.default is True:
-            # On unless turned off: a checkbox left unticked sends nothing, which means the default.
-            inputs.append(OptionInput(name, label, help_text, "select", value, choices=("true", "false")))
-        elif isinstance(field, FlagField):
-            inputs.append(OptionInput(name, label, help_text, "checkbox", "on", checked=bool(value)))
-        elif isinstance(field, serializers.ChoiceField):
-            inputs.append(OptionInput(name, label, help_text, "select", value, choices=tuple(field.choices)))
-        else:
-            whole = isinstance(field, serializers.IntegerField)
-            inputs.append(OptionInput(name, label, help_text, "number", value, minimum=field.min_value,
-                                      maximum=field.max_value, step="1" if whole else "any"))
-    return inputs
-
-
-def page_option_values(kind: SearchKind, given: Any) -> dict[str, Any]:
-    """The values of the "More options" fields that were filled in, read as their options read text."""
-    values = {}
-    for option in page_options(kind, given):
-        text = given.get(option.name, "")
-        if text != "":
-            values[option.name] = True if option.kind == "checkbox" else option_from_text(kind.options, option.name, text)
-    return values
 
 
 @dataclass(frozen=True)
@@ -151,6 +87,7 @@ class ChunkRow:
     """One semantic or hybrid hit as the page shows it; `legs` only for hybrid."""
 
     chunk_id: int
+    entry_id: int | None
     title: SafeString
     source: str  # "entry" or "asset"
     content_type: str
@@ -181,6 +118,8 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
     access = workspace_access_for_user(user=request.user, slug=slug)  # 404 unless a member
     workspace = access.workspace
     params = request.GET
+    if (kept := field_choices_dropped(params)) is not None:  # a new query: the field facets start afresh
+        return HttpResponseRedirect(reverse("admin_search", args=[slug]) + "?" + urlencode(kept))
     mode = _page_mode(request, params)
     query = params.get("q")
     content_type = params.get("content_type") or None
@@ -207,9 +146,11 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
         if exc.code == "not_configured":
             not_configured = exc.message
         else:
-            messages.error(request, admin_message_from(exc))
+            messages.error(request, exc.message, extra_tags=exc.code)  # the code as the message's data-code
     if not_configured is None and mode != MODE_FULLTEXT and result is None:
         not_configured = _provider_not_configured()
+    all_options = page_options(kind, params)
+    chips, clear_url = sidebar_chips(params, schemas, {ct.api_id: ct.name for ct in content_types})
     pending = (result.pending if isinstance(result, SearchResult)
                else chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)))
 
@@ -226,8 +167,10 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
                               if a.workspace.pk != workspace.pk][:20],
             modes={mode: MODE_LABELS.get(mode, label) for mode, label in MODES.items()},
             mode=mode,
-            more_options=(more_options := page_options(kind, params)),
-            more_options_open=any(option.filled for option in more_options),
+            more_options=[option for option in all_options if not option.advanced],
+            advanced_options=[option for option in all_options if option.advanced],
+            more_options_open=any(option.filled for option in all_options),
+            advanced_options_open=any(option.filled for option in all_options if option.advanced),
             query=query or "",
             searched=query is not None,
             content_type=content_type or "",
@@ -247,6 +190,11 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             facet_groups=sidebar_groups(params, getattr(result, "facets", None), schemas,
                                         {ct.api_id: ct.name for ct in content_types}),
             facet_inputs=sidebar_hidden_inputs(params),
+            facet_chips=chips,
+            facet_clear_url=clear_url,
+            keep_filters=bool(params.get(KEEP_FILTERS_PARAM)),
+            may_pin=may_pin(request, workspace),
+            back=urlencode([(key, value) for key, value in params.items() if key != PREVIOUS_QUERY_PARAM]),
         ),
     )
 
@@ -283,7 +231,7 @@ def _semantic_leg_degraded(request: HttpRequest, result: SearchResult) -> str | 
     if degraded and degraded["code"] == "not_configured":
         return degraded["message"]
     if degraded:
-        messages.warning(request, gettext("Keyword results only: %(message)s (%(code)s)") % degraded)
+        messages.warning(request, gettext("Keyword results only: %(message)s") % degraded, extra_tags=degraded["code"])
     return None
 
 
@@ -349,6 +297,7 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
     title = hit.title or ("Entry" if hit.entry_id is not None else "Asset")
     return ChunkRow(
         chunk_id=hit.id,
+        entry_id=hit.entry_id,
         title=highlight_html(title, match_spans(title, query_terms(query))),
         source=hit.source_kind,
         content_type=names.get(api_id, api_id),
@@ -366,7 +315,7 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
 
 def _with(request: HttpRequest, **changes: str) -> str:
     """This page's URL with some parameters changed (the offset dropped)."""
-    base = {key: value for key, value in request.GET.items() if key != "offset"}
+    base = {key: value for key, value in request.GET.items() if key not in ("offset", PREVIOUS_QUERY_PARAM)}
     return "?" + urlencode({**base, **changes})
 
 
@@ -394,7 +343,7 @@ def _pages(request: HttpRequest, result: EntrySearchResult, shown: int) -> dict[
     """The rows shown (1-based) and links to the previous and next full-text pages, keeping
     the other parameters."""
     pages: dict[str, Any] = {"first": result.offset + 1, "last": result.offset + shown}
-    base = {key: value for key, value in request.GET.items() if key != "offset"}
+    base = {key: value for key, value in request.GET.items() if key not in ("offset", PREVIOUS_QUERY_PARAM)}
     if result.offset > 0:
         pages["previous"] = "?" + urlencode({**base, "offset": max(result.offset - result.limit, 0)})
     if result.has_more:

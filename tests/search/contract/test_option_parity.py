@@ -233,9 +233,8 @@ def _answered(interface: str, kind: SearchKind, client, superuser) -> tuple[str,
         return code.lstrip("["), message.split(" (at ")[0]
     client.force_login(superuser)
     params = admin_params(kind, options)
-    shown = [str(m) for m in client.get("/admin/search/acme/", params).context["messages"]]
-    message, code = shown[0].rsplit(" (", 1)
-    return code.rstrip(")"), message
+    shown = list(client.get("/admin/search/acme/", params).context["messages"])
+    return shown[0].extra_tags, str(shown[0])  # the sentence shown, its code in the page's data-code
 
 
 @pytest.mark.parametrize("interface", INTERFACES)
