@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 QUERY = "express shipping"
 # Each kind's main statements, by the engine function that sent them (`statement_origin`).
 MAIN_STATEMENTS = {
-    "entries": {"fulltext._search"},
+    "entries": {"fulltext_plans._recent_scan"},
     "semantic": {"vector_leg.vector_exact_sql"},
     "semantic, HNSW walk": {"vector_leg.vector_candidates_sql"},
     "hybrid": {"keyword._ranked", "vector_leg.vector_exact_sql"},
