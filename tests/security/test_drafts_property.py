@@ -19,16 +19,13 @@ findings (tests/security/test_draft_words.py pins each one).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.db import transaction
 from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -42,6 +39,7 @@ from tests.factories import MembershipFactory, UserFactory
 from tests.figures import figure_record
 from tests.search.pipeline_helpers import fake_embeddings  # noqa: F401 - fixture
 from tests.search.tenancy import Tally
+from tests.search.tenancy_checks import no_rate_limits, rolled_back  # noqa: F401 - no_rate_limits: an autouse fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -72,20 +70,6 @@ query_specs = st.tuples(
 class Side:
     slug: str
     secret: str
-
-
-@pytest.fixture(autouse=True)
-def _no_rate_limits(settings, fake_embeddings):  # noqa: F811 - the fixture
-    settings.API_RATE_LIMIT_KEY = ""
-    settings.API_RATE_LIMIT_USER = ""
-    settings.API_RATE_LIMIT_AUTH_FAILURES = ""
-
-
-@contextmanager
-def rolled_back():
-    with transaction.atomic():
-        yield
-        transaction.set_rollback(True)
 
 
 def side_build(slug: str, published: list[list[str]], drafts: list[tuple[list[str], list[str]]],
