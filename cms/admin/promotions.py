@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
@@ -27,6 +28,7 @@ from cms import services
 from cms.admin.content import WorkspaceScopedAdmin
 from cms.admin.access import workspaces_with_role
 from cms.models import Entry, Promotion, Workspace, promotion_phrase_normalise
+from cms.text_numbers import int_from_text
 
 # (workspaces the user may write) -> popular query phrases, most frequent first.
 POPULAR_QUERIES: list[Callable[[Iterable[Workspace]], list[str]]] = []
@@ -54,6 +56,16 @@ class PhraseInput(forms.TextInput):
                            super().render(name, value, attrs, renderer), name, options)
 
 
+class EntryAutocomplete(AutocompleteSelect):
+    """The entry's search box, showing again only an entry id written in ASCII digits.
+
+    Django's widget looks up the posted value to show it as chosen; '²' reached int() there (a
+    500) and '٣' showed entry 3, which the caller never wrote."""
+
+    def optgroups(self, name, value, attr=None):
+        return super().optgroups(name, [v for v in value if int_from_text(str(v)) is not None], attr)
+
+
 class PromotionForm(forms.ModelForm):
     class Meta:
         model = Promotion
@@ -66,6 +78,12 @@ class PromotionForm(forms.ModelForm):
                        "promotions)."),
             "position": _("Order among the entries pinned to the same phrase (lowest first)."),
         }
+
+    def clean_entry(self):
+        entry = self.cleaned_data["entry"]
+        if entry is not None and int_from_text(self.data.get(self.add_prefix("entry"))) is None:  # '٣' read as 3
+            raise ValidationError(gettext("Choose the entry by searching for it."), code="invalid_choice")
+        return entry
 
     def clean(self):
         cleaned = super().clean()
@@ -94,6 +112,7 @@ class PromotionAdmin(WorkspaceScopedAdmin):
 
     def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs):
         if db_field.name == "entry":
+            kwargs["widget"] = EntryAutocomplete(db_field, self.admin_site, using=kwargs.get("using"))
             writable = workspaces_with_role(request, self.write_roles)
             kwargs["queryset"] = (Entry.objects.filter(workspace__in=writable)
                                   .select_related("content_type", "workspace").order_by("workspace__name", "-id"))
