@@ -6,7 +6,7 @@ One module per job; the public services are re-exported here, so callers write
 - `sync`: make chunk rows match their entry or asset (runs inside the content's transaction);
 - `claims`: claim pending chunks with leases, record failed attempts, requeue;
 - `vectors`: store vectors per (chunk, model) (hash-checked), find reusable ones, settle chunks;
-- `usage`: provider usage per workspace, model and day, and embedding a search query;
+- `usage`: provider usage per workspace, model and day;
 - `embed`: the embed loop that ties claims, the provider, vectors and usage together;
 - `estimate`: the dry run of reindex (writes nothing);
 - `keyword`: the keyword index (BM25 postings) written with the chunks, and its statistics.
@@ -41,7 +41,6 @@ from ingestion.services.sync import (
     chunks_sync_for_content_type,
     chunks_sync_for_entry,
 )
-from ingestion.services.usage import query_embed
 
 __all__ = [
     "ChunkSyncResult",
@@ -69,5 +68,4 @@ __all__ = [
     "keyword_stats_compact_all",
     "keyword_stats_compact_on_commit",
     "documents_rerank",
-    "query_embed",
 ]

@@ -235,15 +235,3 @@ def usage_record_call(
             deferred=deferred,
         )
     return requests, total_tokens
-
-
-def query_embed(*, backend: BaseEmbeddingBackend, workspace_id: int, text: str) -> list[float]:
-    """Embed a search query for the workspace, and count what it cost (written at the next
-    `usage_flush`, like every search's usage).
-
-    Raises the backend's errors (EmbeddingProviderError) unrecorded: a failed call made no vector.
-    """
-    vector = backend.embed_query(text)
-    usage_record_call(backend=backend, texts_by_workspace={workspace_id: [text]}, reported=usage_reported_by(backend),
-                      deferred=True)
-    return vector

@@ -39,14 +39,3 @@ def query_work_reused(run: Callable[..., T]) -> Callable[..., T]:
 def query_work_memo() -> dict[Hashable, Any] | None:
     """The current search's memo, or None outside one (each call then does its own work)."""
     return _MEMO.get()
-
-
-def query_work_once(key: Hashable, make: Callable[[], T]) -> T:
-    """`make()`'s value, made once per search call for `key` (every time outside one). A
-    failure is not remembered: the rerun tries again."""
-    memo = _MEMO.get()
-    if memo is None:
-        return make()
-    if key not in memo:
-        memo[key] = make()
-    return memo[key]

@@ -49,15 +49,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from cms.access import WorkspaceAccess
-from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError
-from ingestion.selectors import embedding_backend_active
-from ingestion.services import query_embed
 from search.engine.filters.chunks import chunk_filter_for
 from search.contract.results import ChunkHit, SearchResult
-from search.contract.errors import SearchError, provider_error_code
+from search.contract.errors import SearchError
 from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
-from search.engine.query_work import query_work_once, query_work_reused
+from search.engine.legs.query_embedding import query_embeddings_start
+from search.engine.query_work import query_work_reused
 from search.contract.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
@@ -102,24 +100,19 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
     max_distance = None if min_score is None else 1.0 - min_score
     compiled = chunk_filter_for(access=access, spec=request["filter"], content_type=request["content_type"])
 
-    try:
-        backend = embedding_backend_active(workspace=workspace, model=model)
-    except EmbeddingNotConfigured as exc:
-        raise SemanticSearchError("not_configured", str(exc), status=503) from exc
-    try:
-        query_vector = query_work_once(("query_vector", workspace.pk, backend.model_name, query),
-                                       lambda: query_embed(backend=backend, workspace_id=workspace.pk, text=query))
-    except EmbeddingProviderError as exc:
-        raise SemanticSearchError(provider_error_code(transient=exc.transient),
-                                  f"The embedding provider could not embed the query: {exc}", status=503) from exc
+    embedding = query_embeddings_start(workspace_id=workspace.pk, queries=[query], model=model,
+                                       vectors_required=False)[0]
+    query_vector = embedding.vector()
+    if query_vector is None:
+        raise SemanticSearchError(embedding.error.code, embedding.error.message, status=embedding.error.status)
 
     # With facets the whole HNSW candidate list (ef_search chunks, which the walk visits
     # anyway) is the pool they count; the first top_k are the hits.
     pool_size = max(top_k, ef_search) if request["facets"] or facet_pool else top_k
     hits = vector_candidates(
         workspace_id=workspace.pk,
-        model_name=backend.model_name,
-        dimensions=backend.dimensions,
+        model_name=embedding.model,
+        dimensions=embedding.dimensions,
         query_vector=query_vector,
         limit=pool_size,
         where=compiled,
@@ -130,8 +123,8 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
     pool = tuple(hit.id for hit in hits)
     facets = chunk_search_facets(access=access, request=request, pool=pool,
                                  rerun=lambda widened: semantic_run(access, widened, model=model, facet_pool=True).pool)
-    result = SearchResult(workspace=workspace, hits=hits[:top_k], model=backend.model_name,
-                          dimensions=backend.dimensions, top_k=top_k, ef_search=ef_search,
+    result = SearchResult(workspace=workspace, hits=hits[:top_k], model=embedding.model,
+                          dimensions=embedding.dimensions, top_k=top_k, ef_search=ef_search,
                           pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
                           include_sources=request["include_sources"], include_vectors=request["include_vectors"],
                           pool=pool, facets=facets, extra_meta={"rules_skipped": list(SEMANTIC_RULES_SKIPPED)})

@@ -1,5 +1,6 @@
-"""The query vectors of a hybrid (or agentic) search: made in one provider call on a thread
-while the keyword leg's SQL runs on the request's thread.
+"""The query vectors of every search that embeds a query (semantic, hybrid, agentic): the one
+way a query is embedded. They are made in one provider call on a thread, while hybrid's keyword
+leg runs its SQL on the request's thread (semantic waits for its vector at once).
 
 Several queries (the parts of a compound question) go to the provider in one `embed_queries`
 call; the call's usage is counted once, against the workspace (written by the process's
@@ -31,7 +32,7 @@ class QueryEmbeddings:
         self._outcome: list[list[float]] | SearchError | None = None
 
     def vectors(self) -> list[list[float]] | SearchError:
-        """Waits for the vectors; records the call's usage once (like semantic search's `query_embed`)."""
+        """Waits for the vectors; records the call's usage once."""
         with self._lock:
             if self._outcome is None:
                 try:
@@ -70,27 +71,37 @@ class QueryEmbedding:
 _EMBEDDER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hybrid-query-embed")
 
 
-def query_embeddings_start(*, workspace_id: int, queries: list[str]) -> list[QueryEmbedding]:
+def query_embeddings_start(*, workspace_id: int, queries: list[str], model: str | None = None,
+                           vectors_required: bool = True) -> list[QueryEmbedding]:
     """Start embedding the queries, in one provider call, unless the semantic leg cannot run
-    (then each one's `error` says why). One per query, in order, for `hybrid_collect`.
-    Within one search call (search.engine.query_work), a query embedded already is not sent again."""
+    (then each one's `error` says why). One per query, in order.
+
+    `model`: the workspace's active model when None (trusted code only names another:
+    `embedding_switch compare`). `vectors_required`: a workspace with no vector of the model
+    yet gets `vectors_pending` instead of a call (hybrid then answers from keywords; semantic
+    embeds anyway and answers with its pending count). Within one search call
+    (search.engine.query_work), a query embedded already is not sent again."""
     memo = query_work_memo()
     if memo is None:
-        return _embeddings_start(workspace_id=workspace_id, queries=queries)
-    keys = [("query_embedding", workspace_id, query) for query in queries]
+        return _embeddings_start(workspace_id=workspace_id, queries=queries, model=model,
+                                 vectors_required=vectors_required)
+    keys = [("query_embedding", workspace_id, model, vectors_required, query) for query in queries]
     missing = list(dict.fromkeys(q for q, key in zip(queries, keys) if key not in memo))
     if missing:
-        for query, embedding in zip(missing, _embeddings_start(workspace_id=workspace_id, queries=missing)):
-            memo[("query_embedding", workspace_id, query)] = embedding
+        started = _embeddings_start(workspace_id=workspace_id, queries=missing, model=model,
+                                    vectors_required=vectors_required)
+        for query, embedding in zip(missing, started):
+            memo[("query_embedding", workspace_id, model, vectors_required, query)] = embedding
     return [memo[key] for key in keys]
 
 
-def _embeddings_start(*, workspace_id: int, queries: list[str]) -> list[QueryEmbedding]:
+def _embeddings_start(*, workspace_id: int, queries: list[str], model: str | None,
+                      vectors_required: bool) -> list[QueryEmbedding]:
     try:
-        backend = embedding_backend_active(workspace=workspace_id)
+        backend = embedding_backend_active(workspace=workspace_id, model=model)
     except EmbeddingNotConfigured as exc:
         return [QueryEmbedding(error=SearchError("not_configured", str(exc), status=503)) for _ in queries]
-    if not _has_vectors(workspace_id=workspace_id, model_name=backend.model_name):
+    if vectors_required and not _has_vectors(workspace_id=workspace_id, model_name=backend.model_name):
         error = SearchError(
             "vectors_pending",
             f"No chunk of this workspace has a {backend.model_name} vector yet (embedding is pending).", status=503)
