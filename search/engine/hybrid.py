@@ -357,15 +357,20 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
     prepared: KeywordQuery | None = None
     as_typed: QueryEmbedding | None = None
     if keyword_leg:
-        prepared = _keyword_leg_collect(collected, workspace_id=workspace_id, query=query, where=where, depth=depth,
-                                        typos=typos, synonyms=synonyms, prefix=prefix)
+        prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos, synonyms=synonyms,
+                                         prefix=prefix, visible=where.visible)
+        collected.corrections, collected.expansions = prepared.corrections, prepared.expansions
         if embedding is not None and prepared.corrections:
             # Both legs search the query as corrected ("refnud" -> "refund"): a misspelt word no
             # content has would put the vector leg, and the confidence read from its cosine, on
             # the wrong words, and the right answer under the floor. One more embedding, only
-            # for a query the keyword leg corrected; `meta.corrected_query` says what was searched.
+            # for a query the keyword leg corrected, started before the BM25 statement so that
+            # it runs beside it; `meta.corrected_query` says what was searched. (Waiting for the
+            # corrections before the first embedding would save that call on the rare corrected
+            # query and delay every other query's vector by the dictionary lookups.)
             as_typed, embedding = embedding, query_embeddings_start(
                 workspace_id=workspace_id, queries=[corrected_query(query, prepared.corrections)])[0]
+        _keyword_leg_collect(collected, prepared=prepared, where=where, depth=depth)
 
     query_vector = embedding.vector() if embedding is not None else None
     if as_typed is not None:
@@ -412,12 +417,8 @@ def _no_leg_answered(*, keyword_ran: bool, semantic_error: SearchError | None) -
     return semantic_error
 
 
-def _keyword_leg_collect(collected: Collected, *, workspace_id: int, query: str, where: ChunkFilter, depth: int,
-                         typos: TypoBudget | None, synonyms: list[SynonymRule] | None, prefix: bool) -> KeywordQuery:
-    """The keyword leg's candidates (BM25, `depth` of them) into `collected`; the prepared query."""
-    prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos, synonyms=synonyms,
-                                     prefix=prefix, visible=where.visible)
-    collected.corrections, collected.expansions = prepared.corrections, prepared.expansions
+def _keyword_leg_collect(collected: Collected, *, prepared: KeywordQuery, where: ChunkFilter, depth: int) -> None:
+    """The keyword leg's candidates (BM25, `depth` of them) for the prepared query into `collected`."""
     keyword_hits, plan = keyword_candidates(prepared, limit=depth, where=where.keyword_where)
     collected.leg_meta[LEG_KEYWORD] = {**plan.as_meta(), "returned": len(keyword_hits)}
     if plan.notes:
@@ -428,7 +429,6 @@ def _keyword_leg_collect(collected: Collected, *, workspace_id: int, query: str,
         collected.hits[hit.id] = hit
         collected.candidates[hit.id] = Candidate(chunk_id=hit.id, keyword_score=hit.score, keyword_rank=rank,
                                                  entry_id=hit.entry_id)
-    return prepared
 
 
 def _semantic_leg_collect(collected: Collected, *, embedding: QueryEmbedding, query_vector: list[float] | None,
