@@ -48,6 +48,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from cms.access import WorkspaceAccess
 from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError
 from ingestion.selectors import embedding_backend_active
@@ -110,8 +112,8 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
         query_vector = query_work_once(("query_vector", workspace.pk, backend.model_name, query),
                                        lambda: query_embed(backend=backend, workspace_id=workspace.pk, text=query))
     except EmbeddingProviderError as exc:
-        raise SemanticSearchError(provider_error_code(transient=exc.transient),
-                                  f"The embedding provider could not embed the query: {exc}", status=503) from exc
+        raise SemanticSearchError(provider_error_code(transient=exc.transient), gettext_noop(
+            "The embedding provider could not embed the query: %(reason)s"), status=503, reason=str(exc)) from exc
 
     # With facets the whole HNSW candidate list (ef_search chunks, which the walk visits
     # anyway) is the pool they count; the first top_k are the hits.
