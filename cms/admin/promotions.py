@@ -27,6 +27,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from cms import services
 from cms.admin.content import WorkspaceScopedAdmin
 from cms.admin.access import workspaces_with_role
+from cms.model_labels import status_word
 from cms.models import Entry, Promotion, Workspace, promotion_phrase_normalise
 from cms.text_numbers import int_from_text
 
@@ -68,8 +69,9 @@ class EntryAutocomplete(AutocompleteSelect):
 
 def promotion_entry_label(entry: Entry) -> str:
     """An entry as the promotion form offers it, in its select and its search results alike:
-    "workspace · content type · title (#id, status)" (the same title in two workspaces is two choices)."""
-    return f"{entry.workspace.name} · {entry.content_type.name} · {entry} (#{entry.pk}, {entry.status})"
+    "workspace · content type · title (#id, status)" (the same title in two workspaces is two choices),
+    the status in the interface's language."""
+    return f"{entry.workspace.name} · {entry.content_type.name} · {entry} (#{entry.pk}, {status_word(entry.status)})"
 
 
 class PromotionForm(forms.ModelForm):
