@@ -294,7 +294,9 @@ class EntryAdmin(WorkspaceScopedAdmin):
         rows = super().get_queryset(request)
         if promotion_entry_search(request):
             # The promotion form's entry search offers the entries one may pin: of workspaces one writes.
-            rows = rows.filter(workspace__in=workspaces_with_role(request, WRITE_ROLES)).order_by("-pk")  # newest first
+            # Each result is labelled with its workspace and content type (PromotionAdmin.autocomplete_label).
+            rows = (rows.filter(workspace__in=workspaces_with_role(request, WRITE_ROLES))
+                    .select_related("workspace", "content_type").order_by("-pk"))  # newest first
         return rows
 
     def workspace_id_of(self, obj: Entry) -> int | None:

@@ -27,6 +27,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from cms import services
 from cms.admin.content import WorkspaceScopedAdmin
 from cms.admin.access import workspaces_with_role
+from cms.model_labels import status_word
 from cms.models import Entry, Promotion, Workspace, promotion_phrase_normalise
 from cms.text_numbers import int_from_text
 
@@ -64,6 +65,13 @@ class EntryAutocomplete(AutocompleteSelect):
 
     def optgroups(self, name, value, attr=None):
         return super().optgroups(name, [v for v in value if int_from_text(str(v)) is not None], attr)
+
+
+def promotion_entry_label(entry: Entry) -> str:
+    """An entry as the promotion form offers it, in its select and its search results alike:
+    "workspace · content type · title (#id, status)" (the same title in two workspaces is two choices),
+    the status in the interface's language."""
+    return f"{entry.workspace.name} · {entry.content_type.name} · {entry} (#{entry.pk}, {status_word(entry.status)})"
 
 
 class PromotionForm(forms.ModelForm):
@@ -117,9 +125,13 @@ class PromotionAdmin(WorkspaceScopedAdmin):
             kwargs["queryset"] = (Entry.objects.filter(workspace__in=writable)
                                   .select_related("content_type", "workspace").order_by("workspace__name", "-id"))
             field = super().formfield_for_foreignkey(db_field, request, **kwargs)
-            field.label_from_instance = lambda e: f"{e.workspace.name} · {e.content_type.name} · {e} (#{e.pk}, {e.status})"
+            field.label_from_instance = promotion_entry_label
             return field
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def autocomplete_label(self, field_name: str, obj: object) -> str:
+        """The entry search's results read as the select's choices (config/admin_site.py asks)."""
+        return promotion_entry_label(obj) if field_name == "entry" and isinstance(obj, Entry) else str(obj)
 
     def formfield_for_dbfield(self, db_field, request: HttpRequest, **kwargs):
         if db_field.name == "phrase":

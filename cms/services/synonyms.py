@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext_noop
 
 from cms.models import SynonymKind, SynonymSet, Workspace
 
@@ -20,43 +21,46 @@ SYNONYM_TERM_MAX_CHARS = 100
 
 def _synonym_terms_clean(terms: Any) -> list[str]:
     if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
-        raise ValidationError("Synonyms must be a list of words or phrases.", code="synonym_terms_invalid")
+        raise ValidationError(gettext_noop("Synonyms must be a list of words or phrases."), code="synonym_terms_invalid")
     by_key: dict[str, str] = {}
     for term in (" ".join(t.split()) for t in terms if t.strip()):
         by_key.setdefault(unicodedata.normalize("NFKC", term).casefold(), term)  # Refund and refund are one
     cleaned = list(by_key.values())
     for term in cleaned:
         if len(term) > SYNONYM_TERM_MAX_CHARS or any(unicodedata.category(ch) == "Cc" for ch in term):
-            raise ValidationError(f"A synonym is at most {SYNONYM_TERM_MAX_CHARS} characters, without control "
-                                  "characters.", code="synonym_term_invalid")
+            raise ValidationError(gettext_noop("A synonym is at most %(limit)s characters, without control characters."),
+                                  code="synonym_term_invalid", params={"limit": SYNONYM_TERM_MAX_CHARS})
     return cleaned
 
 
 def synonym_set_check(*, kind: str, terms: Any, source: str = "") -> tuple[str, list[str], str]:
     """(kind, terms, source) cleaned, or ValidationError with a code: `synonym_set_too_small`
     (a multi-way set needs 2 terms, a one-way set a source and 1 term), `synonym_set_too_large`
-    (over SYNONYM_SET_MAX_TERMS), `synonym_kind_invalid`, `synonym_term_invalid`."""
+    (over SYNONYM_SET_MAX_TERMS), `synonym_kind_invalid`, `synonym_term_invalid`. Its message is
+    an English template (gettext_noop) with `params`, which the admin shows translated."""
     if kind not in SynonymKind.values:
-        raise ValidationError(f"kind must be one of {', '.join(SynonymKind.values)}.", code="synonym_kind_invalid")
+        raise ValidationError(gettext_noop("kind must be one of %(kinds)s."), code="synonym_kind_invalid",
+                              params={"kinds": ", ".join(SynonymKind.values)})
     cleaned = _synonym_terms_clean(terms)
     source = " ".join(source.split()) if isinstance(source, str) else None
     if source is None or any(unicodedata.category(ch) == "Cc" for ch in source):
-        raise ValidationError("A one-way set's source is a word or phrase, without control characters.",
+        raise ValidationError(gettext_noop("A one-way set's source is a word or phrase, without control characters."),
                               code="synonym_term_invalid")
     if kind == SynonymKind.ONE_WAY:
         if not source or len(source) > SYNONYM_TERM_MAX_CHARS:
-            raise ValidationError("A one-way set needs its source word (what finds the others).",
+            raise ValidationError(gettext_noop("A one-way set needs its source word (what finds the others)."),
                                   code="synonym_set_too_small")
         cleaned = [t for t in cleaned if t.lower() != source.lower()]
     else:
         source = ""
     needed = 1 if kind == SynonymKind.ONE_WAY else 2
     if len(cleaned) < needed:
-        raise ValidationError(f"A {kind.replace('_', '-')} set needs at least {needed} different term(s).",
-                              code="synonym_set_too_small")
+        too_small = (gettext_noop("A one-way set needs at least %(needed)s different term(s).") if kind == SynonymKind.ONE_WAY
+                     else gettext_noop("A multi-way set needs at least %(needed)s different term(s)."))
+        raise ValidationError(too_small, code="synonym_set_too_small", params={"needed": needed})
     if len(cleaned) > SYNONYM_SET_MAX_TERMS:
-        raise ValidationError(f"A set holds at most {SYNONYM_SET_MAX_TERMS} terms, not {len(cleaned)}.",
-                              code="synonym_set_too_large")
+        raise ValidationError(gettext_noop("A set holds at most %(limit)s terms, not %(count)s."),
+                              code="synonym_set_too_large", params={"limit": SYNONYM_SET_MAX_TERMS, "count": len(cleaned)})
     return kind, cleaned, source
 
 

@@ -52,7 +52,7 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.admin_site.AdminSiteConfig",  # django.contrib.admin, with our default site (config/admin_site.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

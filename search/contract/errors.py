@@ -2,6 +2,40 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.translation import gettext, gettext_noop
+
+
+class ErrorText(str):
+    """An error's English sentence (the str itself: what the API, MCP and commands say) that
+    keeps its template, marked with gettext_noop, and the values put in it, so that the admin
+    can say the same sentence in the editor's language (`localized()`): one catalogue, no
+    second copy of the sentence. A value that is itself an ErrorText is said in that language too."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, params: dict[str, Any] | None = None) -> ErrorText:
+        text = super().__new__(cls, template % params if params else template)
+        text.template, text.params = str(template), dict(params or {})
+        return text
+
+    def localized(self) -> str:
+        """The sentence in the active language (English where the catalogue has no translation)."""
+        template = gettext(self.template) if self.template else ""  # gettext("") is the catalogue's header
+        if not self.params:
+            return template
+        return template % {name: value.localized() if isinstance(value, ErrorText) else value
+                           for name, value in self.params.items()}
+
+
+def localized_text(message: str) -> str:
+    """An error's message (`error.message`, or a message passed on as `meta.degraded`'s) in the
+    active language: the admin's form of it. The API, MCP and commands say `message` itself, English.
+    A message that is no ErrorText (a provider's own words) is said as it is."""
+    return message.localized() if isinstance(message, ErrorText) else message
+
 
 class SearchError(Exception):
     """A search that cannot run as asked.
@@ -9,11 +43,19 @@ class SearchError(Exception):
     `code` is stable and machine-readable; `message` is one sentence for people; `status` is
     the HTTP status the API answers with; `path` names the bad part of a structured input
     (a filter), when there is one.
+
+    `message` is an English template marked with gettext_noop, `%(name)s` placeholders filled
+    from `params` (a message without params is not formatted; a param may not be named code,
+    message, status or path), so that the admin can show it translated (`localized_text`);
+    `.message` is the English sentence (an ErrorText).
     """
 
     status: int = 400
 
-    def __init__(self, code: str, message: str, *, status: int | None = None, path: str | None = None):
+    def __init__(self, code: str, message: str, *, status: int | None = None, path: str | None = None,
+                 **params: Any):
+        if params or not isinstance(message, ErrorText):  # an ErrorText passed on keeps its template
+            message = ErrorText(message, params)
         super().__init__(message)
         self.code = code
         self.message = message
@@ -37,11 +79,13 @@ class SearchTimeout(SearchError):
     status = 503
 
     def __init__(self, *, timeout_ms: int | None):
-        limit = f"its limit of {timeout_ms} ms" if timeout_ms else "the database's time limit"
-        super().__init__(
-            "search_timeout",
-            f"The search took longer than {limit} and was stopped. Try a more specific query, or try again later.",
-        )
+        if timeout_ms:
+            super().__init__("search_timeout", gettext_noop("The search took longer than its limit of %(timeout_ms)s ms "
+                                                            "and was stopped. Try a more specific query, or try again "
+                                                            "later."), timeout_ms=timeout_ms)
+        else:
+            super().__init__("search_timeout", gettext_noop("The search took longer than the database's time limit and "
+                                                            "was stopped. Try a more specific query, or try again later."))
         self.timeout_ms = timeout_ms
 
 

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext_noop
 from rest_framework import serializers
 from rest_framework.fields import empty
 
@@ -111,8 +112,9 @@ class OptionField(serializers.Field):
         the last, as Django's `request.GET` reads it. A list option takes every one."""
         return self.from_text(texts[-1])
 
-    def refuse(self, suffix: str, message: str, *, path: str | None = None) -> SearchInputError:
-        return SearchInputError(f"{self.field_name}_{suffix}", message, path=path)
+    def refuse(self, suffix: str, message: str, *, path: str | None = None, **params: Any) -> SearchInputError:
+        """`<name>_<suffix>`, with `message` a template (gettext_noop) whose `%(name)s` is the option's name."""
+        return SearchInputError(f"{self.field_name}_{suffix}", message, path=path, name=self.field_name, **params)
 
 
 def _is_number(value: Any) -> bool:
@@ -128,10 +130,11 @@ class WholeNumberField(OptionField, serializers.IntegerField):
     def check(self, value: Any) -> int:
         low, high = self.min_value, self.max_value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.refuse("invalid", f"{self.field_name} must be a whole number from {low} to {high}, "
-                              f"not {str(value)[:20]!r}.")
+            raise self.refuse("invalid", gettext_noop("%(name)s must be a whole number from %(low)s to %(high)s, "
+                                                      "not %(value)r."), low=low, high=high, value=str(value)[:20])
         if not low <= value <= high:
-            raise self.refuse("out_of_range", f"{self.field_name} must be between {low} and {high}, not {value}.")
+            raise self.refuse("out_of_range", gettext_noop("%(name)s must be between %(low)s and %(high)s, not %(value)s."),
+                              low=low, high=high, value=value)
         return value
 
     def from_text(self, text: str) -> Any:
@@ -144,10 +147,11 @@ class NumberField(OptionField, serializers.FloatField):
     def check(self, value: Any) -> float:
         low, high = self.min_value, self.max_value
         if not _is_number(value):
-            raise self.refuse("invalid", f"{self.field_name} must be a number from {low:g} to {high:g}.")
+            raise self.refuse("invalid", gettext_noop("%(name)s must be a number from %(low)s to %(high)s."),
+                              low=f"{low:g}", high=f"{high:g}")
         if not low <= value <= high:
-            raise self.refuse("out_of_range", f"{self.field_name} must be between {low:g} and {high:g}, "
-                              f"not {str(value)[:40]}.")
+            raise self.refuse("out_of_range", gettext_noop("%(name)s must be between %(low)s and %(high)s, not %(value)s."),
+                              low=f"{low:g}", high=f"{high:g}", value=str(value)[:40])
         return float(value)
 
     def from_text(self, text: str) -> Any:
@@ -164,7 +168,7 @@ class FlagField(OptionField, serializers.BooleanField):
 
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise self.refuse("invalid", f"{self.field_name} must be true or false.")
+            raise self.refuse("invalid", gettext_noop("%(name)s must be true or false."))
         return value
 
     def from_text(self, text: str) -> Any:
@@ -181,7 +185,8 @@ class ChoiceOptionField(OptionField, serializers.ChoiceField):
     def check(self, value: Any) -> str:
         if not isinstance(value, str) or value not in self.choices:
             raise SearchInputError(self.code or f"{self.field_name}_invalid",
-                                   f"{self.field_name} must be one of {', '.join(self.choices)}, not {str(value)[:20]!r}.")
+                                   gettext_noop("%(name)s must be one of %(choices)s, not %(value)r."),
+                                   name=self.field_name, choices=", ".join(self.choices), value=str(value)[:20])
         return value
 
 
@@ -207,7 +212,8 @@ class JSONObjectField(OptionField, serializers.DictField):
         try:
             return json_loads_bounded(text, what=self.field_name)
         except json.JSONDecodeError as exc:
-            raise SearchInputError("malformed_json", f"{self.field_name} is not valid JSON: {exc}") from exc
+            raise SearchInputError("malformed_json", gettext_noop("%(name)s is not valid JSON: %(problem)s"),
+                                   name=self.field_name, problem=str(exc)) from exc
 
 
 class FacetsField(OptionField, serializers.ListField):
@@ -220,14 +226,15 @@ class FacetsField(OptionField, serializers.ListField):
 
     def check(self, value: Any) -> list[str]:
         if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-            raise self.refuse("invalid", 'facets must be a list of names such as ["content_type", "status"].')
+            raise self.refuse("invalid", gettext_noop('facets must be a list of names such as ["content_type", "status"].'))
         if not all(name.strip() for name in value):
-            raise self.refuse("invalid", "A facet name is empty: name each facet, e.g. content_type,status.")
+            raise self.refuse("invalid", gettext_noop("A facet name is empty: name each facet, e.g. content_type,status."))
         names = list(dict.fromkeys(name.removeprefix("fields.") for name in value))
         if len(names) > MAX_FACETS:
-            raise self.refuse("too_many", f"facets names {len(names)} facets; the limit is {MAX_FACETS}.")
+            raise self.refuse("too_many", gettext_noop("facets names %(count)s facets; the limit is %(limit)s."),
+                              count=len(names), limit=MAX_FACETS)
         if any(len(name) > 64 for name in names):
-            raise self.refuse("invalid", "a facet name has at most 64 characters.")
+            raise self.refuse("invalid", gettext_noop("a facet name has at most 64 characters."))
         return names
 
     def from_text(self, text: str) -> Any:
@@ -266,31 +273,29 @@ class EntryQueryField(OptionField, serializers.CharField):
 def entry_query_check(query: Any) -> str:
     """The full-text query unchanged if it is searchable, else SearchInputError."""
     if not isinstance(query, str):
-        raise SearchInputError("query_invalid", "The query must be text.")
-    _refuse_unencodable(query, "query", "The query is not valid UTF-8.")
+        raise SearchInputError("query_invalid", gettext_noop("The query must be text."))
+    _refuse_unencodable(query, "query", gettext_noop("The query is not valid UTF-8."))
     if "\x00" in query:
-        raise SearchInputError("query_invalid_character", "The query must not contain a NUL character.")
+        raise SearchInputError("query_invalid_character", gettext_noop("The query must not contain a NUL character."))
     if not query.strip():
-        raise SearchInputError("query_empty", "Type something to search for; the query is empty.")
+        raise SearchInputError("query_empty", gettext_noop("Type something to search for; the query is empty."))
     if len(query) > ENTRY_QUERY_MAX_CHARS:
-        raise SearchInputError(
-            "query_too_long", f"The query is {len(query)} characters; the limit is {ENTRY_QUERY_MAX_CHARS}."
-        )
+        raise SearchInputError("query_too_long", gettext_noop("The query is %(length)s characters; the limit is %(limit)s."),
+                               length=len(query), limit=ENTRY_QUERY_MAX_CHARS)
     # Control characters include U+001F, which separates values in search_text.
     if any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in query):
-        raise SearchInputError(
-            "query_invalid_character", "The query must not contain control characters other than tab and newline."
-        )
+        raise SearchInputError("query_invalid_character",
+                               gettext_noop("The query must not contain control characters other than tab and newline."))
     return query
 
 
-def _refuse_unencodable(text: str, code_prefix: str, message: str, *, path: str | None = None) -> None:
+def _refuse_unencodable(text: str, code_prefix: str, message: str, *, path: str | None = None, **params: Any) -> None:
     # Lone surrogates: what Python makes of invalid UTF-8 in argv (a JSON body holding one is
     # refused by its parser, search.contract.json_input).
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise SearchInputError(f"{code_prefix}_invalid_encoding", message, path=path) from exc
+        raise SearchInputError(f"{code_prefix}_invalid_encoding", message, path=path, **params) from exc
 
 
 class ChunkQueryField(OptionField, serializers.CharField):
@@ -308,17 +313,19 @@ def chunk_query_check(query: Any, *, name: str = "query", path: str | None = Non
     """A chunk search's query (or one part of it, named by `path`), stripped; SearchInputError otherwise."""
     label = path or name
     if not isinstance(query, str):
-        raise SearchInputError(f"{name}_invalid", f"{label} must be a string.", path=path)
-    _refuse_unencodable(query, name, f"{label} is not valid UTF-8.", path=path)
+        raise SearchInputError(f"{name}_invalid", gettext_noop("%(label)s must be a string."), path=path, label=label)
+    _refuse_unencodable(query, name, gettext_noop("%(label)s is not valid UTF-8."), path=path, label=label)
     if "\x00" in query:
-        raise SearchInputError(f"{name}_invalid_character", f"{label} contains a NUL character.", path=path)
+        raise SearchInputError(f"{name}_invalid_character", gettext_noop("%(label)s contains a NUL character."), path=path,
+                               label=label)
     # The limit is on what the caller sent, as the OpenAPI document says (maxLength), not on
     # what is left once the spaces around it are stripped.
     if len(query) > CHUNK_QUERY_MAX_CHARS:
-        raise SearchInputError(f"{name}_too_long",
-                               f"{label} is {len(query)} characters; the limit is {CHUNK_QUERY_MAX_CHARS}.", path=path)
+        raise SearchInputError(f"{name}_too_long", gettext_noop("%(label)s is %(length)s characters; the limit is %(limit)s."),
+                               path=path, label=label, length=len(query), limit=CHUNK_QUERY_MAX_CHARS)
     if not query.strip():
-        raise SearchInputError(f"{name}_empty", f"{label} is empty: say what to search for.", path=path)
+        raise SearchInputError(f"{name}_empty", gettext_noop("%(label)s is empty: say what to search for."), path=path,
+                               label=label)
     return query.strip()
 
 
@@ -330,11 +337,12 @@ class QueriesField(OptionField, serializers.ListField):
 
     def check(self, value: Any) -> list[str]:
         if not isinstance(value, list):
-            raise self.refuse("invalid", f"queries must be a list of 1 to {MAX_QUERIES} strings.")
+            raise self.refuse("invalid", gettext_noop("queries must be a list of 1 to %(limit)s strings."), limit=MAX_QUERIES)
         if not value:
-            raise self.refuse("empty", "queries is an empty list: leave it out, or give the parts.")
+            raise self.refuse("empty", gettext_noop("queries is an empty list: leave it out, or give the parts."))
         if len(value) > MAX_QUERIES:
-            raise self.refuse("too_many", f"queries has {len(value)} parts; the limit is {MAX_QUERIES}.")
+            raise self.refuse("too_many", gettext_noop("queries has %(count)s parts; the limit is %(limit)s."),
+                              count=len(value), limit=MAX_QUERIES)
         parts: list[str] = []
         for index, part in enumerate(value):
             part = chunk_query_check(part, name="queries", path=f"queries[{index}]")
@@ -355,19 +363,21 @@ class RerankWeightsField(OptionField, serializers.Serializer):
 
     def check(self, value: Any) -> dict[str, float]:
         if not isinstance(value, dict):
-            raise self.refuse("invalid", "rerank_weights must be an object such as "
-                              "{\"rerank\": 0.4, \"vector\": 0.4, \"position\": 0.2}.")
+            raise self.refuse("invalid", gettext_noop("rerank_weights must be an object such as "
+                                                      "{\"rerank\": 0.4, \"vector\": 0.4, \"position\": 0.2}."))
         unknown = sorted(set(value) - set(DEFAULT_RERANK_WEIGHTS))
         if unknown:
-            raise self.refuse("invalid", f"Unknown rerank weight(s) {', '.join(unknown)}; use rerank, vector and position.")
+            raise self.refuse("invalid", gettext_noop("Unknown rerank weight(s) %(unknown)s; use rerank, vector and position."),
+                              unknown=", ".join(unknown))
         weights = dict(DEFAULT_RERANK_WEIGHTS)
         for key, raw in value.items():
             if raw is None:  # null inside the object means what it means at the top level: the default
                 continue
             if not _is_number(raw):
-                raise self.refuse("invalid", "rerank_weights must be numbers from 0 to 1.")
+                raise self.refuse("invalid", gettext_noop("rerank_weights must be numbers from 0 to 1."))
             if not 0.0 <= raw <= 1.0:
-                raise self.refuse("out_of_range", f"rerank_weights must be between 0 and 1, not {str(raw)[:40]}.")
+                raise self.refuse("out_of_range", gettext_noop("rerank_weights must be between 0 and 1, not %(value)s."),
+                                  value=str(raw)[:40])
             weights[key] = float(raw)
         # Relative weights: {"rerank": 1} with the other defaults means 1 : 0.4 : 0.2. All zero
         # keeps the fused order (every final score 0).
@@ -386,8 +396,8 @@ class SearchOptions(serializers.Serializer):
         unknown names calls this before it does)."""
         unknown = sorted(set(raw) - set(cls._declared_fields), key=str)
         if unknown:
-            raise SearchInputError("unknown_parameter", f"Unknown parameter(s): {', '.join(map(str, unknown))[:200]}. "
-                                   f"Accepted: {', '.join(cls._declared_fields)}.")
+            raise SearchInputError("unknown_parameter", gettext_noop("Unknown parameter(s): %(unknown)s. Accepted: %(accepted)s."),
+                                   unknown=", ".join(map(str, unknown))[:200], accepted=", ".join(cls._declared_fields))
 
     @classmethod
     def validated(cls, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -500,7 +510,7 @@ class HybridSearchOptions(SemanticSearchOptions):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["keyword_weight"] == 0 and attrs["semantic_weight"] == 0:
-            raise SearchInputError("weights_invalid", "keyword_weight and semantic_weight cannot both be 0.")
+            raise SearchInputError("weights_invalid", gettext_noop("keyword_weight and semantic_weight cannot both be 0."))
         return attrs
 
 
@@ -531,8 +541,8 @@ class SuggestPrefixField(OptionField, serializers.CharField):
 
     def check(self, value: Any) -> str:
         if isinstance(value, str) and len(value) > SUGGEST_PREFIX_MAX_CHARS:
-            raise SearchInputError("query_too_long", f"The prefix is {len(value)} characters; the limit is "
-                                   f"{SUGGEST_PREFIX_MAX_CHARS}.")
+            raise SearchInputError("query_too_long", gettext_noop("The prefix is %(length)s characters; the limit is %(limit)s."),
+                                   length=len(value), limit=SUGGEST_PREFIX_MAX_CHARS)
         return chunk_query_check(value, name="query")
 
 

@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from cms.citus_mode import workspace_unindexed
 from cms.models import FieldType
 from cms.text_numbers import month_from_text
@@ -67,8 +69,10 @@ def facets_resolve(names: Sequence[str], schemas: Mapping[str, Sequence[dict]]) 
             resolved.append(facetable[name])
         else:
             listed = ", ".join([*BUILTIN_FACETS, *sorted(facetable)])
-            raise SearchInputError("unknown_facet", f"{str(name)[:80]!r} is not a facet of this workspace; facets: "
-                                   f"{listed} (a field is a facet when its schema says facet: true).", path="facets")
+            raise SearchInputError("unknown_facet", gettext_noop("%(name)r is not a facet of this workspace; facets: "
+                                                                 "%(facets)s (a field is a facet when its schema says "
+                                                                 "facet: true)."), path="facets", name=str(name)[:80],
+                                   facets=listed)
     return resolved
 
 
@@ -92,8 +96,8 @@ def facet_value_condition(facet: Facet, value: str) -> Any:
     SearchInputError `facet_value_invalid` for a label the facet never gives (a hand-edited URL).
     """
     def refuse() -> SearchInputError:
-        return SearchInputError("facet_value_invalid", f"{value[:40]!r} is not a value of facet {facet.name}.",
-                                path=f"facets.{facet.name}")
+        return SearchInputError("facet_value_invalid", gettext_noop("%(value)r is not a value of facet %(facet)s."),
+                                path=f"facets.{facet.name}", value=value[:40], facet=facet.name)
 
     if facet.kind == "builtin" or facet.kind == FieldType.TEXT:
         if facet.kind == FieldType.TEXT and len(value) >= FACET_TEXT_CHARS:

@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from cms.access import WorkspaceAccess
 from cms.citus_mode import workspace_unindexed
 from cms.models import ContentType, EntryStatus
@@ -207,25 +209,21 @@ def _inputs_validate(*, access: WorkspaceAccess, options: Mapping[str, Any]) -> 
         if not isinstance(content_type, str) or not _API_ID.fullmatch(content_type):
             # Not an api id at all (a NUL byte, a path, 1 MB of text): known to match nothing,
             # and PostgreSQL refuses NUL in text, so it never reaches SQL.
-            raise SearchInputError(
-                "unknown_content_type", f"This workspace has no content type {str(content_type)[:64]!r}."
-            )
+            raise SearchInputError("unknown_content_type", gettext_noop("This workspace has no content type %(content_type)r."),
+                                   content_type=str(content_type)[:64])
         content_type_id = (
             ContentType.objects.for_workspace(workspace).filter(api_id=content_type).values_list("pk", flat=True).first()
         )
         if content_type_id is None:
-            raise SearchInputError(
-                "unknown_content_type", f"This workspace has no content type {str(content_type)[:64]!r}."
-            )
+            raise SearchInputError("unknown_content_type", gettext_noop("This workspace has no content type %(content_type)r."),
+                                   content_type=str(content_type)[:64])
         sql.append("e.content_type_id = %s")
         params.append(content_type_id)
     if status is not None:
         if not access.may_see_status(status):
-            raise SearchError(
-                "status_not_visible",
-                f"This caller sees {' and '.join(access.entry_statuses)} entries only; status={status} is not available.",
-                status=403,
-            )
+            raise SearchError("status_not_visible", gettext_noop("This caller sees %(statuses)s entries only; "
+                                                                 "status=%(asked)s is not available."),
+                              status=403, statuses=" and ".join(access.entry_statuses), asked=status)
         sql.append("e.status = %s")
         params.append(status)
     elif not access.include_drafts:

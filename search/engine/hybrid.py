@@ -32,6 +32,8 @@ from dataclasses import dataclass, field, replace
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from cms.citus_mode import same_workspace
 from cms.access import WorkspaceAccess
 from search.engine.filters.chunks import chunk_filter_for
@@ -406,14 +408,12 @@ def _no_leg_answered(*, keyword_ran: bool, semantic_error: SearchError | None) -
     that, whatever keeps the vector leg from answering (say, vectors still pending), so the same
     code, with the semantic leg's reason. The keyword leg off: the semantic leg's own error."""
     if semantic_error is None:
-        return HybridSearchError(
-            "no_searchable_terms",
-            "The query has no searchable words (only stopwords or punctuation), and the semantic leg is off.")
+        return HybridSearchError("no_searchable_terms", gettext_noop(
+            "The query has no searchable words (only stopwords or punctuation), and the semantic leg is off."))
     if keyword_ran:
-        return HybridSearchError(
-            "no_searchable_terms",
-            f"The query has no searchable words (only stopwords or punctuation), and the semantic "
-            f"leg cannot answer instead ({semantic_error.code}: {semantic_error.message})")
+        return HybridSearchError("no_searchable_terms", gettext_noop(
+            "The query has no searchable words (only stopwords or punctuation), and the semantic leg cannot answer "
+            "instead (%(leg_code)s: %(leg_message)s)"), leg_code=semantic_error.code, leg_message=semantic_error.message)
     return semantic_error
 
 

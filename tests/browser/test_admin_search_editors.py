@@ -12,9 +12,11 @@ import re
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 from playwright.sync_api import expect
 
 from cms import services
+from cms.model_labels import status_word
 from cms.models import Promotion, Role
 from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.test_admin_facets_promotions import member, shop  # noqa: F401 - fixture
@@ -256,7 +258,10 @@ def test_the_promotion_form_finds_its_entry_by_searching(login_page, shot, shop,
     page.click(".field-entry .select2-selection")
     page.fill(".select2-search__field", "Returns")
     results = page.locator(".select2-results__option:not(.loading-results)")
-    expect(results).to_have_text(["Returns desk"])  # the search's hits only; Globex's entries are never offered
+    # The search's hits only, labelled as the form's select labels them; Globex's entries are never offered.
+    with translation.override(LOCALES[language][:2]):
+        label = f"Acme ショップ · FAQ · Returns desk (#{entries['returns'].pk}, {status_word('published')})"
+    expect(results).to_have_text([label])
     shot(page, f"admin-promotion-entry-search-{language}")
     results.first.click()
     with page.expect_navigation():

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from cms.access import WorkspaceAccess
 from cms.selectors import content_type_schemas
 from search.contract.errors import SearchInputError
@@ -40,9 +42,8 @@ def chunk_filter_compile(
     a status the caller may not see.
     """
     if content_type is not None and (not isinstance(content_type, str) or content_type not in schemas):
-        raise SearchInputError(
-            "unknown_content_type", f"This workspace has no content type {str(content_type)[:80]!r}."
-        )
+        raise SearchInputError("unknown_content_type", gettext_noop("This workspace has no content type %(content_type)r."),
+                               content_type=str(content_type)[:80])
     compiled = scoped_filter_compile(spec, column=f"{alias}.metadata", content_type=content_type, access=access,
                                      schemas=schemas)
     parts = [part for part in (chunk_visibility_filter(access, alias=alias), compiled) if part.sql != "TRUE"]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from cms.access import WorkspaceAccess
 from cms.models import EntryStatus, FieldType
 from search.contract.errors import SearchError
@@ -53,10 +55,7 @@ def invisible_statuses_refuse(spec: Any, access: WorkspaceAccess) -> None:
         return
     for status, path in filter_statuses_requested(spec, statuses=EntryStatus.values):
         if status in EntryStatus.values and not access.may_see_status(status):
-            raise SearchError(
-                "status_not_visible",
-                f"This caller sees {' and '.join(access.entry_statuses)} entries only; {path} asks for "
-                f"status {status!r}, which is not available (a filter may exclude it with $ne or $nin).",
-                status=403,
-                path=path,
-            )
+            raise SearchError("status_not_visible", gettext_noop("This caller sees %(statuses)s entries only; %(at)s asks for "
+                                                                 "status %(asked)r, which is not available (a filter may "
+                                                                 "exclude it with $ne or $nin)."),
+                              status=403, path=path, statuses=" and ".join(access.entry_statuses), at=path, asked=status)

@@ -14,6 +14,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from ingestion.embeddings import EmbeddingNotConfigured, EmbeddingProviderError
 from ingestion.selectors import embedding_backend_active
 from ingestion.services.usage import usage_record_call, usage_reported_by
@@ -41,8 +43,8 @@ class QueryEmbeddings:
                                       reported=reported, deferred=True)
                     self._outcome = vectors
                 except EmbeddingProviderError as exc:
-                    self._outcome = SearchError(provider_error_code(transient=exc.transient),
-                                                f"The embedding provider could not embed the query: {exc}", status=503)
+                    self._outcome = SearchError(provider_error_code(transient=exc.transient), gettext_noop(
+                        "The embedding provider could not embed the query: %(reason)s"), status=503, reason=str(exc))
             return self._outcome
 
 
@@ -102,9 +104,9 @@ def _embeddings_start(*, workspace_id: int, queries: list[str], model: str | Non
     except EmbeddingNotConfigured as exc:
         return [QueryEmbedding(error=SearchError("not_configured", str(exc), status=503)) for _ in queries]
     if vectors_required and not _has_vectors(workspace_id=workspace_id, model_name=backend.model_name):
-        error = SearchError(
-            "vectors_pending",
-            f"No chunk of this workspace has a {backend.model_name} vector yet (embedding is pending).", status=503)
+        error = SearchError("vectors_pending", gettext_noop(
+            "No chunk of this workspace has a %(model)s vector yet (embedding is pending)."), status=503,
+            model=backend.model_name)
         return [QueryEmbedding(error=error) for _ in queries]
     batch = QueryEmbeddings(backend=backend, workspace_id=workspace_id, queries=list(queries))
     return [QueryEmbedding(model=backend.model_name, dimensions=backend.dimensions, batch=batch, index=i)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.translation import gettext_noop
+
 from ingestion import services
 from ingestion.embeddings import EmbeddingProviderError, RerankNotConfigured
 from search.contract.errors import SearchError, provider_error_code
@@ -42,9 +44,10 @@ def _relevance(*, workspace_id: int, query: str, documents: Sequence[str]) -> tu
     try:
         outcome = services.documents_rerank(workspace_id=workspace_id, query=query, documents=list(documents))
     except RerankNotConfigured as exc:
-        raise RerankUnavailable("not_configured", f"rerank is not available: {exc}") from exc
+        raise RerankUnavailable("not_configured", gettext_noop("rerank is not available: %(reason)s"), reason=str(exc)) from exc
     except EmbeddingProviderError as exc:
-        raise RerankUnavailable(provider_error_code(transient=exc.transient), f"The rerank provider failed: {exc}") from exc
+        raise RerankUnavailable(provider_error_code(transient=exc.transient), gettext_noop(
+            "The rerank provider failed: %(reason)s"), reason=str(exc)) from exc
     relevance = [0.0] * len(documents)
     for result in outcome.results:
         relevance[result.index] = float(result.relevance_score)

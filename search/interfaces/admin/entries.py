@@ -16,7 +16,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from cms.access import workspace_accesses_for_user
 from cms.admin.content import ContentTypeListFilter, EntryAdmin
 from cms.models import ContentType, Entry
-from search.contract.errors import SearchError
+from search.contract.errors import SearchError, localized_text
 from search.engine.fulltext import Snippet, search_entries
 from search.contract.options import MAX_LIMIT
 from search.engine.snippets import highlight_html
@@ -82,7 +82,7 @@ class EntrySearchAdmin(EntryAdmin):
                     limit=MAX_LIMIT,
                 )
             except SearchError as exc:
-                messages.error(request, exc.message)
+                messages.error(request, localized_text(exc.message))
                 return queryset.none(), False
             ids.extend(hit.entry_id for hit in result.hits)
             snippets.update((hit.entry_id, hit.snippet) for hit in result.hits)

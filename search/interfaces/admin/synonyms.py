@@ -42,7 +42,7 @@ def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
                                                   kind=request.POST.get("kind") or SynonymKind.MULTI_WAY,
                                                   source=request.POST.get("source", ""))
         except ValidationError as exc:
-            messages.error(request, f"{' '.join(exc.messages)} ({exc.code})")
+            messages.error(request, f"{_refusal_text(exc)} ({exc.code})")
         else:
             messages.success(request, gettext("Added the synonym set %(set)s. Searches use it now; no reindex needed.") % {
                 "set": created})
@@ -62,3 +62,10 @@ def _uuid(value: str | None) -> str | None:
         return str(uuid.UUID(str(value)))
     except ValueError:
         return None
+
+
+def _refusal_text(exc: ValidationError) -> str:
+    """The service's refusal in the editor's language: each message is an English template
+    (gettext_noop) with its params, which the API says in English (`exc.messages`)."""
+    return " ".join(gettext(str(error.message)) % error.params if error.params else gettext(str(error.message))
+                    for error in exc.error_list)

@@ -36,7 +36,7 @@ from search.interfaces.admin.facets import (
     sidebar_hidden_inputs,
 )
 from search.contract.results import ChunkHit, SearchResult
-from search.contract.errors import SearchError
+from search.contract.errors import SearchError, localized_text
 from search.engine.fulltext import EntryHit, EntrySearchResult
 from search.engine.hybrid import LEG_SEMANTIC
 from search.interfaces.admin.options import (  # noqa: F401 - the option lists are read by the parity test
@@ -146,7 +146,8 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
         if exc.code == "not_configured":
             not_configured = exc.message
         else:
-            messages.error(request, exc.message, extra_tags=exc.code)  # the code as the message's data-code
+            # In the editor's language (the API and MCP say exc.message, English); the code as the data-code.
+            messages.error(request, localized_text(exc.message), extra_tags=exc.code)
     if not_configured is None and mode != MODE_FULLTEXT and result is None:
         not_configured = _provider_not_configured()
     all_options = page_options(kind, params)
@@ -231,7 +232,8 @@ def _semantic_leg_degraded(request: HttpRequest, result: SearchResult) -> str | 
     if degraded and degraded["code"] == "not_configured":
         return degraded["message"]
     if degraded:
-        messages.warning(request, gettext("Keyword results only: %(message)s") % degraded, extra_tags=degraded["code"])
+        messages.warning(request, gettext("Keyword results only: %(message)s") % {"message": localized_text(degraded["message"])},
+                         extra_tags=degraded["code"])
     return None
 
 

@@ -179,16 +179,28 @@ def test_the_chosen_facets_are_chips_each_removable_and_clear_all(client, worksp
     assert 'aria-label="Remove the filter Tags: refund"' in html
 
 
-def test_a_new_query_drops_the_field_facets(client, workspace, shop):
+def test_a_new_query_drops_the_field_facets_and_keeps_the_visible_selects(client, workspace, shop):
+    # Content type and status are the form's own selects, shown as chosen: a new query keeps them,
+    # as the help under "Keep filters" says; the sidebar's field facets are hidden inputs, dropped.
     client.force_login(member("editor", workspace))
 
     response = client.get("/admin/search/acme/", {"q": "desk", "pq": "refund", "mode": "fulltext",
-                                                  "content_type": "faq", "facet.tags": "refund"})
+                                                  "content_type": "faq", "status": "published", "facet.tags": "refund"})
 
     assert response.status_code == 302
     assert parse_qs(urlsplit(response["Location"]).query) == {"q": ["desk"], "mode": ["fulltext"],
-                                                              "content_type": ["faq"]}
+                                                              "content_type": ["faq"], "status": ["published"]}
     assert titles(client.get(response["Location"]).content.decode()) == ["Returns desk"]
+
+
+def test_the_keep_filters_box_says_what_a_new_query_keeps(client, workspace, shop):
+    client.force_login(member("editor", workspace))
+
+    html = get(client, q="refund", mode="fulltext", **{"facet.tags": "refund"})
+
+    assert 'aria-describedby="search-keep-filters-help"' in html
+    assert ("A new query keeps the content type and status chosen above, as you see them; it drops the filters "
+            "chosen in the sidebar unless this box is ticked.") in html
 
 
 def test_keep_filters_keeps_them_on_a_new_query(client, workspace, shop):
@@ -262,6 +274,11 @@ def autocomplete(client, term: str) -> list[str]:
     return sorted(result["text"] for result in json.loads(response.content)["results"])
 
 
+def label(entry) -> str:
+    """An entry as the promotion form's select offers it (PromotionForm's label_from_instance)."""
+    return f"Workspace {entry.workspace.slug} · FAQ · {entry.title} (#{entry.pk}, {entry.status})"
+
+
 def test_the_promotion_forms_entry_search_offers_only_entries_of_workspaces_one_may_write(
         client, workspace, other_workspace, shop):
     user = member("editor", workspace)
@@ -269,8 +286,46 @@ def test_the_promotion_forms_entry_search_offers_only_entries_of_workspaces_one_
     client.force_login(user)
 
     assert client.get("/admin/search/globex/", {"q": "refund"}).status_code == 200  # Globex is readable
-    assert autocomplete(client, "refund") == ["Refund draft", "Refund policy", "Returns desk"]
-    assert autocomplete(client, "") == ["Refund draft", "Refund policy", "Returns desk"]
+    expected = sorted(label(shop[name]) for name in ("draft", "policy", "desk"))
+    assert autocomplete(client, "refund") == expected
+    assert autocomplete(client, "") == expected
+
+
+def test_the_entry_searchs_results_name_their_workspace_as_the_forms_select_does(client, workspace, other_workspace,
+                                                                                 shop):
+    # Two workspaces may hold the same title: each result says whose it is, its type, id and status.
+    user = member("editor", workspace)
+    MembershipFactory(user=user, workspace=other_workspace, role=Role.EDITOR)
+    client.force_login(user)
+
+    assert autocomplete(client, "refund") == sorted(label(entry) for entry in shop.values())
+    form = client.get("/admin/cms/promotion/add/").content.decode()
+    field = re.search(r'<select name="entry".*?</select>', form, re.S).group(0)
+    assert "Refund" not in field  # the select lists no entry: the search offers them, labelled as above
+
+
+def test_a_viewer_finds_no_entry_to_pin_and_no_draft(client, workspace, shop):
+    client.force_login(member("viewer", workspace, Role.VIEWER))
+
+    response = client.get("/admin/autocomplete/", {"app_label": "cms", "model_name": "promotion",
+                                                   "field_name": "entry", "term": "refund"})
+
+    assert response.status_code in (200, 403)
+    assert "Refund draft" not in response.content.decode() and "Unannounced" not in response.content.decode()
+
+
+def test_the_entry_searchs_labels_cost_no_query_per_result(client, workspace, shop, django_assert_max_num_queries):
+    client.force_login(member("editor", workspace))
+    autocomplete(client, "")  # the session and caches warm
+    faq = shop["policy"].content_type
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    with CaptureQueriesContext(connection) as three:
+        assert len(autocomplete(client, "")) == 3
+    for n in range(5):
+        entry_make(faq, title=f"Extra {n}", body="More.")
+    with django_assert_max_num_queries(len(three.captured_queries)):
+        assert len(autocomplete(client, "")) == 8
 
 
 def test_the_entry_search_is_not_a_list_of_every_entry(client, workspace, shop):
