@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -23,6 +23,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from cms.admin.access import WRITE_ROLES, role_allows, user_roles
 from cms.models import ContentType, Workspace
 from cms.selectors import workspace_get_for_user, workspace_list_for_user
+from cms.admin.pages import admin_page
 from ingestion.admin import actions as admin_actions
 
 # The index lists at most this many workspaces (each costs a few count queries).
@@ -76,10 +77,6 @@ class StatusActionForm(forms.Form):
         return gettext("%(requeued)s failed chunk(s) requeued; embedding is queued.") % {"requeued": requeued}
 
 
-def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
-    return {**admin.site.each_context(request), "title": title, **extra}
-
-
 def _summary(workspace: Workspace) -> dict[str, Any]:
     """The workspace's line of the status report, with the oldest pending chunk's time."""
     rows = selectors.ingestion_status(workspace=workspace)
@@ -101,11 +98,8 @@ def status_index(request: HttpRequest) -> HttpResponse:
     workspaces = list(workspace_list_for_user(user=request.user).order_by("slug")[:STATUS_INDEX_MAX_WORKSPACES])
     lines = [{"workspace": ws, **_summary(ws)} for ws in workspaces]
     provider = lines[0]["provider"] if lines else selectors.embedding_provider_status()
-    return TemplateResponse(
-        request,
-        "admin/ingestion/status_index.html",
-        _admin_context(request, gettext("Ingestion status"), lines=lines, provider=provider),
-    )
+    return admin_page(request, "admin/ingestion/status_index.html", gettext("Ingestion status"), lines=lines,
+                      provider=provider)
 
 
 def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -131,25 +125,22 @@ def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "cost_usd": sum((u.cost_usd for u in usage), Decimal(0)),
     }
     role = "superuser" if request.user.is_superuser else user_roles(request).get(workspace.pk, "")
-    return TemplateResponse(
+    return admin_page(
         request,
         "admin/ingestion/status.html",
-        _admin_context(
-            request,
-            gettext("Ingestion status: %(name)s") % {"name": workspace.name},
-            workspace=workspace,
-            other_workspaces=workspace_list_for_user(user=request.user).exclude(pk=workspace.pk).order_by("slug")[:20],
-            role=role,
-            can_act=can_act,
-            form=form,
-            actions=ACTIONS,
-            content_types=content_types,
-            assets=assets,
-            usage=usage,
-            usage_days=USAGE_DAYS,
-            usage_totals=totals,
-            **_live_summary(workspace),
-        ),
+        gettext("Ingestion status: %(name)s") % {"name": workspace.name},
+        workspace=workspace,
+        other_workspaces=workspace_list_for_user(user=request.user).exclude(pk=workspace.pk).order_by("slug")[:20],
+        role=role,
+        can_act=can_act,
+        form=form,
+        actions=ACTIONS,
+        content_types=content_types,
+        assets=assets,
+        usage=usage,
+        usage_days=USAGE_DAYS,
+        usage_totals=totals,
+        **_live_summary(workspace),
     )
 
 

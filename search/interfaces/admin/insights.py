@@ -10,16 +10,16 @@ through the same service as the API's events endpoint.
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib import admin, messages
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django.utils.translation import gettext
 
 from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
 from cms.text_numbers import int_from_text
+from cms.admin.pages import admin_page
 from search.contract.errors import SearchError
 from search.insights.insights import (
     DEFAULT_DAYS,
@@ -70,21 +70,20 @@ def insights_page(request: HttpRequest, slug: str) -> HttpResponse:
     access = insights_access(request, slug)
     days = _days(request)
     insights = search_insights(workspace=access.workspace, days=days)
-    return TemplateResponse(request, "admin/search/insights.html", {
-        **admin.site.each_context(request),
-        "title": gettext("Search insights: %(name)s") % {"name": access.workspace.name},
-        "workspace": access.workspace,
-        "insights": insights,
-        "days": days,
-        "periods": PERIODS,
-        "chart": daily_chart_svg(insights.per_day, label=gettext("Searches per day, last %(days)s days") % {"days": days}),
-        "action_urls": query_action_urls(access.workspace),
-        "retention_days": settings.SEARCH_LOG_RETENTION_DAYS,
-        "low_below": round(LOW_CLICK_THROUGH_BELOW * 100),
-        "low_min": LOW_CLICK_THROUGH_MIN_SEARCHES,
-        "other_workspaces": [a.workspace for a in workspace_accesses_for_user(user=request.user)
-                             if a.workspace.pk != access.workspace.pk and a.role in DRAFT_ROLES][:20],
-    })
+    return admin_page(
+        request, "admin/search/insights.html", gettext("Search insights: %(name)s") % {"name": access.workspace.name},
+        workspace=access.workspace,
+        insights=insights,
+        days=days,
+        periods=PERIODS,
+        chart=daily_chart_svg(insights.per_day, label=gettext("Searches per day, last %(days)s days") % {"days": days}),
+        action_urls=query_action_urls(access.workspace),
+        retention_days=settings.SEARCH_LOG_RETENTION_DAYS,
+        low_below=round(LOW_CLICK_THROUGH_BELOW * 100),
+        low_min=LOW_CLICK_THROUGH_MIN_SEARCHES,
+        other_workspaces=[a.workspace for a in workspace_accesses_for_user(user=request.user)
+                          if a.workspace.pk != access.workspace.pk and a.role in DRAFT_ROLES][:20],
+    )
 
 
 def insights_csv(request: HttpRequest, slug: str) -> HttpResponse:

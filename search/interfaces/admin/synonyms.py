@@ -7,16 +7,16 @@ with their code.
 
 from __future__ import annotations
 
-from django.contrib import admin, messages
+from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext
 
 from cms import services
 from cms.access import DRAFT_ROLES, workspace_access_for_user
 from cms.models import SynonymKind, SynonymSet
+from cms.admin.pages import admin_page
 
 
 def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -47,13 +47,13 @@ def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, gettext("Added the synonym set %(set)s. Searches use it now; no reindex needed.") % {
                 "set": created})
         return HttpResponseRedirect(here)
-    return TemplateResponse(request, "admin/search/synonyms.html", {
-        **admin.site.each_context(request), "title": gettext("Synonyms: %(name)s") % {"name": workspace.name}, "workspace": workspace,
-        "sets": list(SynonymSet.objects.for_workspace(workspace)), "may_edit": may_edit,
-        "kinds": SynonymKind.choices,
+    return admin_page(
+        request, "admin/search/synonyms.html", gettext("Synonyms: %(name)s") % {"name": workspace.name},
+        workspace=workspace, sets=list(SynonymSet.objects.for_workspace(workspace)), may_edit=may_edit,
+        kinds=SynonymKind.choices,
         # The insights page's "Add synonym" opens this page with the query that found nothing.
-        "terms_initial": request.GET.get("terms", "")[:200],
-    })
+        terms_initial=request.GET.get("terms", "")[:200],
+    )
 
 
 def _uuid(value: str | None) -> str | None:

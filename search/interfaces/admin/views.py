@@ -12,9 +12,8 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
-from django.contrib import admin, messages
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy as _
@@ -22,6 +21,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from cms.access import DRAFT_ROLES, WorkspaceAccess, workspace_access_for_user, workspace_accesses_for_user
 from cms.models import ContentType, Entry
 from cms.selectors import content_type_list, content_type_schemas, entries_by_id
+from cms.admin.pages import admin_page
 from ingestion.selectors import embedding_provider_status
 
 from search.interfaces.admin.facets import (
@@ -103,14 +103,10 @@ class ChunkRow:
     confidence: float | None = None
 
 
-def _admin_context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
-    return {**admin.site.each_context(request), "title": title, **extra}
-
-
 def search_index(request: HttpRequest) -> HttpResponse:
     """The workspaces the user may search, with their role."""
     accesses = workspace_accesses_for_user(user=request.user)[:INDEX_MAX_WORKSPACES]
-    return TemplateResponse(request, "admin/search/index.html", _admin_context(request, gettext("Search"), accesses=accesses))
+    return admin_page(request, "admin/search/index.html", gettext("Search"), accesses=accesses)
 
 
 def search_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -155,48 +151,45 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
     pending = (result.pending if isinstance(result, SearchResult)
                else chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)))
 
-    return TemplateResponse(
+    return admin_page(
         request,
         "admin/search/search.html",
-        _admin_context(
-            request,
-            gettext("Search: %(name)s") % {"name": workspace.name},
-            workspace=workspace,
-            role=access.role,
-            show_insights=access.role in DRAFT_ROLES,  # who may see search insights (search/interfaces/admin/insights.py)
-            other_workspaces=[a.workspace for a in workspace_accesses_for_user(user=request.user)
-                              if a.workspace.pk != workspace.pk][:20],
-            modes={mode: MODE_LABELS.get(mode, label) for mode, label in MODES.items()},
-            mode=mode,
-            more_options=[option for option in all_options if not option.advanced],
-            advanced_options=[option for option in all_options if option.advanced],
-            more_options_open=any(option.filled for option in all_options),
-            advanced_options_open=any(option.filled for option in all_options if option.advanced),
-            query=query or "",
-            searched=query is not None,
-            content_type=content_type or "",
-            status=status or "",
-            content_types=content_types,
-            statuses=access.entry_statuses,
-            entry_rows=entry_rows,
-            chunk_rows=chunk_rows,
-            # Under the relevance floor (search/engine/confidence.py): "No good match", the rows folded below.
-            no_good_match=isinstance(result, SearchResult) and result.extra_meta.get("answerable") is False,
-            result=result,
-            not_configured=not_configured,
-            pending=pending,
-            pages=_pages(request, result, len(entry_rows)) if entry_rows is not None else {},
-            suggestion_links=_suggestion_links(request, result),
-            correction=_correction(request, result),
-            facet_groups=sidebar_groups(params, getattr(result, "facets", None), schemas,
-                                        {ct.api_id: ct.name for ct in content_types}),
-            facet_inputs=sidebar_hidden_inputs(params),
-            facet_chips=chips,
-            facet_clear_url=clear_url,
-            keep_filters=bool(params.get(KEEP_FILTERS_PARAM)),
-            may_pin=may_pin(request, workspace),
-            back=urlencode([(key, value) for key, value in params.items() if key != PREVIOUS_QUERY_PARAM]),
-        ),
+        gettext("Search: %(name)s") % {"name": workspace.name},
+        workspace=workspace,
+        role=access.role,
+        show_insights=access.role in DRAFT_ROLES,  # who may see search insights (search/interfaces/admin/insights.py)
+        other_workspaces=[a.workspace for a in workspace_accesses_for_user(user=request.user)
+                          if a.workspace.pk != workspace.pk][:20],
+        modes={mode: MODE_LABELS.get(mode, label) for mode, label in MODES.items()},
+        mode=mode,
+        more_options=[option for option in all_options if not option.advanced],
+        advanced_options=[option for option in all_options if option.advanced],
+        more_options_open=any(option.filled for option in all_options),
+        advanced_options_open=any(option.filled for option in all_options if option.advanced),
+        query=query or "",
+        searched=query is not None,
+        content_type=content_type or "",
+        status=status or "",
+        content_types=content_types,
+        statuses=access.entry_statuses,
+        entry_rows=entry_rows,
+        chunk_rows=chunk_rows,
+        # Under the relevance floor (search/engine/confidence.py): "No good match", the rows folded below.
+        no_good_match=isinstance(result, SearchResult) and result.extra_meta.get("answerable") is False,
+        result=result,
+        not_configured=not_configured,
+        pending=pending,
+        pages=_pages(request, result, len(entry_rows)) if entry_rows is not None else {},
+        suggestion_links=_suggestion_links(request, result),
+        correction=_correction(request, result),
+        facet_groups=sidebar_groups(params, getattr(result, "facets", None), schemas,
+                                    {ct.api_id: ct.name for ct in content_types}),
+        facet_inputs=sidebar_hidden_inputs(params),
+        facet_chips=chips,
+        facet_clear_url=clear_url,
+        keep_filters=bool(params.get(KEEP_FILTERS_PARAM)),
+        may_pin=may_pin(request, workspace),
+        back=urlencode([(key, value) for key, value in params.items() if key != PREVIOUS_QUERY_PARAM]),
     )
 
 
