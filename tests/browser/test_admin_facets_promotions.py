@@ -38,6 +38,8 @@ def shop(transactional_db):
         "henpin": entry_make(faq, title="返品・返金について", body="30日以内であれば返品できます。", tags=["返品"], price=800),
         "henpin_news": entry_make(news, title="返品受付の休止", body="年末は返品の受付を休止します。",
                                   tags=["返品", "年末年始"], price=800),
+        "tuihuo": entry_make(faq, title="退貨及退款須知", body="三十日內可以退貨。", tags=["退貨"], price=800),
+        "tuihuo_news": entry_make(news, title="暫停退貨服務", body="年底暫停受理退貨。", tags=["退貨", "年底"], price=800),
         "returns": entry_make(faq, title="Returns desk", body="Bring the parcel to the desk."),
     }
     other = WorkspaceFactory(slug="globex", name="Globex")
