@@ -6,7 +6,8 @@
    passages (`passage: `, cut at 200 characters: the engine runs about 4 ms a token,
    and length is checked by the windowing test): min, 1st percentile, mean.
 2. Top-10 of CovidFAQ's 68 FAQ entries for its first 200 queries, by each: how many queries
-   get the identical ordered top 10, and the same top-10 set.
+   get the identical ordered top 10, and the same top-10 set; and each one's nDCG@10 against
+   CovidFAQ's relevance judgements, to tell a moved near-tie from a worse ranking.
 
 Both run on one thread. The engine quantises activations to int8 per block; `--runtime numpy`
 keeps them fp32, `--runtime onnx` (int8 matmuls, e5_onnx.py) quantises them per matrix: the
@@ -17,6 +18,7 @@ vectors are not bit-equal. Reads ../shared/eval/ in place (EVAL_DIR). Run from t
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import sys
@@ -115,6 +117,24 @@ def main() -> None:
     same_first = sum(a[0] == b[0] for a, b in zip(top_mine, top_theirs, strict=True))
     print(f"\n2. CovidFAQ, {len(queries)} queries over {len(docs)} entries: identical ordered top-10 {ordered}/{len(queries)}, "
           f"same top-10 set {same_set}/{len(queries)}, same first hit {same_first}/{len(queries)}")
+    relevant: dict[str, set[str]] = {}
+    with (eval_dir() / "covidfaq-en" / "qrels.tsv").open(encoding="utf-8") as lines:
+        for row in csv.DictReader(lines, delimiter="\t"):
+            if int(row["score"]) > 0:
+                relevant.setdefault(row["query-id"], set()).add(row["corpus-id"])
+    query_ids = [q["_id"] for q in jsonl(eval_dir() / "covidfaq-en" / "queries.jsonl", 200)]
+    doc_ids = [d["_id"] for d in corpus]
+
+    def ndcg_at_10(top: np.ndarray) -> float:
+        scores = []
+        for query_id, row in zip(query_ids, top, strict=True):
+            wanted = relevant.get(query_id, set())
+            ideal = sum(1 / np.log2(rank + 2) for rank in range(min(10, len(wanted))))
+            gained = sum(1 / np.log2(rank + 2) for rank, j in enumerate(row) if doc_ids[j] in wanted)
+            scores.append(gained / ideal if ideal else 0.0)
+        return float(np.mean(scores))
+
+    print(f"   nDCG@10: ours {ndcg_at_10(top_mine):.4f}, engine {ndcg_at_10(top_theirs):.4f}")
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
 
 

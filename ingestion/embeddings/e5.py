@@ -17,7 +17,7 @@ vectors differ from the engine's by a cosine of about 0.99+ (tests/ingestion/tes
 bench/e5_parity.py).
 
 That numpy pass is the `numpy` runtime. The `onnx` runtime (e5_onnx.py, the default: about
-2.5x the chunks per CPU-second) runs the same layers as an onnxruntime graph with int8
+5x the chunks per CPU-second) runs the same layers as an onnxruntime graph with int8
 matmuls; everything around the layers (tokens, windows, word vectors, combining) is this module's.
 """
 
