@@ -15,6 +15,7 @@ directory (`E5_ONNX_CACHE_DIR`, default var/e5/), keyed by the file's SHA-256 an
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import tempfile
@@ -122,14 +123,25 @@ def encoder_graph(weights: E5Weights):
 def quantised_graph_path(weights_path: Path, cache_dir: Path, *, weights: E5Weights | None = None) -> Path:
     """The int8 graph of these weights in `cache_dir`, built and quantised if it is not there yet.
 
-    Written to a temporary name and renamed, so processes that build at once leave one whole file."""
+    One process builds it: the others (a worker's prefork children, starting together) wait on a
+    lock beside it and then load it, instead of each building the same graph on a shared CPU
+    (67.5 s to the demo's first vectors when both built, docs/design/vectors.md). Written to a
+    temporary name and renamed, so a reader never sees half a file."""
     target = Path(cache_dir) / f"e5-small-{weights_digest(weights_path)}-v{GRAPH_VERSION}-int8.onnx"
     if target.exists():
         return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not target.exists():
+            _quantised_graph_build(weights_path, target, weights=weights)
+    return target
+
+
+def _quantised_graph_build(weights_path: Path, target: Path, *, weights: E5Weights | None) -> None:
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         fp32 = Path(work) / "fp32.onnx"
         onnx.save(encoder_graph(weights or E5Weights(weights_path)), fp32)
@@ -139,7 +151,6 @@ def quantised_graph_path(weights_path: Path, cache_dir: Path, *, weights: E5Weig
         quantize_dynamic(fp32, int8, op_types_to_quantize=["MatMul"], per_channel=True,
                          weight_type=QuantType.QInt8, extra_options={"MatMulConstBOnly": True})
         os.replace(int8, target)
-    return target
 
 
 class E5OnnxEncoder(E5Encoder):

