@@ -32,14 +32,18 @@ no step for an operator to forget on a new or restored database, no wait for the
 connections opened before it, and no change to the SET LOCALs of code other than searches:
 
     DO $search$BEGIN SET LOCAL citus.propagate_set_commands = 'local';
-      PERFORM set_config('search.saved_statement_timeout', ...); SET LOCAL statement_timeout = '3000'; ...
+      PERFORM set_config('search.saved_work_mem', ...); SET LOCAL work_mem = '32MB'; ...
     END$search$;
     <the search statement>;
-    DO $search$BEGIN EXECUTE 'SET LOCAL statement_timeout = ' || ...; END$search$
+    DO $search$BEGIN EXECUTE 'SET LOCAL work_mem = ' || ...; END$search$
 
 The values are written into the block (a DO block takes no parameters), so names come from
-SETTING_NAMES and values must look like SETTING_VALUE. A statement that is its own
-transaction skips the restoring block there (it would cost a round trip to each worker).
+SETTING_NAMES and values must look like SETTING_VALUE. Propagated settings make Citus open a
+transaction block on the worker (BEGIN with the SETs, then COMMIT), round trips a statement
+without them does not pay: so the statement timeout, which the coordinator enforces for the
+workers too, stays a set_config on the coordinator (COORDINATOR_ONLY), a statement with no other
+setting is sent as on one node, and a statement that is its own transaction skips the
+restoring block.
 Pinned by tests/citus/test_settings.py.
 """
 
@@ -80,6 +84,9 @@ SETTING_NAMES = frozenset({
 # What a value may be, where it is written into the SQL (Citus's SET LOCAL): numbers, units, words.
 SETTING_VALUE = re.compile(r"[A-Za-z0-9_.\-]+\Z")
 _DO = "$search$"
+# Settings the coordinator alone needs on Citus: it cancels the workers' part of a statement it
+# cancels. Sending them on would open a transaction block on the worker for every statement.
+COORDINATOR_ONLY = frozenset({"statement_timeout"})
 
 
 def settings_checked(settings: Mapping[str, str]) -> Mapping[str, str]:
@@ -140,7 +147,7 @@ class SearchCursor:
             self._open(search_database())
         if not (wanted or kept):
             self._run(sql, params, skip_first_result=False)
-        elif self._citus:
+        elif self._citus and (wanted.keys() | kept.keys()) - COORDINATOR_ONLY:
             self._run(*self._citus_message(sql, params, wanted, kept), skip_first_result=True)
         else:
             # A setting of an extension not loaded yet in this session (pg_trgm's threshold before
@@ -172,17 +179,24 @@ class SearchCursor:
                        kept: Mapping[str, str]) -> tuple[str, Sequence[Any]]:
         """The message on Citus: the settings as SET LOCAL statements that Citus sends on to the
         workers (the module's docstring says why a DO block)."""
+        def set_(name: str, value: str) -> str:
+            if name in COORDINATOR_ONLY:
+                return f"PERFORM set_config('{name}', '{value}', true);"
+            return _set_local(name, value)
+
+        def put_back(name: str) -> str:
+            saved = f"nullif(current_setting('{_SAVED_PREFIX}{name}'), '')"
+            if name in COORDINATOR_ONLY:
+                return f"PERFORM set_config('{name}', {saved}, true);"
+            return f"EXECUTE 'SET LOCAL {name} = ' || coalesce(quote_literal({saved}), 'DEFAULT');"
+
         save = " ".join(
             f"PERFORM set_config('{_SAVED_PREFIX}{name}', coalesce(current_setting('{name}', true), ''), true);"
-            f" {_set_local(name, value)}" for name, value in wanted.items())
-        keep = " ".join(_set_local(name, value) for name, value in kept.items())
+            f" {set_(name, value)}" for name, value in wanted.items())
+        keep = " ".join(set_(name, value) for name, value in kept.items())
         message = f"DO {_DO}BEGIN SET LOCAL citus.propagate_set_commands = 'local'; {save} {keep} END{_DO}; {sql}"
         if wanted and self._in_transaction:
-            restore = " ".join(
-                f"EXECUTE 'SET LOCAL {name} = '"
-                f" || coalesce(quote_literal(nullif(current_setting('{_SAVED_PREFIX}{name}'), '')), 'DEFAULT');"
-                for name in wanted)
-            message = f"{message}; DO {_DO}BEGIN {restore} END{_DO}"
+            message = f"{message}; DO {_DO}BEGIN {' '.join(put_back(name) for name in wanted)} END{_DO}"
         return message, params
 
     def _run(self, sql: str, params: Sequence[Any], *, skip_first_result: bool) -> None:
