@@ -217,10 +217,12 @@ def run_exact(sql: str, params: list) -> list[int]:
 def plan_of(sql: str, params: list, ef_search: int) -> str:
     from django.db import connection, transaction
 
-    from search.engine.legs.vector_leg import search_settings_params, search_settings_sql
+    from search.engine.legs.vector_leg import search_settings
 
+    settings = search_settings(ef_search)
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+        cursor.execute("SELECT " + ", ".join(f"set_config('{name}', %s, true)" for name in settings),
+                       list(settings.values()))
         cursor.execute("EXPLAIN " + sql, params)
         lines = [row[0] for row in cursor.fetchall()]
     for line in lines:

@@ -2,8 +2,8 @@
 
 How a query runs (the SQL is built in search/engine/legs/vector_leg.py):
 
-    SELECT (SELECT count(*) FROM (SELECT 1 FROM <the matching rows> LIMIT 2001) capped),
-           set_config('hnsw.ef_search', ..., true), set_config('hnsw.iterative_scan', 'relaxed_order', true), ...
+    SELECT set_config('hnsw.ef_search', ..., true), set_config('hnsw.iterative_scan', 'relaxed_order', true), ...;
+    SELECT (SELECT count(*) FROM (SELECT 1 FROM <the matching rows> LIMIT 2001) capped)
     -- at most EXACT_MAX_ROWS (2,000) matching rows: rank them all exactly, no index:
     SELECT ..., distance FROM <the matching rows> ORDER BY distance + 0, id LIMIT top_k
     -- more: walk the HNSW index
@@ -26,7 +26,7 @@ How a query runs (the SQL is built in search/engine/legs/vector_leg.py):
   vector made from an older text of its chunk (the hash differs) is never served. Ordering by `1 - distance` (a score) would force a full sort.
 - With a filter (the workspace is always one), plain HNSW returns at most `ef_search`
   candidates *before* filtering, so a selective filter used to come back short. pgvector
-  0.8's `hnsw.iterative_scan = relaxed_order`, set per transaction with set_config(..., true),
+  0.8's `hnsw.iterative_scan = relaxed_order`, set per transaction (SET LOCAL, on Citus on the workers too),
   keeps scanning until LIMIT rows pass the filter (bounded by `hnsw.max_scan_tuples`).
   relaxed_order may return rows slightly out of order; the outer ORDER BY over the few
   materialised rows restores the exact order.

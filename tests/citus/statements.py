@@ -3,7 +3,8 @@ plans: for tests/citus/test_explain.py and bench/growth.py --citus.
 
 Every search statement goes through `SearchCursor.execute` (search/engine/db/statements.py);
 `statements_recorded` wraps it for a block (the real method still runs) and keeps each
-statement's SQL, parameters, local settings, the engine function that sent it, and how long it
+statement's SQL, parameters, the settings in force for it (the search transaction's and its
+own), the engine function that sent it, and how long it
 took. `explained` runs EXPLAIN (or EXPLAIN ANALYZE) of each through a SearchCursor of its own,
 with the same settings.
 """
@@ -31,6 +32,7 @@ class Statement:
     params: list[Any]
     local_settings: dict[str, str]
     ms: float = 0.0
+    settings_only: bool = False
     plan: list[str] = field(default_factory=list)
 
     @property
@@ -60,27 +62,41 @@ def statement_origin() -> str:
 def statements_recorded() -> Iterator[list[Statement]]:
     """Every statement a SearchCursor runs in the block, in order, with its time."""
     recorded: list[Statement] = []
-    execute = SearchCursor.execute
+    execute, settings_set = SearchCursor.execute, SearchCursor.settings_set
 
-    def recording(self, sql, params=(), *, local_settings=None):
-        statement = Statement(statement_origin(), sql, list(params), dict(local_settings or {}))
+    def recording(self, sql, params=(), *, local_settings=None, transaction_settings=None):
+        # The settings in force for the statement: the search transaction's and its own.
+        kept = self.__dict__.setdefault("recorded_settings", {})
+        kept.update(transaction_settings or {})
+        statement = Statement(statement_origin(), sql, list(params), {**kept, **(local_settings or {})},
+                              settings_only=self.__dict__.get("settings_only_now", False))
         recorded.append(statement)
         started = time.perf_counter()
         try:
-            return execute(self, sql, params, local_settings=local_settings)
+            return execute(self, sql, params, local_settings=local_settings, transaction_settings=transaction_settings)
         finally:
             statement.ms = (time.perf_counter() - started) * 1000
 
-    SearchCursor.execute = recording
+    def recording_settings(self, settings):
+        self.__dict__.setdefault("recorded_settings", {}).update(settings)
+        self.settings_only_now = True
+        try:
+            return settings_set(self, settings)
+        finally:
+            self.settings_only_now = False
+
+    SearchCursor.execute, SearchCursor.settings_set = recording, recording_settings
     try:
         yield recorded
     finally:
-        SearchCursor.execute = execute
+        SearchCursor.execute, SearchCursor.settings_set = execute, settings_set
 
 
 def explained(statements: list[Statement], *, analyze: bool = False) -> list[Statement]:
     """Each statement's plan on the database the searches read, run as the product runs the statement."""
     for statement in statements:
+        if statement.settings_only:  # its settings are among the next statements' own
+            continue
         with search_cursor(atomic=True) as cursor:
             cursor.execute(f"EXPLAIN {'(ANALYZE, BUFFERS) ' if analyze else ''}{statement.sql}", statement.params,
                            local_settings=statement.local_settings)

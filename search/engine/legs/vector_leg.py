@@ -149,21 +149,18 @@ def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name:
     return params
 
 
-def search_settings_sql() -> str:
-    """Per-transaction HNSW settings (set_config(..., true) is SET LOCAL that takes parameters)."""
-    return (
-        "SELECT set_config('hnsw.ef_search', %s, true),"
-        " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
-        " set_config('hnsw.max_scan_tuples', %s, true),"
-        " set_config('hnsw.scan_mem_multiplier', %s, true),"
+def search_settings(ef_search: int) -> dict[str, str]:
+    """The HNSW walk's settings, for the search's transaction (SearchCursor.settings_set: SET LOCAL,
+    on Citus on the workers too)."""
+    return {
+        "hnsw.ef_search": str(int(ef_search)),
+        "hnsw.iterative_scan": "relaxed_order",
+        "hnsw.max_scan_tuples": str(MAX_SCAN_TUPLES),
+        "hnsw.scan_mem_multiplier": str(SCAN_MEM_MULTIPLIER),
         # The gated exact CTE would otherwise be planned as a parallel Gather, and the
         # workers are launched (~10 ms) even when its one-time filter is false.
-        " set_config('max_parallel_workers_per_gather', '0', true)"
-    )
-
-
-def search_settings_params(ef_search: int) -> list[str]:
-    return [str(int(ef_search)), str(MAX_SCAN_TUPLES), str(SCAN_MEM_MULTIPLIER)]
+        "max_parallel_workers_per_gather": "0",
+    }
 
 
 def vector_candidates(
@@ -200,16 +197,15 @@ def vector_candidates(
     every_chunk_passes = where.sql == "TRUE"
     with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
         if every_chunk_passes and workspace_chunks is not None:
-            cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+            cursor.settings_set(search_settings(ef_search))
             too_many = workspace_chunks > EXACT_MAX_ROWS
         elif every_chunk_passes:
             length_sql, length_params = workspace_length_sql(workspace_id=workspace_id)
-            cursor.execute(f"{search_settings_sql()},"
-                           f" (SELECT coalesce(w.chunks, 0) FROM ({length_sql}) AS w(chunks, total))",
-                           [*search_settings_params(ef_search), *length_params])
+            cursor.execute(f"SELECT (SELECT coalesce(w.chunks, 0) FROM ({length_sql}) AS w(chunks, total))",
+                           length_params, transaction_settings=search_settings(ef_search))
             too_many = cursor.fetchone()[-1] > EXACT_MAX_ROWS
         else:
-            cursor.execute(search_settings_sql(), search_settings_params(ef_search))
+            cursor.settings_set(search_settings(ef_search))
             too_many = False
         rows: list[dict] = []
         exact_done = False

@@ -276,10 +276,8 @@ def test_short_index_scan_falls_back_to_exact_ranking(local_embeddings, workspac
     # them rare, so the index path alone comes back short (as a walk cut off by
     # hnsw.max_scan_tuples or by dead elements would).
     monkeypatch.setattr("search.engine.legs.vector_leg.EXACT_MAX_ROWS", 0)  # the HNSW walk, however few rows match
-    monkeypatch.setattr(
-        "search.engine.legs.vector_leg.search_settings_sql",
-        lambda: "SELECT set_config('hnsw.ef_search', %s, true), %s, %s",
-    )
+    monkeypatch.setattr("search.engine.legs.vector_leg.search_settings",
+                        lambda ef_search: {"hnsw.ef_search": str(ef_search)})
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("SET LOCAL enable_sort = off")
