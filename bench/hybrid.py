@@ -34,6 +34,7 @@ import os
 import statistics
 import sys
 import time
+import re
 import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
@@ -304,10 +305,22 @@ def measure(args: argparse.Namespace) -> None:
                   f"{statistics.mean(agree) if agree else float('nan'):>8.3f} {exhaustive:>3}/{len(texts):<3} "
                   f"{statistics.median(hyb_ms):>7.1f} {pct(hyb_ms, 0.95):>7.1f} {statistics.median(today_ms):>7.1f} "
                   f"{pct(today_ms, 0.95):>7.1f} {pct(hyb_ms, 0.95) / pct(today_ms, 0.95):>6.2f}x", flush=True)
+            if args.versus == "unfolded":  # folding changes what a CJK query reaches, not a Latin one's
+                for script, chosen in (("cjk", True), ("latin", False)):
+                    pairs = [(h, t) for text, h, t in zip(texts, hyb_ms, today_ms)
+                             if bool(CJK.search(text)) is chosen]
+                    if pairs:
+                        folded, unfolded = [h for h, _ in pairs], [t for _, t in pairs]
+                        print(f"{'':<20} {'':>6} {script:<7} {len(pairs):>4} queries: hybrid p95 folded "
+                              f"{pct(folded, 0.95):.1f} ms, unfolded {pct(unfolded, 0.95):.1f} ms, "
+                              f"{pct(folded, 0.95) / pct(unfolded, 0.95):.2f}x", flush=True)
     load1, load5, _ = os.getloadavg()
     print(f"\nload average at the end {load1:.1f}/{load5:.1f}")
     if args.bounds:
         bound_sweep(ws_ids["big"], queries["real"], args.bounds)
+
+
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 
 
 @contextmanager
