@@ -107,12 +107,15 @@ run: db
 	@# shell too, which re-enters the trap. Beat still running 10 s after TERM is killed: it
 	@# holds no work (the database is the queue of record; a lost schedule entry only runs a
 	@# sweep early), and on a loaded machine it was seen taking over 20 s to exit. The embedded
-	@# PostgreSQL runs in its own session and keeps running.
-	@trap 'kill -TERM $$worker $$beat $$server 2>/dev/null' INT TERM; \
+	@# PostgreSQL runs in its own session and keeps running. Each process is told to stop once:
+	@# Ctrl-C reaches the Celery processes itself (they handle SIGINT), so the INT trap signals
+	@# only runserver; a second signal while Celery beat shuts down printed a traceback.
+	@trap 'stopping=1; kill -TERM $$server 2>/dev/null' INT; \
+	  trap 'stopping=1; kill -TERM $$worker $$beat $$server 2>/dev/null' TERM; \
 	  $(VENV)/bin/celery -A config worker --loglevel=INFO --concurrency=2 & worker=$$!; \
 	  $(VENV)/bin/celery -A config beat --loglevel=INFO & beat=$$!; \
 	  $(PY) manage.py runserver $(HOST):$(PORT) --noreload & server=$$!; \
-	  wait -n; status=$$?; kill -TERM $$worker $$beat $$server 2>/dev/null; \
+	  wait -n; status=$$?; [ -n "$$stopping" ] || kill -TERM $$worker $$beat $$server 2>/dev/null; \
 	  for i in $$(seq 1 100); do kill -0 $$worker $$beat $$server 2>/dev/null || break; sleep 0.1; done; \
 	  kill -KILL $$beat 2>/dev/null; \
 	  while kill -0 $$worker $$beat $$server 2>/dev/null; do wait; done; exit $$status
