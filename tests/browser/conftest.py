@@ -92,6 +92,23 @@ def login_page(browser, live_server) -> Iterator[Callable[..., object]]:
         context.close()
 
 
+# The committed gallery (screenshots/ at the root), for the pages reviewers look at in each language.
+GALLERY = Path(__file__).resolve().parents[2] / "screenshots"
+
+
+@pytest.fixture
+def shot() -> Callable[[object, str], Path]:
+    """`shot(page, name)`: a full-page PNG in the committed gallery, screenshots/<name>.png."""
+    GALLERY.mkdir(exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = GALLERY / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
 @pytest.fixture
 def screenshot() -> Callable[[object, str], Path]:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,6 @@ labels, values and searches are Japanese, in a ja-JP browser (conftest.login_pag
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -22,7 +21,6 @@ from tests.search.semantic_helpers import LOCAL_BACKEND, local_model  # noqa: F4
 pytestmark = pytest.mark.browser
 
 # Not committed: the screenshots an editor looks at (artifacts/ keeps the others).
-SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 LANGUAGES = {
     "english": {
@@ -73,18 +71,6 @@ def shop(transactional_db):
                                       fields=schema(lang), semantic_search_enabled=True)
              for lang, spec in LANGUAGES.items()}
     return workspace, types
-
-
-@pytest.fixture
-def shot():
-    SHOTS.mkdir(exist_ok=True)
-
-    def take(page, name: str) -> Path:
-        path = SHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
-        return path
-
-    return take
 
 
 def member(username: str, workspace, role: str):

@@ -26,7 +26,6 @@ from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, 
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 AXE = Path(__file__).resolve().parents[2] / "tools" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
 
@@ -50,18 +49,6 @@ LANGUAGES = {
 }
 # Facets asked for in the builder: three are allowed (content type and status take two of five).
 FACETS = ["in_stock", "released", "tags"]
-
-
-@pytest.fixture
-def shot():
-    SHOTS.mkdir(exist_ok=True)
-
-    def take(page, name: str) -> Path:
-        path = SHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
-        return path
-
-    return take
 
 
 @pytest.fixture

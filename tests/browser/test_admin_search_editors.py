@@ -23,7 +23,6 @@ from tests.browser.test_admin_facets_promotions import member, shop  # noqa: F40
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 AXE = Path(__file__).resolve().parents[2] / "tools" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
 LOCALES = {"english": "en-US", "japanese": "ja-JP", "chinese": "zh-HK"}
@@ -34,18 +33,6 @@ QUERIES = {
     "japanese": {"q": "返品", "tag": "返品", "new_q": "休止", "pin": "返品・返金について"},
     "chinese": {"q": "退貨", "tag": "退貨", "new_q": "暫停", "pin": "退貨及退款須知"},
 }
-
-
-@pytest.fixture
-def shot():
-    SHOTS.mkdir(exist_ok=True)
-
-    def take(page, name: str) -> Path:
-        path = SHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
-        return path
-
-    return take
 
 
 def chips(page) -> list[str]:
