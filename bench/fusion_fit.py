@@ -66,7 +66,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from evalsets import SETS, load_set  # noqa: E402
+from evalsets import EVAL_EMBEDDING, SETS, load_set  # noqa: E402
 
 GRID = [round(i * 0.1, 1) for i in range(11)]
 ORACLE_GRID = [round(i * 0.1, 1) for i in range(11)]
@@ -99,16 +99,21 @@ Q.__module__ = "fusion_fit"
 sys.modules.setdefault("fusion_fit", sys.modules[__name__])
 
 
+def cache_prefix(name: str) -> str:
+    """The cache files' prefix of a set, per embedding model (EVAL_EMBEDDING; USE's keeps the old name)."""
+    return f"fusion-loso-{name}" if EVAL_EMBEDDING == "local" else f"fusion-loso-{EVAL_EMBEDDING}-{name}"
+
+
 def cache_path(name: str, split: str, max_queries: int | None) -> Path:
     """Where a split's collected candidates are kept (delete it after changing a leg or the features)."""
-    return REPO_ROOT / "var" / "bench" / f"fusion-loso-{name}-{split}-{max_queries or 'all'}.pickle"
+    return REPO_ROOT / "var" / "bench" / f"{cache_prefix(name)}-{split}-{max_queries or 'all'}.pickle"
 
 
 def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
     """Both legs of every query of a set's split, through hybrid_collect; cached in var/bench."""
     cache = cache_path(name, split, max_queries)
     if not cache.exists():  # a set collected with its own --max-queries (a long one, capped for time)
-        found = sorted(cache.parent.glob(f"fusion-loso-{name}-{split}-*.pickle"))
+        found = sorted(cache.parent.glob(f"{cache_prefix(name)}-{split}-*.pickle"))
         cache = found[-1] if found else cache
     if cache.exists():
         with cache.open("rb") as handle:
@@ -476,7 +481,7 @@ def main() -> None:
     global READ_ONLY
     READ_ONLY = args.read_only
     evalbench.django_setup()
-    if not READ_ONLY and not all(list((REPO_ROOT / "var" / "bench").glob(f"fusion-loso-{n}-{split}-*.pickle"))
+    if not READ_ONLY and not all(list((REPO_ROOT / "var" / "bench").glob(f"{cache_prefix(n)}-{split}-*.pickle"))
                                  for n in names for split in ("fit", "test")):
         from django.core.management import call_command
 
@@ -548,6 +553,8 @@ def main() -> None:
         print(f"ADAPTIVE_KEYWORD = ({', '.join(f'{v:.4f}' for v in coef_k)})  # {FEATURE_NAMES}")
         print(f"ADAPTIVE_SEMANTIC = ({', '.join(f'{v:.4f}' for v in coef_s)})")
         print(f"ADAPTIVE_AGGREGATE = {chosen[1]}")
+        print(f"For EVAL_EMBEDDING={EVAL_EMBEDDING}'s model (ADAPTIVE_BY_MODEL[{embedding_model_name()!r}]): "
+              f"({bias:.4f}, ({', '.join(f'{v:.4f}' for v in coef_k)}), ({', '.join(f'{v:.4f}' for v in coef_s)}))")
         print("Its keyword share, keyword weight / (keyword + semantic), mean over each set's fit queries: "
               + ", ".join(f"{n} {keyword_share(fit_qs[n], final['model']):.2f}" for n in names))
     print("\nThat refit on each set's test split (for reference; bench/eval.py measures the product):")
@@ -557,6 +564,13 @@ def main() -> None:
 
 
 TIE = 0.002
+
+
+def embedding_model_name() -> str:
+    """The model name the product stores with EVAL_EMBEDDING's vectors (ADAPTIVE_BY_MODEL's key)."""
+    from evalsets import cached_query_backend_class
+
+    return cached_query_backend_class().model_name
 
 
 def keyword_share(queries: list[Q], model: tuple) -> float:

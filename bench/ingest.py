@@ -12,8 +12,12 @@ counts against the fewest the API limits allow.
    (the /v1/embeddings wire format), for an English and a Japanese corpus. Requests made
    against max(ceil(texts / 1,000), ceil(estimated tokens / 320,000)).
 
+4. Offline models (`--only models`): USE and multilingual-e5-small end to end (the pipeline of
+   1), on 1 and 2 threads, each in a fresh process, alternated over --rounds: chunks/s (wall
+   and per model CPU-second), query embedding p50/p95 (wall and CPU), the process's RSS.
+
 Runs in its own throwaway database (created and dropped here). Run from the repo root:
-    .venv/bin/python bench/ingest.py
+    .venv/bin/python bench/ingest.py [--only local|voyage|saves|models]
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import json
 import math
 import os
 import random
+import resource
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -270,6 +276,101 @@ def bench_local() -> None:
           f"inserts) {seq_cpu_parts['claim_store']:.2f} s")
 
 
+# --- each offline model, end to end (issue 37) -------------------------------------------------
+# name -> (backend class, options): the two offline models a workspace can be on.
+OFFLINE_MODELS = {
+    "use": ("ingestion.embeddings.local.LocalEmbeddingBackend", {}),
+    "e5-small": ("ingestion.embeddings.e5.E5EmbeddingBackend", {"e5_runtime": "onnx"}),
+}
+MODEL_QUERIES = (
+    "how do I return an item", "refund after 30 days", "international shipping customs fees",
+    "reset my account password", "warranty repair for a broken order", "discount coupon not applied",
+    "返品の方法を教えて", "返金はいつ届きますか", "海外への配送と送料", "パスワードを忘れた",
+    "保証期間中の修理", "定期購入を解約したい",
+)
+
+
+def bench_model_one(name: str, threads: int) -> dict:
+    """In a child process: the pipeline (save through the services, then `chunks_embed_pending`
+    inline, as a worker) with one model on `threads` threads, then query embedding, then RSS."""
+    import psutil
+
+    path, options = OFFLINE_MODELS[name]
+    use_backend(path, threads=threads, **options)
+    backend = get_embedding_backend()
+    began = time.perf_counter()
+    backend.load()
+    backend.embed_queries(["warm up the model", "モデルを温める"])
+    load_s = time.perf_counter() - began
+    clock = ModelClock(backend)
+    doc = new_doc_type(f"bench-{name}-{threads}-{os.getpid()}")
+    save_s, embed_s, cpu = run_sequential(doc, make_corpus(random.Random(4)), clock)
+    chunks = Chunk.objects.for_workspace(doc.workspace).embedded().count()
+    assert chunks == Chunk.objects.for_workspace(doc.workspace).count(), "a chunk was left unembedded"
+    walls, cpus = [], []
+    for rep in range(3):
+        for text in MODEL_QUERIES:
+            query = f"{text} {rep}" if rep else text  # no provider-side cache can answer a repeat
+            wall_began, cpu_began = time.perf_counter(), time.process_time()
+            backend.embed_query(query)
+            walls.append((time.perf_counter() - wall_began) * 1000)
+            cpus.append((time.process_time() - cpu_began) * 1000)
+    memory = psutil.Process().memory_info()
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"name": name, "threads": threads, "chunks": chunks, "load_s": load_s,
+            "embed_s": embed_s, "save_s": save_s, "model_cpu": cpu["model"], "pipeline_cpu": sum(cpu.values()),
+            "query_p50": _percentile(walls, 50), "query_p95": _percentile(walls, 95),
+            "query_cpu_p50": _percentile(cpus, 50), "query_cpu_p95": _percentile(cpus, 95),
+            "rss_mb": memory.rss / 2**20, "peak_mb": peak_kb / 1024}
+
+
+def _percentile(values: list[float], q: int) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def bench_models(rounds: int, thread_counts: list[int]) -> None:
+    """Each offline model on 1 and 2 threads, each (model, threads) in a fresh process (RSS is
+    the model's alone), alternated round by round (the second round runs in reverse order) so
+    the machine's drifting load falls on every row alike."""
+    import subprocess
+
+    plan = [(name, threads) for threads in thread_counts for name in OFFLINE_MODELS]
+    rows = []
+    print(f"== Offline models, end to end: {ENTRIES} entries (half English, half Japanese) saved through the "
+          f"services, then embedded inline as a worker does; {len(MODEL_QUERIES) * 3} queries embedded one by one")
+    for round_no in range(1, rounds + 1):
+        for name, threads in (plan if round_no % 2 else list(reversed(plan))):
+            load = os.getloadavg()[0]
+            out = subprocess.run([sys.executable, __file__, "--one", f"{name}:{threads}"], capture_output=True,
+                                 text=True, check=True, env={**os.environ, "DEBUG": os.environ.get("DEBUG", "true")})
+            row = json.loads(out.stdout.strip().splitlines()[-1])
+            row["round"], row["load"] = round_no, load
+            rows.append(row)
+            print(f"  round {round_no} {name:<9} {threads} thread(s): {row['chunks']} chunks, embed "
+                  f"{row['chunks'] / row['embed_s']:.2f} chunks/s ({row['chunks'] / row['model_cpu']:.2f} per model "
+                  f"CPU-s), save {row['save_s']:.1f} s; query p50 {row['query_p50']:.1f} p95 {row['query_p95']:.1f} ms "
+                  f"(CPU {row['query_cpu_p50']:.1f} / {row['query_cpu_p95']:.1f}); RSS {row['rss_mb']:.0f} MB "
+                  f"(peak {row['peak_mb']:.0f}); load {row['load_s']:.1f} s; load average {load:.2f}", flush=True)
+    print(f"\n{'model':<10}{'threads':>8}{'chunks/s':>10}{'/CPU-s':>8}{'q p50':>8}{'q p95':>8}{'cpu p95':>9}"
+          f"{'RSS MB':>8}{'peak':>6}   (medians over {rounds} rounds; ms)")
+    for name, threads in plan:
+        mine = [r for r in rows if r["name"] == name and r["threads"] == threads]
+
+        def med(key, mine=mine):
+            return statistics.median(r[key] for r in mine)
+        cps = statistics.median(r["chunks"] / r["embed_s"] for r in mine)
+        per_cpu = statistics.median(r["chunks"] / r["model_cpu"] for r in mine)
+        print(f"{name:<10}{threads:>8}{cps:>10.2f}{per_cpu:>8.2f}{med('query_p50'):>8.1f}{med('query_p95'):>8.1f}"
+              f"{med('query_cpu_p95'):>9.1f}{med('rss_mb'):>8.0f}{med('peak_mb'):>6.0f}")
+    use_1 = [r for r in rows if r["name"] == "use" and r["threads"] == thread_counts[0]]
+    e5_1 = [r for r in rows if r["name"] == "e5-small" and r["threads"] == thread_counts[0]]
+    ratio = statistics.median(r["chunks"] / r["model_cpu"] for r in use_1) / statistics.median(
+        r["chunks"] / r["model_cpu"] for r in e5_1)
+    print(f"USE embeds {ratio:.1f}x the chunks of e5-small per model CPU-second ({thread_counts[0]} thread); "
+          f"load average at the end {os.getloadavg()}")
+
+
 class FakeVoyage:
     """A local Voyage /v1/embeddings: checks the request limits, counts requests, answers
     with small deterministic 1024-d unit vectors and a usage block."""
@@ -429,11 +530,22 @@ def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=("local", "voyage", "saves"), default=None)
+    parser.add_argument("--only", choices=("local", "voyage", "saves", "models"), default=None,
+                        help="models: each offline model (USE, e5-small) end to end on 1 and 2 threads")
+    parser.add_argument("--rounds", type=int, default=2, help="with --only models")
+    parser.add_argument("--threads", default="1,2", help="with --only models")
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # model:threads, in the child process
     args = parser.parse_args()
     celery_app.conf.broker_url = "memory://"  # the saves enqueue tasks; nobody consumes them here
+    if args.only == "models" and not args.one:
+        bench_models(args.rounds, [int(t) for t in args.threads.split(",")])
+        return
     old_config = setup_databases(verbosity=0, interactive=False)
     try:
+        if args.one:
+            name, threads = args.one.split(":")
+            print(json.dumps(bench_model_one(name, int(threads))))
+            return
         if args.only in (None, "local"):
             bench_local()
         if args.only in (None, "saves"):

@@ -50,6 +50,7 @@ from search.engine.legs.fusion import (
     Candidate,
     FusionSetting,
     QueryFeatures,
+    adaptive_model,
     adaptive_weights,
     fuse,
     query_features,
@@ -260,7 +261,8 @@ def hybrid_rank(*, workspace_id: int, query: str, request: HybridRequest, option
                                ef_search=request.ef_search, include_vectors=request.include_vectors,
                                embedding=embedding, typos=request.typos, synonyms=request.synonyms,
                                prefix=request.prefix)
-    ranked = fuse(list(collected.candidates.values()), setting=options.setting, features=collected.features)
+    ranked = fuse(list(collected.candidates.values()), setting=options.setting, features=collected.features,
+                  embedding_model=collected.model)
     collected.weights = effective_weights(options.setting, collected)
     return collected, ranked
 
@@ -270,7 +272,8 @@ def effective_weights(setting: FusionSetting, collected: Collected) -> tuple[flo
     the fixed ones, or adaptive fusion's own for this query's features."""
     if setting.method == FUSION_ADAPTIVE and not setting.fixed:
         keyword, semantic = adaptive_weights(collected.features, keyword_ran=LEG_KEYWORD in collected.legs_used,
-                                             semantic_ran=LEG_SEMANTIC in collected.legs_used)
+                                             semantic_ran=LEG_SEMANTIC in collected.legs_used,
+                                             model=adaptive_model(collected.model))
     else:
         keyword, semantic = setting.weights()
     return (keyword if LEG_KEYWORD in collected.legs_used else 0.0,

@@ -211,3 +211,58 @@ def test_edits_during_a_backfill_end_with_current_vectors_for_both_models(worksp
             assert list(current_vector(chunk, "fake-hash-16").embedding) == pytest.approx(fake._vector(chunk.text),
                                                                                          abs=1e-6)
             assert list(current_vector(chunk, OTHER).embedding) == pytest.approx(other._vector(chunk.text), abs=1e-6)
+
+
+def test_the_demo_workspace_switches_to_e5_and_back(workspace, workers, settings, tmp_path):
+    """Issue 37: the demo workspace, as `make run` seeds it, moves from USE to multilingual-e5-small
+    and back with the operator's command, the backfill made by a real worker with the real model."""
+    import io
+
+    from django.core.management import call_command
+
+    from cms.models import Workspace
+
+    use_backend(settings, "ingestion.embeddings.local.LocalEmbeddingBackend")
+    call_command("seed_demo", stdout=io.StringIO())
+    demo = Workspace.objects.get(slug="demo")
+    services.chunks_embed_pending()
+    chunks = Chunk.objects.for_workspace(demo).count()
+    assert chunks and ChunkVector.objects.filter(workspace=demo, model="use-multilingual-v3").count() == chunks
+    queries = tmp_path / "queries.tsv"
+    queries.write_text("q1\thow do I get my money back\nq2\t返品したい\nq3\tforgot my password\n", encoding="utf-8")
+
+    def run(*args: str) -> str:
+        out = io.StringIO()
+        call_command("embedding_switch", *args, stdout=out)
+        return out.getvalue()
+
+    def answers(model: str, dimensions: int) -> None:
+        access = workspace_access_for_operator(workspace=demo)
+        for query, title in (("how do I get my money back", "Refund policy"), ("返品したい", "返品・返金について")):
+            for result in (semantic_search(access=access, query=query, top_k=3),
+                           hybrid_search(access=access, query=query, top_k=3)):
+                assert (result.model, result.dimensions) == (model, dimensions), query
+                assert title in [hit.title for hit in result.hits], (query, model)
+
+    answers("use-multilingual-v3", 512)
+    run("start", "demo", "--model", "e5-small")
+    answers("use-multilingual-v3", 512)  # the active model answers while the target backfills
+    # The onnx graph cache is the checkout's (var/e5/), as `make run`'s worker uses.
+    workers.start(provider="local", EMBED_BATCH_MAX_CHUNKS="8")
+    wait_until(lambda: selectors.embedding_switch_progress(workspace=demo)["covered"] == chunks, workers,
+               "the e5-small backfill of the demo workspace")
+    compared = run("compare", "demo", "--queries", str(queries))
+    assert "multilingual-e5-small" in compared and "use-multilingual-v3" in compared, compared
+    run("promote", "demo")
+    answers("multilingual-e5-small", 384)
+    assert ChunkVector.objects.filter(workspace=demo, model="multilingual-e5-small").count() == chunks
+
+    # And back: USE's vectors are still there, so the switch back embeds nothing.
+    run("start", "demo", "--model", "local")
+    wait_until(lambda: selectors.embedding_switch_progress(workspace=demo)["covered"] == chunks, workers,
+               "the switch back to USE")
+    run("promote", "demo")
+    answers("use-multilingual-v3", 512)
+    run("prune", "demo", "--model", "multilingual-e5-small")
+    assert ChunkVector.objects.filter(workspace=demo).values_list("model", flat=True).distinct().get() == \
+        "use-multilingual-v3"

@@ -56,6 +56,11 @@ ADAPTIVE_BIAS = 0.0
 ADAPTIVE_KEYWORD = (0.9610, 0.8976, -0.7634, -0.8579, -0.2969, 0.0, 0.0)
 ADAPTIVE_SEMANTIC = (0.6317, -0.1471, 0.2905, -0.8065, 0.5888, 0.0, 0.0)
 ADAPTIVE_AGGREGATE = True  # an entry's best chunk fused on the entry's best evidence per leg
+# The embedding models fitted apart, (bias, keyword coefficients, semantic coefficients) each:
+# each model's cosines have their own spread, so the features that read them (semantic_spread)
+# and the weight its leg earns differ. Fitted by `EVAL_EMBEDDING=<model> bench/fusion_fit.py`.
+# A model not named here (a provider's, the local USE model) is fused with the constants above.
+ADAPTIVE_BY_MODEL: dict[str, tuple[float, tuple[float, ...], tuple[float, ...]]] = {}
 # --- end of fitted values ---
 # Each leg's weight when the fitted weights of a query are both 0 (adaptive_weights): chosen,
 # not fitted; the z-scores of the legs that ran, summed.
@@ -155,6 +160,12 @@ def query_features(*, query: str, query_terms: int, known_idfs: Sequence[float],
     length = min(1.0, math.log1p(query_terms) / math.log1p(LENGTH_SATURATION))
     return QueryFeatures(coverage=min(1.0, coverage), rarity=min(1.0, rarity), keyword_gap=gap,
                          semantic_spread=spread, length=length, cjk=cjk_share(query))
+
+
+def adaptive_model(embedding_model: str | None) -> tuple[float, tuple[float, ...], tuple[float, ...]]:
+    """The adaptive fusion fitted for the embedding model that ranked the semantic leg (None: the
+    leg did not run): its own fit where ADAPTIVE_BY_MODEL has one, else the default fit."""
+    return ADAPTIVE_BY_MODEL.get(embedding_model or "", (ADAPTIVE_BIAS, ADAPTIVE_KEYWORD, ADAPTIVE_SEMANTIC))
 
 
 def adaptive_weights(features: QueryFeatures, *, keyword_ran: bool = True, semantic_ran: bool = True,
@@ -275,8 +286,9 @@ def fuse_arrays(keyword: np.ndarray, semantic: np.ndarray, *, setting: FusionSet
 
 
 def fuse(candidates: list[Candidate], *, setting: FusionSetting, features: QueryFeatures | None = None,
-         aggregate: bool | None = None) -> list[Candidate]:
-    """Set each candidate's `fused` score (fuse_arrays) and return them best first (ties: lower chunk id)."""
+         aggregate: bool | None = None, embedding_model: str | None = None) -> list[Candidate]:
+    """Set each candidate's `fused` score (fuse_arrays) and return them best first (ties: lower chunk id).
+    `embedding_model`: the model of the semantic leg's vectors, whose fit adaptive fusion uses."""
     if not candidates:
         return []
     nan = float("nan")
@@ -287,7 +299,8 @@ def fuse(candidates: list[Candidate], *, setting: FusionSetting, features: Query
     # A chunk of an asset has no entry: it stands alone (a negative id no entry has).
     entries = np.array([c.entry_id if c.entry_id is not None else -c.chunk_id for c in candidates])
     fused = fuse_arrays(keyword, semantic, setting=setting, features=features, keyword_rank=keyword_rank,
-                        semantic_rank=semantic_rank, entries=entries, aggregate=aggregate)
+                        semantic_rank=semantic_rank, entries=entries, aggregate=aggregate,
+                        model=adaptive_model(embedding_model))
     for c, value in zip(candidates, fused.tolist()):
         c.fused = value
     return sorted(candidates, key=lambda c: (-c.fused, c.chunk_id))

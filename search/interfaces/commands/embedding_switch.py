@@ -32,7 +32,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         action = workspace_actions(parser)
         start = action("start", "backfill vectors of a new model beside the active one")
-        start.add_argument("--model", required=True, help="model name or backend alias (local, minilm, voyage, fake)")
+        start.add_argument("--model", required=True, help="model name or backend alias (local, e5-small, minilm, voyage, fake)")
         start.add_argument("--dry-run", action="store_true", help="estimate texts, tokens and cost; change nothing")
         promote = action("promote", "make the target the active model (needs 100%% coverage)")
         promote.add_argument("--force", action="store_true", help="promote below 100%% coverage")

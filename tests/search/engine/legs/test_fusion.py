@@ -16,6 +16,7 @@ from ingestion.services import chunks_embed_pending
 from search.engine.agentic import agentic_search
 from search.engine.legs.fusion import (
     FUSION_ADAPTIVE,
+    FEATURE_NAMES,
     FUSION_WEIGHTED,
     FusionSetting,
     NEUTRAL_WEIGHT,
@@ -275,6 +276,25 @@ def test_adaptive_weights_match_meta(embedded, workspace):
     meta = hybrid_search(access=access, query="forgot my password").extra_meta
     assert meta["weights"]["keyword"] == pytest.approx(keyword, abs=1e-6)
     assert meta["weights"]["semantic"] == pytest.approx(semantic, abs=1e-6)
+
+
+def test_each_embedding_model_is_fused_with_its_own_fit(embedded, workspace, monkeypatch):
+    """ADAPTIVE_BY_MODEL: a workspace whose vectors are of a model fitted apart is fused with
+    that model's coefficients (here one that trusts the semantic leg alone); others keep the default."""
+    from search.engine.legs import fusion
+
+    access = full_access(workspace)
+    default = hybrid_search(access=access, query="forgot my password").extra_meta["weights"]
+    assert default["keyword"] > 0
+    model = hybrid_search(access=access, query="forgot my password").model
+    semantic_only = (0.0, (0.0,) * len(FEATURE_NAMES), (1.0,) + (0.0,) * (len(FEATURE_NAMES) - 1))
+    monkeypatch.setattr(fusion, "ADAPTIVE_BY_MODEL", {model: semantic_only})
+    result = hybrid_search(access=access, query="forgot my password", top_k=5)
+    assert (result.extra_meta["weights"]["keyword"], result.extra_meta["weights"]["semantic"]) == (0.0, 1.0)
+    semantic_order = sorted(result.hits, key=lambda hit: -hit.legs["semantic"]["score"])
+    assert [hit.id for hit in result.hits] == [hit.id for hit in semantic_order]
+    monkeypatch.setattr(fusion, "ADAPTIVE_BY_MODEL", {"another-model": semantic_only})
+    assert hybrid_search(access=access, query="forgot my password").extra_meta["weights"] == default
 
 
 def test_both_legs_first_is_first_even_where_the_model_gives_no_weight(embedded, workspace):
