@@ -2,7 +2,13 @@
 """Choose hybrid search's fusion by leave-one-set-out over every judged set in ../shared/eval/.
 
 Run from the repo root, after bench/eval.py has loaded the workspaces:
-    .venv/bin/python bench/fusion_fit.py [--sets ...] [--max-queries N]
+    [EVAL_EMBEDDING=e5] .venv/bin/python bench/fusion_fit.py [--sets ...] [--max-queries N] [--depth D]
+
+EVAL_EMBEDDING names the embedding model whose vector leg is fitted (bench/evalsets.py; each
+model's workspaces live in their own database): `local` (USE, whose fit is the default
+constants of search/engine/legs/fusion.py) or `e5` (multilingual-e5-small, whose fit is its
+entry in ADAPTIVE_BY_MODEL). --depth collects at another candidate depth than the product's,
+to check that depth for a model.
 
 For every query of every set (fit and test splits, bench/evalsets.py; the halves of the sets
 without a split are in bench/eval_split.tsv), both legs run once through the product's own
@@ -100,8 +106,13 @@ sys.modules.setdefault("fusion_fit", sys.modules[__name__])
 
 
 def cache_prefix(name: str) -> str:
-    """The cache files' prefix of a set, per embedding model (EVAL_EMBEDDING; USE's keeps the old name)."""
-    return f"fusion-loso-{name}" if EVAL_EMBEDDING == "local" else f"fusion-loso-{EVAL_EMBEDDING}-{name}"
+    """The cache files' prefix of a set, per embedding model (EVAL_EMBEDDING; USE's keeps the old
+    name) and candidate depth (--depth; the product's keeps the old name)."""
+    from search.engine.hybrid import CANDIDATE_DEPTH
+
+    model = "" if EVAL_EMBEDDING == "local" else f"-{EVAL_EMBEDDING}"
+    depth = "" if DEPTH in (None, CANDIDATE_DEPTH) else f"-depth{DEPTH}"
+    return f"fusion-loso{model}{depth}-{name}"
 
 
 def cache_path(name: str, split: str, max_queries: int | None) -> Path:
@@ -140,8 +151,8 @@ def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
     for query in data.queries[:max_queries]:
         judged = data.qrels[query["_id"]]
         collected = hybrid_collect(workspace_id=workspace.pk, query=query["text"][:2000], where=where,
-                                   depth=CANDIDATE_DEPTH, keyword_leg=True, semantic_leg=True,
-                                   ef_search=max(DEFAULT_EF_SEARCH, CANDIDATE_DEPTH))
+                                   depth=DEPTH or CANDIDATE_DEPTH, keyword_leg=True, semantic_leg=True,
+                                   ef_search=max(DEFAULT_EF_SEARCH, DEPTH or CANDIDATE_DEPTH))
         cands = list(collected.candidates.values())
         nan = float("nan")
         entries = [collected.hits[c.chunk_id].entry_id for c in cands]
@@ -166,6 +177,7 @@ def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
 
 
 READ_ONLY = False
+DEPTH: int | None = None  # --depth: candidates per leg, if not the product's CANDIDATE_DEPTH
 
 
 def workspace_read(data):
@@ -474,12 +486,15 @@ def main() -> None:
                         "collect each with its BENCH_EVAL_DB, then run the comparison over all sets)")
     parser.add_argument("--read-only", action="store_true",
                         help="with --collect-only: read a database another process is loading (no migrate, no writes)")
+    parser.add_argument("--depth", type=int, default=None,
+                        help="candidates per leg (default: the product's CANDIDATE_DEPTH), to check that depth")
     args = parser.parse_args()
     names = [n for n in args.sets.split(",") if n]
     import eval as evalbench
 
-    global READ_ONLY
+    global READ_ONLY, DEPTH
     READ_ONLY = args.read_only
+    DEPTH = args.depth
     evalbench.django_setup()
     if not READ_ONLY and not all(list((REPO_ROOT / "var" / "bench").glob(f"{cache_prefix(n)}-{split}-*.pickle"))
                                  for n in names for split in ("fit", "test")):

@@ -30,6 +30,7 @@ Run from the repo root:
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import statistics
 import sys
@@ -206,6 +207,96 @@ def load(total: int, rebuild: bool) -> tuple[dict[str, int], dict[str, int]]:
     return ws_ids, counts
 
 
+E5_MODEL, E5_DIMENSIONS = "multilingual-e5-small", 384
+E5_CACHE = REPO_ROOT / "var" / "bench" / "hybrid-real-chunks-e5.npz"
+
+
+def e5_vectors_load() -> None:
+    """--versus e5: a multilingual-e5-small vector beside USE's for every chunk of the bench
+    database. A real chunk gets its vector from bench/eval.py's E5 database (EVAL_EMBEDDING=e5,
+    cms_bench_eval_e5: the same chunker over the same sets, so the same texts); a variant gets
+    its source's E5 vector plus the same Gaussian noise as its USE vector, normalised. Then
+    E5's HNSW index (migration 0013's definition). Reused when every chunk has one."""
+    import psycopg
+    from django.db import connection
+    from pgvector.psycopg import register_vector
+
+    from ingestion.models import Chunk, ChunkVector
+
+    total = Chunk.objects.count()
+    if ChunkVector.objects.filter(model=E5_MODEL).count() == total:
+        print(f"Reusing the {total} {E5_MODEL} vectors already in {BENCH_DB}.", flush=True)
+        return
+    if E5_CACHE.exists():
+        data = np.load(E5_CACHE, allow_pickle=False)
+        texts, vectors = [str(t) for t in data["texts"]], data["vectors"]
+    else:
+        params = {**connection.get_connection_params(), "dbname": "cms_bench_eval_e5"}
+        params.pop("cursor_factory", None)
+        params.pop("context", None)
+        with psycopg.connect(**params) as conn:
+            register_vector(conn)
+            rows = conn.execute(
+                f"SELECT c.text, v.embedding::vector({E5_DIMENSIONS}) FROM ingestion_chunkvector v"
+                " JOIN ingestion_chunk c ON c.id = v.chunk_id AND c.content_hash = v.content_hash"
+                " WHERE v.model = %s ORDER BY c.id", [E5_MODEL]).fetchall()
+        texts = [r[0] for r in rows]
+        vectors = np.asarray([np.asarray(r[1].to_list(), dtype=np.float32) for r in rows], dtype=np.float32)
+        E5_CACHE.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(E5_CACHE, texts=np.asarray(texts), vectors=vectors)
+    exact = {t: i for i, t in enumerate(texts)}
+    by_prefix = {t[:300]: i for i, t in enumerate(texts)}
+    rng = np.random.default_rng(37)
+    variant = re.compile(r" \[generated variant \d+\]$")
+    started = time.perf_counter()
+    missing = 0
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP INDEX IF EXISTS chunk_vector_hnsw_{E5_MODEL.replace('-', '_')}")
+        cursor.execute("DELETE FROM ingestion_chunkvector WHERE model = %s", [E5_MODEL])
+        cursor.execute("SELECT id, workspace_id, text, content_hash FROM ingestion_chunk ORDER BY id")
+        chunks = cursor.fetchall()
+    raw = connection.connection
+    register_vector(raw)
+    with raw.cursor() as cursor, cursor.copy(
+            "COPY ingestion_chunkvector (chunk_id, workspace_id, model, dimensions, embedding, content_hash,"
+            " created_at) FROM STDIN (FORMAT BINARY)") as copy:
+        copy.set_types(["bigint", "bigint", "text", "integer", "vector", "text", "timestamptz"])
+        stamp = datetime.datetime.now(datetime.UTC)
+        for chunk_id, ws, text, content_hash in chunks:
+            if text in exact:
+                vector = vectors[exact[text]]
+            else:
+                source = by_prefix.get(variant.sub("", text)[:300])
+                if source is None:
+                    missing += 1
+                    source = int(rng.integers(0, len(vectors)))
+                vector = vectors[source] + rng.normal(0.0, NOISE_SIGMA, size=E5_DIMENSIONS).astype(np.float32)
+                vector = (vector / np.linalg.norm(vector)).astype(np.float32)
+            copy.write_row((chunk_id, ws, E5_MODEL, E5_DIMENSIONS, vector, content_hash, stamp))
+    raw.commit() if not raw.autocommit else None
+    print(f"  {E5_MODEL} vectors for {len(chunks)} chunks ({len(texts)} real ones read; {missing} chunks whose "
+          f"source had no E5 vector got a random real one's): {time.perf_counter() - started:.1f} s", flush=True)
+    started = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute("SET maintenance_work_mem = '2GB'")
+        cursor.execute(vectorload.indexes_module().vector_index_sql(E5_MODEL, E5_DIMENSIONS))
+        cursor.execute("ANALYZE ingestion_chunkvector")
+    print(f"  {E5_MODEL} HNSW index build: {time.perf_counter() - started:.1f} s", flush=True)
+
+
+@contextmanager
+def active_model(workspace_id: int, model: str | None):
+    """--versus e5: the workspace's active embedding model for one search (its WorkspaceEmbedding
+    row, as `embedding_switch promote` sets it), outside the timing."""
+    from ingestion.models import WorkspaceEmbedding
+
+    if model is None:
+        yield
+        return
+    WorkspaceEmbedding.objects.update_or_create(workspace_id=workspace_id, defaults={"active_model": model})
+    yield
+
+
 # --- measuring ----------------------------------------------------------------------------------
 
 def query_sets(count: int) -> dict[str, list[str]]:
@@ -246,8 +337,14 @@ def measure(args: argparse.Namespace) -> None:
         ("ws 99% + filter 1%", operator_big, {"bucket": 7}, counts["filtered"]),
         ("ws 99%, viewer", viewer_big, None, counts["big"]),
     ]
-    from ingestion.embeddings import get_embedding_backend
+    from ingestion.embeddings import get_embedding_backend, get_embedding_backend_for_model
 
+    if args.versus == "e5":
+        e5_vectors_load()
+        get_embedding_backend_for_model(E5_MODEL).embed_query("warm up the model")
+        print(f"--versus e5: 'hyb' is hybrid search on {E5_MODEL} ({E5_DIMENSIONS} d) vectors, 'tdy' on "
+              f"{MODEL} ({DIMENSIONS} d): the same chunks and keyword index, the workspace's active model "
+              f"set before each search (not timed); each query embedded by its model", flush=True)
     backend = get_embedding_backend()
     embed_ms = []
     for text in queries["real"][:30]:
@@ -292,11 +389,14 @@ def measure(args: argparse.Namespace) -> None:
             for i, text in enumerate(texts):
                 # --versus raw-chunks: one row per entry (the default) against raw chunks, as before issue 34.
                 # --versus unfolded: the query's keywords only lowercased, as before cms.folding (issue 35).
+                # --versus e5: the same search on E5's vectors ('hyb') and on USE's ('tdy').
                 before = ({"raw_chunks": True} if args.versus == "raw-chunks"
-                          else {} if args.versus == "unfolded" else today_options(text))
-                runs = [(hyb_ms, {}, False), (today_ms, before, args.versus == "unfolded")]
-                for out, options, unfolded in (runs if i % 2 == 0 else runs[::-1]):
-                    with query_unfolded(unfolded):
+                          else {} if args.versus in ("unfolded", "e5") else today_options(text))
+                e5 = args.versus == "e5"
+                runs = [(hyb_ms, {}, False, E5_MODEL if e5 else None),
+                        (today_ms, before, args.versus == "unfolded", MODEL if e5 else None)]
+                for out, options, unfolded, model in (runs if i % 2 == 0 else runs[::-1]):
+                    with query_unfolded(unfolded), active_model(access.workspace.pk, model):
                         started = time.perf_counter()
                         hybrid_search(access=access, query=text, top_k=TOP_K, filter=spec, **options)
                         out.append((time.perf_counter() - started) * 1000)
@@ -371,9 +471,10 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=150)
     parser.add_argument("--rebuild", action="store_true")
-    parser.add_argument("--versus", choices=("fusion-18", "raw-chunks", "unfolded"), default="fusion-18",
-                        help="what hybrid is timed against: the fusion before issue 18, raw chunks (issue 34), or "
-                        "the query's keywords unfolded (issue 35: folding's cost)")
+    parser.add_argument("--versus", choices=("fusion-18", "raw-chunks", "unfolded", "e5"), default="fusion-18",
+                        help="what hybrid is timed against: the fusion before issue 18, raw chunks (issue 34), "
+                        "the query's keywords unfolded (issue 35: folding's cost), or, with e5, hybrid on "
+                        "multilingual-e5-small's 384-d vectors against USE's 512-d ones (issue 37)")
     parser.add_argument("--load-only", action="store_true", help="load the data set and build the indexes, then stop")
     parser.add_argument("--bounds", default="500/50,1000/100,2000/150,4000/300,1000000000/1000000000",
                         help="budget/champions pairs for the sweep ('' to skip)")
