@@ -21,6 +21,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_lazy as _
@@ -29,7 +30,7 @@ from cms import services
 from cms.admin.content import WorkspaceScopedAdmin
 from cms.admin.access import workspaces_with_role
 from cms.model_labels import status_word
-from cms.models import Entry, Promotion, Workspace, promotion_phrase_normalise
+from cms.models import PROMOTION_PHRASE_MAX_CHARS, Entry, Promotion, Workspace, promotion_phrase_normalise
 from cms.selectors import promotion_pinned
 from cms.text_numbers import int_from_text
 
@@ -101,6 +102,11 @@ class PromotionForm(forms.ModelForm):
         key = promotion_phrase_normalise(phrase) if phrase is not None else None
         if key == "":
             self.add_error("phrase", gettext("Give the query phrase the entry should answer."))
+        elif key is not None:
+            try:  # the key is stored too, and NFKC may lengthen a phrase (㌀ is アパート)
+                MaxLengthValidator(PROMOTION_PHRASE_MAX_CHARS)(key)
+            except ValidationError as exc:
+                self.add_error("phrase", exc)
         if workspace is not None and entry is not None and entry.workspace_id != workspace.pk:
             self.add_error("entry", gettext("The entry must belong to the same workspace."))
         elif key and workspace is not None and entry is not None and promotion_pinned(

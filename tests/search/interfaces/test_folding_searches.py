@@ -351,6 +351,17 @@ def test_changing_a_promotion_in_the_admin_keeps_the_new_phrase_and_rekeys_it(cl
     assert list(Promotion.objects.values_list("phrase", "phrase_key")) == [("りんご", "リンゴ")]
 
 
+def test_the_admin_refuses_a_phrase_whose_key_is_too_long_beside_the_phrase(client, shop, promotion_admin_page):
+    workspace, entries, _ = shop
+
+    response = client.post("/admin/cms/promotion/add/", {  # 60 characters, 240 once NFKC makes ㌀ アパート
+        "workspace": workspace.pk, "phrase": "㌀" * 60, "match": "is", "entry": entries["latin"].pk, "position": 1})
+
+    assert response.status_code == 200
+    assert "at most 200 characters" in response.content.decode()
+    assert Promotion.objects.count() == 1
+
+
 def test_the_admin_refuses_a_second_pin_of_the_entry_in_the_other_script(client, shop, promotion_admin_page):
     workspace, entries, _ = shop
 
