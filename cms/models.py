@@ -371,7 +371,8 @@ class Promotion(models.Model):
     class Meta:
         ordering = ["workspace_id", "phrase", "position", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["workspace", "phrase_key", "entry"], name="promotion_unique_phrase_key_entry"),
+            models.UniqueConstraint(fields=["workspace", "phrase_key", "entry"],
+                                    name="promotion_unique_phrase_key_entry"),
         ]
 
     def __str__(self) -> str:

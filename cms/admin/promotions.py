@@ -1,12 +1,13 @@
 """The promotions admin (editors' picks): pin an entry to a query phrase, with roles as for entries.
 
 Owners and editors add, change and delete the promotions of their workspaces; viewers see
-them read-only (cms.admin.content.WorkspaceScopedAdmin decides, as for entries). The phrase is shown
-as the editor typed it; searches match its normalised key (cms.models.promotion_phrase_normalise),
-which the services store beside it. The entry must be of the same workspace, and pinned to a
-phrase once (cms.services.promotion_create and promotion_update check both). The entry is chosen by searching
-(`autocomplete_fields`: the entries admin's search, limited to workspaces the user may write),
-not from a list of every entry.
+them read-only (cms.admin.content.WorkspaceScopedAdmin decides, as for entries). The phrase is
+shown as the editor typed it; searches match its normalised key
+(cms.models.promotion_phrase_normalise), which the services store beside it. The entry must be
+of the same workspace, and pinned to a phrase once (cms.services.promotion_create and
+promotion_update check both). The entry is chosen by searching (`autocomplete_fields`: the
+entries admin's search, limited to workspaces the user may write), not from a list of every
+entry.
 
 "Choose from popular queries": the phrase input offers the workspace's popular queries as a
 <datalist> from `POPULAR_QUERIES`, a hook the search insights register a function with
