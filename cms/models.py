@@ -351,11 +351,14 @@ class PromotionQuerySet(models.QuerySet):
 class Promotion(models.Model):
     """An entry pinned to the top of every search for a query phrase (an editor's pick).
 
-    `phrase` is stored normalised (promotion_phrase_normalise); searches look the query up
-    normalised the same way (search/engine/promotions.py). `position` orders several picks."""
+    `phrase` is what the editor typed (its whitespace tidied), what people see; `phrase_key` is it
+    normalised (promotion_phrase_normalise), what searches match the query, normalised the same
+    way, against (search/engine/promotions.py); cms.services.promotion_create and
+    promotion_update write both. `position` orders several picks."""
 
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="promotions")
     phrase = models.CharField(max_length=PROMOTION_PHRASE_MAX_CHARS)
+    phrase_key = models.CharField(max_length=PROMOTION_PHRASE_MAX_CHARS, editable=False)
     # The database's foreign key is (entry_id, workspace_id) -> cms_entry (id, workspace_id)
     # (migration ingestion 0011): Citus keeps a promotion on its entry's node.
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, db_constraint=False, related_name="promotions")
@@ -368,7 +371,8 @@ class Promotion(models.Model):
     class Meta:
         ordering = ["workspace_id", "phrase", "position", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["workspace", "phrase", "entry"], name="promotion_unique_phrase_entry"),
+            models.UniqueConstraint(fields=["workspace", "phrase_key", "entry"],
+                                    name="promotion_unique_phrase_key_entry"),
         ]
 
     def __str__(self) -> str:

@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.http import Http404
 
-from cms.models import ApiKey, ContentType, Entry, Workspace
+from cms.models import ApiKey, ContentType, Entry, Promotion, Workspace
 
 
 def workspace_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Workspace]:
@@ -57,3 +57,13 @@ def entries_by_id(*, workspace: Workspace, ids: list[int]) -> dict[int, Entry]:
     Ids of another workspace's entries are left out."""
     return {entry.pk: entry for entry in Entry.objects.for_workspace(workspace).filter(pk__in=ids)
             .select_related("content_type")}
+
+
+def promotion_pinned(*, workspace: Workspace, phrase_key: str, entry: Entry,
+                     excluding: Promotion | None = None) -> bool:
+    """Whether a promotion of the workspace other than `excluding` pins `entry` to `phrase_key`
+    (a phrase's matching key, promotion_phrase_normalise: 退貨 and 退货 are one)."""
+    pins = Promotion.objects.for_workspace(workspace).filter(phrase_key=phrase_key, entry=entry)
+    if excluding is not None and excluding.pk is not None:
+        pins = pins.exclude(pk=excluding.pk)
+    return pins.exists()

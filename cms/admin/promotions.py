@@ -1,11 +1,13 @@
 """The promotions admin (editors' picks): pin an entry to a query phrase, with roles as for entries.
 
 Owners and editors add, change and delete the promotions of their workspaces; viewers see
-them read-only (cms.admin.content.WorkspaceScopedAdmin decides, as for entries). The phrase is stored
-normalised (cms.models.promotion_phrase_normalise) and the entry must be of the same
-workspace (cms.services.promotion_create checks both). The entry is chosen by searching
-(`autocomplete_fields`: the entries admin's search, limited to workspaces the user may write),
-not from a list of every entry.
+them read-only (cms.admin.content.WorkspaceScopedAdmin decides, as for entries). The phrase is
+shown as the editor typed it; searches match its normalised key
+(cms.models.promotion_phrase_normalise), which the services store beside it. The entry must be
+of the same workspace, and pinned to a phrase once (cms.services.promotion_create and
+promotion_update check both). The entry is chosen by searching (`autocomplete_fields`: the
+entries admin's search, limited to workspaces the user may write), not from a list of every
+entry.
 
 "Choose from popular queries": the phrase input offers the workspace's popular queries as a
 <datalist> from `POPULAR_QUERIES`, a hook the search insights register a function with
@@ -20,6 +22,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_lazy as _
@@ -28,7 +31,8 @@ from cms import services
 from cms.admin.content import WorkspaceScopedAdmin
 from cms.admin.access import workspaces_with_role
 from cms.model_labels import status_word
-from cms.models import Entry, Promotion, Workspace, promotion_phrase_normalise
+from cms.models import PROMOTION_PHRASE_MAX_CHARS, Entry, Promotion, Workspace, promotion_phrase_normalise
+from cms.selectors import promotion_pinned
 from cms.text_numbers import int_from_text
 
 # (workspaces the user may write) -> popular query phrases, most frequent first.
@@ -96,12 +100,21 @@ class PromotionForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         workspace, entry, phrase = cleaned.get("workspace"), cleaned.get("entry"), cleaned.get("phrase")
-        if phrase is not None:
-            cleaned["phrase"] = promotion_phrase_normalise(phrase)
-            if not cleaned["phrase"]:
-                self.add_error("phrase", gettext("Give the query phrase the entry should answer."))
+        key = promotion_phrase_normalise(phrase) if phrase is not None else None
+        if key == "":
+            self.add_error("phrase", gettext("Give the query phrase the entry should answer."))
+        elif key is not None:
+            try:  # the key is stored too, and NFKC may lengthen a phrase (㌀ is アパート)
+                MaxLengthValidator(PROMOTION_PHRASE_MAX_CHARS)(key)
+            except ValidationError as exc:
+                self.add_error("phrase", exc)
         if workspace is not None and entry is not None and entry.workspace_id != workspace.pk:
             self.add_error("entry", gettext("The entry must belong to the same workspace."))
+        elif key and workspace is not None and entry is not None and promotion_pinned(
+                workspace=workspace, phrase_key=key, entry=entry, excluding=self.instance):
+            # The same phrase in another script, case or width is the same pin (退貨, 退货).
+            self.add_error("entry", gettext("“%(title)s” is already pinned to “%(phrase)s”.") % {
+                "title": entry.title or entry.pk, "phrase": phrase})
         return cleaned
 
 
@@ -111,7 +124,7 @@ class PromotionAdmin(WorkspaceScopedAdmin):
     list_display = ["phrase", "match", "entry", "position", "workspace", "created_at"]
     list_filter = [("workspace", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["workspace", "entry", "entry__content_type"]
-    search_fields = ["phrase"]
+    search_fields = ["phrase", "phrase_key"]  # 退货 finds the pin typed 退貨
     autocomplete_fields = ["entry"]
 
     class Media:
@@ -142,15 +155,16 @@ class PromotionAdmin(WorkspaceScopedAdmin):
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def service_save(self, request: HttpRequest, obj: Promotion, form, change: bool) -> None:
-        if change:
-            obj.save()
-            return
+        fields = {"workspace": obj.workspace, "phrase": obj.phrase, "entry": obj.entry, "position": obj.position,
+                  "match": obj.match}
         try:
-            created = services.promotion_create(workspace=obj.workspace, phrase=obj.phrase, entry=obj.entry,
-                                                position=obj.position, match=obj.match)
+            if change:
+                services.promotion_update(promotion=obj, **fields)
+            else:
+                created = services.promotion_create(**fields)
+                obj.pk, obj.phrase, obj.phrase_key = created.pk, created.phrase, created.phrase_key
         except ValidationError as exc:  # the form checked the same; a race with another editor lands here
             raise ValidationError(exc.message_dict) from exc
-        obj.pk = created.pk
 
     def service_delete(self, request: HttpRequest, obj: Promotion) -> None:
         services.promotion_delete(promotion=obj)

@@ -47,7 +47,7 @@ from cms.services.synonyms import (
     synonym_set_update,
     synonym_set_delete,
 )
-from cms.services.promotions import promotion_create, promotion_delete
+from cms.services.promotions import promotion_create, promotion_delete, promotion_phrase_checked, promotion_update
 
 __all__ = [
     "API_KEY_TOUCH_INTERVAL",
@@ -74,6 +74,8 @@ __all__ = [
     "membership_workspaces_lock",
     "promotion_create",
     "promotion_delete",
+    "promotion_phrase_checked",
+    "promotion_update",
     "synonym_set_check",
     "synonym_set_create",
     "synonym_set_delete",

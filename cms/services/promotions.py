@@ -6,32 +6,57 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cms.models import PROMOTION_PHRASE_MAX_CHARS, Entry, Promotion, PromotionMatch, promotion_phrase_normalise, Workspace
+from cms.selectors import promotion_pinned
 
 
 # --- promotions (editors' picks) --------------------------------------------------------------
 
-@transaction.atomic
-def promotion_create(*, workspace: Workspace, phrase: str, entry: Entry, position: int = 0,
-                     match: str = PromotionMatch.IS) -> Promotion:
-    """Pin `entry` to searches for `phrase` (normalised), matched as the whole query or
-    anywhere in it (`match`, PromotionMatch). The entry must be of `workspace`; pinning the
-    same entry to the same phrase twice is refused."""
-    normalised = promotion_phrase_normalise(phrase if isinstance(phrase, str) else "")
+def promotion_phrase_checked(*, workspace: Workspace, phrase: str, entry: Entry, match: str = PromotionMatch.IS,
+                             promotion: Promotion | None = None) -> tuple[str, str]:
+    """(`phrase` as shown, its matching key) for a pin of `entry` in `workspace`, or ValidationError
+    keyed by field. Shown: as typed, whitespace runs made one space and trimmed; the key:
+    promotion_phrase_normalise. The entry must be of `workspace`, and no other promotion than
+    `promotion` (the one being changed) may pin it to the same key (退貨 and 退货 are one)."""
+    shown = " ".join(phrase.split()) if isinstance(phrase, str) else ""
+    key = promotion_phrase_normalise(shown)
     errors = {}
-    if not normalised:
+    if not key:
         errors["phrase"] = "Give the query phrase the entry should answer."
-    elif len(normalised) > PROMOTION_PHRASE_MAX_CHARS:
+    elif max(len(shown), len(key)) > PROMOTION_PHRASE_MAX_CHARS:
         errors["phrase"] = f"A phrase has at most {PROMOTION_PHRASE_MAX_CHARS} characters."
     if match not in PromotionMatch.values:
         errors["match"] = f"Choose how the phrase matches: {' or '.join(PromotionMatch.values)}."
     if entry.workspace_id != workspace.pk:
         errors["entry"] = "The entry must belong to the same workspace."
-    elif normalised and Promotion.objects.filter(workspace=workspace, phrase=normalised, entry=entry).exists():
-        errors["entry"] = f"This entry is already pinned to {normalised!r}."
+    elif key and promotion_pinned(workspace=workspace, phrase_key=key, entry=entry, excluding=promotion):
+        errors["entry"] = f"This entry is already pinned to {shown!r}."
     if errors:
         raise ValidationError(errors)
-    return Promotion.objects.create(workspace=workspace, phrase=normalised, entry=entry, position=position,
-                                    match=match)
+    return shown, key
+
+
+@transaction.atomic
+def promotion_create(*, workspace: Workspace, phrase: str, entry: Entry, position: int = 0,
+                     match: str = PromotionMatch.IS) -> Promotion:
+    """Pin `entry` to searches for `phrase`, matched normalised (promotion_phrase_normalise) as
+    the whole query or anywhere in it (`match`, PromotionMatch). The phrase is kept as typed for
+    people, its key for matching. The entry must be of `workspace`; pinning the same entry to
+    the same phrase twice (in any script, case or width) is refused."""
+    shown, key = promotion_phrase_checked(workspace=workspace, phrase=phrase, entry=entry, match=match)
+    return Promotion.objects.create(workspace=workspace, phrase=shown, phrase_key=key, entry=entry,
+                                    position=position, match=match)
+
+
+@transaction.atomic
+def promotion_update(*, promotion: Promotion, workspace: Workspace, phrase: str, entry: Entry, position: int,
+                     match: str) -> Promotion:
+    """Change a promotion, checked as promotion_create checks a new one (its own row aside)."""
+    shown, key = promotion_phrase_checked(workspace=workspace, phrase=phrase, entry=entry, match=match,
+                                          promotion=promotion)
+    promotion.workspace, promotion.phrase, promotion.phrase_key = workspace, shown, key
+    promotion.entry, promotion.position, promotion.match = entry, position, match
+    promotion.save()
+    return promotion
 
 
 def promotion_delete(*, promotion: Promotion) -> None:

@@ -15,6 +15,11 @@ anything else for the check to refuse. A refusal is a SearchInputError with a st
 - the query's and the parts' own codes (`query_empty`, `query_too_long`, ...);
 - `unknown_parameter` for a name no option has; `query_empty` when the query is left out.
 
+The help of an option the admin page shows under "Advanced" (search/interfaces/admin/options.py) is
+marked with gettext_noop: it stays the English text the API, the MCP tools and the commands say,
+and the admin says it in the editor's language. Help that only the API and agents read is not
+marked (the admin shows the editor's own options in plain words of its own).
+
 What an option means beyond its shape (a content type that exists, a filter that compiles,
 what the caller may see) is the search's to check: it needs the workspace.
 """
@@ -432,9 +437,10 @@ class EntrySearchOptions(SearchOptions):
                              help_text=f"{filter_help()} As JSON text in a query string, percent-encoded.")
     facets = FacetsField(required=False, allow_null=True, default=None, help_text=FACETS_HELP)
     exhaustive_facets = FlagField(required=False, default=False,
-                                  help_text="Count `facets` over every match. By default, past 2,000 matches the "
-                                  "counts are a deterministic sample's, scaled (`meta.facets_exhaustive: false`, "
-                                  "`meta.facets_sample_rate`).")
+                                  help_text=gettext_noop("Count `facets` over every match. By default, past 2,000 "
+                                                         "matches the counts are a deterministic sample's, scaled "
+                                                         "(`meta.facets_exhaustive: false`, "
+                                                         "`meta.facets_sample_rate`)."))
     typo_tolerance = FlagField(required=False, default=True,
                                help_text="When the query as typed finds nothing, search its closest correction "
                                "(1 typo from 5 letters, 2 from 9; kana variants) and say so in "
@@ -452,19 +458,21 @@ class SemanticSearchOptions(SearchOptions):
     top_k = WholeNumberField(min_value=1, max_value=MAX_TOP_K, required=False, default=DEFAULT_TOP_K,
                              help_text="How many results to return: entries (chunks with raw_chunks).")
     min_score = NumberField(min_value=-1, max_value=1, required=False, allow_null=True, default=None,
-                            help_text="Drop hits under this cosine similarity.")
+                            help_text=gettext_noop("Drop hits under this cosine similarity."))
     content_type = ApiIdField(required=False, allow_null=True, default=None, help_text="A content type's api_id.")
     filter = JSONObjectField(required=False, allow_null=True, default=None, help_text=filter_help())
     ef_search = WholeNumberField(min_value=MIN_EF_SEARCH, max_value=MAX_EF_SEARCH, required=False, allow_null=True,
-                                 default=None, help_text="HNSW candidate list size: higher finds more, slower.")
+                                 default=None,
+                                 help_text=gettext_noop("HNSW candidate list size: higher finds more, slower."))
     include_vectors = FlagField(required=False, default=False, help_text="Return each hit's vector.")
     include_sources = FlagField(required=False, default=True,
                                 help_text="Return `sources` (false: only `relevant_context` and `meta`).")
     facets = FacetsField(required=False, allow_null=True, default=None, help_text=FACETS_HELP)
     raw_chunks = FlagField(required=False, default=False,
-                           help_text="false (default): one result per entry, its best passage first and its other "
-                           "matching passages in `passages`; top_k counts entries. true: every ranked chunk is a "
-                           "result (an entry may appear more than once); top_k counts chunks.")
+                           help_text=gettext_noop("false (default): one result per entry, its best passage first and "
+                                                  "its other matching passages in `passages`; top_k counts entries. "
+                                                  "true: every ranked chunk is a result (an entry may appear more "
+                                                  "than once); top_k counts chunks."))
     min_confidence = NumberField(min_value=0, max_value=1, required=False, default=DEFAULT_MIN_CONFIDENCE,
                                  help_text="The floor of a good match: when no result's calibrated `confidence` "
                                  "reaches it, the answer is \"no good match\" (`meta.answerable` false, "
@@ -483,17 +491,19 @@ class HybridSearchOptions(SemanticSearchOptions):
         ref_name = "HybridSearchRequest"
 
     min_score = NumberField(min_value=0, max_value=1, required=False, allow_null=True, default=None,
-                            help_text="Drop hits under this final (fused, or reranked) score.")
+                            help_text=gettext_noop("Drop hits under this final (fused, or reranked) score."))
     fusion = ChoiceOptionField(FUSION_METHODS, required=False, allow_null=True, default=None,
-                               help_text="adaptive (default): z-scored legs weighted by the query's own "
-                               "features; weighted: scores over each leg's best, weighted; rrf: reciprocal rank "
-                               "fusion. Unset: the workspace's pinned fusion, else adaptive.")
+                               help_text=gettext_noop("adaptive (default): z-scored legs weighted by the query's own "
+                                                      "features; weighted: scores over each leg's best, weighted; "
+                                                      "rrf: reciprocal rank fusion. Unset: the workspace's pinned "
+                                                      "fusion, else adaptive."))
     keyword_weight = NumberField(min_value=0, max_value=1, required=False, allow_null=True, default=None,
-                                 help_text="Unset: the workspace's pin, or per query (adaptive). 0 turns the "
-                                 "keyword leg off.")
+                                 help_text=gettext_noop("Unset: the workspace's pin, or per query (adaptive). 0 "
+                                                        "turns the keyword leg off."))
     semantic_weight = NumberField(min_value=0, max_value=1, required=False, allow_null=True, default=None,
-                                  help_text="Unset: the complement of keyword_weight, or the workspace's pin, or "
-                                  "per query (adaptive). 0 turns the vector leg off.")
+                                  help_text=gettext_noop("Unset: the complement of keyword_weight, or the "
+                                                         "workspace's pin, or per query (adaptive). 0 turns the "
+                                                         "vector leg off."))
     rerank = FlagField(required=False, default=False,
                        help_text="Rerank the fused candidates (503 not_configured without a reranker).")
     rerank_weights = RerankWeightsField(required=False, allow_null=True, default=None,
@@ -505,8 +515,9 @@ class HybridSearchOptions(SemanticSearchOptions):
                                "that are in it (1 typo from 5 letters, 2 from 9; kana variants in Japanese), "
                                "below the exact word; `meta.corrections` lists them. false: words as typed.")
     prefix = FlagField(required=False, default=False,
-                       help_text="Search as you type: the query's last word also matches the workspace's words "
-                       "that start with it (the most frequent few), below the word itself.")
+                       help_text=gettext_noop("Search as you type: the query's last word also matches the "
+                                              "workspace's words that start with it (the most frequent few), below "
+                                              "the word itself."))
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["keyword_weight"] == 0 and attrs["semantic_weight"] == 0:

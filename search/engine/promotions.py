@@ -7,8 +7,9 @@ their rows); the chunk searches put each pinned entry's best chunk first
 first chunk. Only entries the caller may see are ever pinned into an answer: the lookup
 applies the read policy (a viewer or a published-only key never gets a pinned draft), the
 content type asked for, and for chunk searches the whole chunk filter. The query is matched
-normalised like the stored phrase (cms.models.promotion_phrase_normalise: NFKC, case,
-whitespace). Statements run through search_cursor (a replica when configured).
+normalised like the phrase's stored key, `phrase_key` (cms.models.promotion_phrase_normalise:
+NFKC, case, script variants, whitespace). Statements run through search_cursor (a replica when
+configured).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from cms.access import WorkspaceAccess
-from cms.models import PROMOTION_PHRASE_MAX_CHARS, PromotionMatch, promotion_phrase_normalise
+from cms.models import PromotionMatch, promotion_phrase_normalise
 from search.engine.filters.chunks import chunk_filter_for
 from search.contract.results import ChunkHit, SearchResult, json_object
 from search.engine.db.statements import search_cursor
@@ -32,7 +33,7 @@ def promoted_entry_ids(*, access: WorkspaceAccess, query: str, content_type_id: 
         return []
     # "is": the phrase is the query; "contains": the phrase is in it (a workspace's promotions
     # are few, and the equality alone still uses the unique index's workspace prefix).
-    sql = ["p.workspace_id = %s", "(p.phrase = %s OR (p.match = %s AND strpos(%s, p.phrase) > 0))",
+    sql = ["p.workspace_id = %s", "(p.phrase_key = %s OR (p.match = %s AND strpos(%s, p.phrase_key) > 0))",
            "e.status = ANY(%s)"]
     params: list[Any] = [access.workspace.pk, phrase, PromotionMatch.CONTAINS, phrase, list(access.entry_statuses)]
     if content_type_id is not None:

@@ -1,5 +1,7 @@
 """Each interface's form of a search error: the one mapping from SearchError (or any coded
-error) to an HTTP answer, an MCP tool error, a command's error and an admin message.
+error) to an HTTP answer, an MCP tool error and a command's error. The admin pages show the
+same message in the editor's language (search.contract.errors.localized_text) with the code in
+the message's extra tags (data-code).
 
 Every form carries the same `code` and `message`, so a caller gets the same answer for the
 same bad input whichever way it asks.
@@ -41,8 +43,3 @@ def command_error_from(error: CodedError) -> CommandError:
     path = getattr(error, "path", None)
     where = f" (at {path})" if path and path not in error.message else ""
     return CommandError(f"[{error.code}] {error.message}{where}")
-
-
-def admin_message_from(error: CodedError) -> str:
-    """The admin page's error message: the sentence, then the code."""
-    return f"{error.message} ({error.code})"

@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from cms.models import Promotion, Role
+from cms.models import Role
 from cms import services
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, WorkspaceFactory, entry_make
 
@@ -69,7 +69,7 @@ def shop(transactional_db):
     ]
     owner = UserFactory(username="owner")
     MembershipFactory(user=owner, workspace=workspace, role=Role.OWNER)
-    Promotion.objects.create(workspace=workspace, phrase="refund", entry=entries[1], position=1)
+    services.promotion_create(workspace=workspace, phrase="refund", entry=entries[1], position=1)
     services.synonym_set_create(workspace=workspace, terms=["返品", "退貨", "返金"])
     return workspace, faq, entries, owner
 

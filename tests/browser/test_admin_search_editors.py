@@ -126,9 +126,12 @@ def test_pin_from_the_search_page_and_it_comes_first_next_time(login_page, shot,
         row.locator("button.pin-button").click()
 
     promotion = Promotion.objects.get()
-    # Stored folded, as every phrase is (退貨 is kept as 退货: cms.models.promotion_phrase_normalise).
-    assert (promotion.workspace_id, promotion.phrase, promotion.match, promotion.entry.title) == (
-        workspace.pk, promotion_phrase_normalise(words["q"]), "is", words["pin"])
+    # Kept as typed (退貨 stays 退貨), matched by its folded key (cms.models.promotion_phrase_normalise).
+    assert (promotion.workspace_id, promotion.phrase, promotion.phrase_key, promotion.match,
+            promotion.entry.title) == (workspace.pk, words["q"], promotion_phrase_normalise(words["q"]), "is",
+                                       words["pin"])
+    message = page.locator(".messagelist li.success").inner_text()
+    assert f"「{words['q']}」" in message or f"“{words['q']}”" in message, message  # the query as typed
     assert page.locator(".messagelist li.success").count() == 1
     assert f"q={words['q']}" in page.url or "q=%" in page.url
     first = page.locator("#search-results li.search-hit").first

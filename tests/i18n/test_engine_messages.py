@@ -103,8 +103,8 @@ def test_synonyms_page_says_the_services_refusal_in_the_editors_language(client,
     assert refused.value.messages == ["A multi-way set needs at least 2 different term(s)."]
     client.force_login(owner)
     response = client.post("/admin/search/acme/synonyms/", {"terms": "refund"}, HTTP_ACCEPT_LANGUAGE="ja", follow=True)
-    found = re.findall(r'<li class="error">(.*?)</li>', response.content.decode(), re.S)
-    assert found == ["双方向のセットには異なる語が 2 個以上必要です。 (synonym_set_too_small)"]
+    found = re.findall(r'<li class="error" data-code="([^"]*)">(.*?)</li>', response.content.decode(), re.S)
+    assert found == [("synonym_set_too_small", "双方向のセットには異なる語が 2 個以上必要です。")]
 
 
 def test_error_text_is_the_english_sentence_and_keeps_its_template():

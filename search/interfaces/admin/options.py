@@ -3,8 +3,9 @@
 Built from the kind's declaration (search/contract/options.py), as the API and the MCP tool
 are. The options an editor decides (how many results, how strict, typo correction) are shown
 in plain words; the engine's settings (ef_search, fusion, weights, rerank...) are folded under
-"Advanced", by their API names. Options the page asks for in its own way, or does not offer,
-are listed with why (tests/search/contract/test_option_parity.py reads both lists).
+"Advanced", by their API names, with their declared help in the editor's language. Options the
+page asks for in its own way, or does not offer, are listed with why
+(tests/search/contract/test_option_parity.py reads both lists).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 from rest_framework import serializers
 
 from search.contract.options import FlagField, OptionField, option_from_text
@@ -47,8 +48,8 @@ EDITOR_OPTIONS = {
 }
 YES_NO = {"true": _("Yes"), "false": _("No")}
 # An engine setting's help where the declaration's names an error code (the API's doc keeps it).
-ADVANCED_HELP = {"rerank": "Rerank the fused candidates with the reranking model; the search says so when none is "
-                           "configured."}
+ADVANCED_HELP = {"rerank": _("Rerank the fused candidates with the reranking model; the search says so when none is "
+                             "configured.")}
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def page_options(kind: SearchKind, given: Any) -> list[OptionInput]:
         if name in PAGE_OWN_OPTIONS or name in NOT_ON_PAGE or not isinstance(field, OptionField):
             continue
         advanced = name not in EDITOR_OPTIONS
-        label, help_text = EDITOR_OPTIONS.get(name, (name, ADVANCED_HELP.get(name) or str(field.help_text or "")))
+        label, help_text = EDITOR_OPTIONS.get(name, (name, ADVANCED_HELP.get(name) or advanced_help(field)))
         value = given.get(name, "")
         if isinstance(field, FlagField) and field.default is True:
             # On unless turned off: a checkbox left unticked sends nothing, which means the default.
@@ -103,6 +104,12 @@ def page_options(kind: SearchKind, given: Any) -> list[OptionInput]:
             inputs.append(OptionInput(name, label, help_text, "number", value, minimum=field.min_value,
                                       maximum=field.max_value, step="1" if whole else "any", advanced=advanced))
     return inputs
+
+
+def advanced_help(field: OptionField) -> str:
+    """An engine setting's declared help in the active language: the declaration marks it with
+    gettext_noop (search/contract/options.py), so the API and MCP keep the English."""
+    return gettext(field.help_text) if field.help_text else ""  # gettext("") is the catalogue's header
 
 
 def page_option_values(kind: SearchKind, given: Any) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 Members only (another workspace is a 404, as on the search page); the writes are
 cms.services.synonym_set_*, whose refusals (a set of one term, over 50...) show as messages
-with their code.
+in the editor's language, their code in the message's extra tags (the page's data-code), as on
+the search page.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         here = reverse("admin_synonyms", args=[workspace.slug])
         if not may_edit:
-            messages.error(request, gettext("Only the workspace's owners and editors edit synonyms (permission_denied)."))
+            messages.error(request, gettext("Only the workspace's owners and editors edit synonyms."),
+                           extra_tags="permission_denied")
             return HttpResponseRedirect(here)
         if request.POST.get("action") == "delete":
             found = SynonymSet.objects.for_workspace(workspace).filter(id=_uuid(request.POST.get("id"))).first()
@@ -42,7 +44,7 @@ def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
                                                   kind=request.POST.get("kind") or SynonymKind.MULTI_WAY,
                                                   source=request.POST.get("source", ""))
         except ValidationError as exc:
-            messages.error(request, f"{_refusal_text(exc)} ({exc.code})")
+            messages.error(request, _refusal_text(exc), extra_tags=exc.code or "")
         else:
             messages.success(request, gettext("Added the synonym set %(set)s. Searches use it now; no reindex needed.") % {
                 "set": created})

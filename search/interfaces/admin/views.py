@@ -39,12 +39,7 @@ from search.contract.results import ChunkHit, SearchResult
 from search.contract.errors import SearchError, localized_text
 from search.engine.fulltext import EntryHit, EntrySearchResult
 from search.engine.hybrid import LEG_SEMANTIC
-from search.interfaces.admin.options import (  # noqa: F401 - the option lists are read by the parity test
-    NOT_ON_PAGE,
-    PAGE_OWN_OPTIONS,
-    page_option_values,
-    page_options,
-)
+from search.interfaces.admin.options import page_option_values, page_options
 from search.interfaces.admin.pins import may_pin
 from search.engine.field_text import field_text, field_types
 from search.kinds import SEARCH_ENTRIES, SEARCH_KINDS, SearchKind

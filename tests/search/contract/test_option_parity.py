@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 
 from cms.access import workspace_access_for_operator
 from ingestion.services import chunks_embed_pending
-from search.interfaces.admin.views import NOT_ON_PAGE, PAGE_OWN_OPTIONS
+from search.interfaces.admin.options import NOT_ON_PAGE, PAGE_OWN_OPTIONS
 from search.interfaces.api.searches import QUERY_PARAMETER_NAMES
 from search.contract.errors import SearchInputError
 from search.kinds import SEARCH_KINDS, SearchKind

@@ -9,6 +9,7 @@ import re
 
 import pytest
 from mcp import Client
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -268,16 +269,108 @@ def test_a_promotion_pinned_to_a_draft_stays_hidden_in_the_other_script(client, 
     assert entries["draft"].pk not in {hit["id"] for hit in response.json()["results"]}
 
 
-def test_promotion_phrases_are_stored_folded_and_twins_merge_on_refold(shop):
+def test_a_promotion_keeps_its_phrase_as_typed_and_matches_by_its_folded_key(shop):
+    workspace, entries, _ = shop
+
+    services.promotion_create(workspace=workspace, phrase=" 退貨\u3000 政策 ", entry=entries["latin"])
+
+    assert list(Promotion.objects.values_list("phrase", "phrase_key")) == [("退貨 政策", "退货 政策")]
+
+
+def test_pinning_the_same_entry_to_the_phrase_in_the_other_script_is_refused(shop):
     workspace, entries, _ = shop
     services.promotion_create(workspace=workspace, phrase="退貨", entry=entries["latin"])
-    assert list(Promotion.objects.values_list("phrase", flat=True)) == ["退货"]
-    # A pin stored before folding (its phrase as typed) and its twin: one stays.
-    Promotion.objects.create(workspace=workspace, phrase="退貨", entry=entries["latin"], position=5)
+
+    with pytest.raises(ValidationError) as refused:
+        services.promotion_create(workspace=workspace, phrase="退货", entry=entries["latin"])
+
+    assert list(refused.value.message_dict) == ["entry"]
+    assert Promotion.objects.count() == 1
+
+
+def test_refold_rekeys_promotions_keeps_their_phrases_and_merges_twins(shop):
+    workspace, entries, _ = shop
+    services.promotion_create(workspace=workspace, phrase="退貨", entry=entries["latin"])
+    # A pin keyed by an older rule (its key stale), and its twin under today's rule: one stays.
+    Promotion.objects.create(workspace=workspace, phrase="退货", phrase_key="stale", entry=entries["latin"], position=5)
+    Promotion.objects.create(workspace=workspace, phrase="りんご", phrase_key="りんご", entry=entries["latin"])
 
     entries_refold()
 
-    assert list(Promotion.objects.values_list("phrase", "position")) == [("退货", 0)]
+    assert sorted(Promotion.objects.values_list("phrase", "phrase_key", "position")) == [
+        ("りんご", "リンゴ", 0), ("退貨", "退货", 0)]
+
+
+# --- the promotions admin -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def promotion_admin_page(client, shop):
+    """A promotion added through the admin's form as an editor typed it, 退貨; the editor logged in."""
+    workspace, entries, _ = shop
+    editor = UserFactory(username="editor")
+    MembershipFactory(user=editor, workspace=workspace, role="editor")
+    client.force_login(editor)
+    response = client.post("/admin/cms/promotion/add/", {
+        "workspace": workspace.pk, "phrase": "退貨", "match": "is", "entry": entries["latin"].pk, "position": 0})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Promotion.objects.get()
+
+
+def _phrase_shown(html: str) -> str:
+    return re.search(r'<input type="text" name="phrase" value="([^"]*)"', html).group(1)
+
+
+def test_the_promotions_list_and_change_page_show_the_phrase_as_typed(client, promotion_admin_page):
+    listed = client.get("/admin/cms/promotion/").content.decode()
+    changed = client.get(f"/admin/cms/promotion/{promotion_admin_page.pk}/change/").content.decode()
+
+    assert re.search(r'<th class="field-phrase"><a href="[^"]*">退貨</a></th>', listed), listed
+    assert _phrase_shown(changed) == "退貨"
+    assert "退货" not in listed and "退货" not in changed
+
+
+@pytest.mark.parametrize("typed", ["退货", "退貨"])
+def test_a_promotion_added_in_the_admin_answers_both_scripts(client, shop, promotion_admin_page, typed):
+    workspace, entries, _ = shop
+    _, secret = api_key_make(workspace)
+
+    response = client.get("/api/v1/workspaces/acme/search/entries", {"q": typed}, **bearer(secret))
+
+    first = response.json()["results"][0]
+    assert (first["id"], first.get("promoted")) == (entries["latin"].pk, True)
+
+
+def test_changing_a_promotion_in_the_admin_keeps_the_new_phrase_and_rekeys_it(client, shop, promotion_admin_page):
+    workspace, entries, _ = shop
+
+    response = client.post(f"/admin/cms/promotion/{promotion_admin_page.pk}/change/", {
+        "workspace": workspace.pk, "phrase": "りんご", "match": "is", "entry": entries["latin"].pk, "position": 0})
+
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert list(Promotion.objects.values_list("phrase", "phrase_key")) == [("りんご", "リンゴ")]
+
+
+def test_the_admin_refuses_a_phrase_whose_key_is_too_long_beside_the_phrase(client, shop, promotion_admin_page):
+    workspace, entries, _ = shop
+
+    response = client.post("/admin/cms/promotion/add/", {  # 60 characters, 240 once NFKC makes ㌀ アパート
+        "workspace": workspace.pk, "phrase": "㌀" * 60, "match": "is", "entry": entries["latin"].pk, "position": 1})
+
+    assert response.status_code == 200
+    assert "at most 200 characters" in response.content.decode()
+    assert Promotion.objects.count() == 1
+
+
+def test_the_admin_refuses_a_second_pin_of_the_entry_in_the_other_script(client, shop, promotion_admin_page):
+    workspace, entries, _ = shop
+
+    response = client.post("/admin/cms/promotion/add/", {
+        "workspace": workspace.pk, "phrase": "退货", "match": "is", "entry": entries["latin"].pk, "position": 1})
+
+    assert response.status_code == 200
+    assert "“Refund policy” is already pinned to “退货”." in response.content.decode()
+    assert Promotion.objects.count() == 1
 
 
 # --- the admin search page ------------------------------------------------------------------------

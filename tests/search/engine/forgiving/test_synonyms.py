@@ -5,6 +5,7 @@ codes; CSV and Solr import/export."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 
@@ -218,12 +219,19 @@ def test_editor_adds_and_deletes_a_set_in_the_admin(client, workspace, editor):
     assert not SynonymSet.objects.exists()
 
 
-def test_admin_refuses_a_set_of_one_term_with_its_code(client, workspace, editor):
+def test_admin_refuses_a_set_of_one_term_with_its_code_in_data_code(client, workspace, editor):
     client.force_login(editor)
 
     page = client.post(ADMIN, {"action": "add", "kind": "multi_way", "terms": "refund"}, follow=True)
 
-    assert "synonym_set_too_small" in page.content.decode() and not SynonymSet.objects.exists()
+    assert messages_shown(page) == [("synonym_set_too_small", "A multi-way set needs at least 2 different term(s).")]
+    assert not SynonymSet.objects.exists()
+
+
+def messages_shown(page) -> list[tuple[str, str]]:
+    """The page's messages as (data-code, text): the code is never in the text."""
+    found = re.findall(r'<li class="[a-z]+"(?: data-code="([^"]*)")?>(.*?)</li>', page.content.decode(), re.S)
+    return [(code, html.unescape(text)) for code, text in found]
 
 
 def test_viewer_sees_the_sets_but_cannot_edit_them(client, workspace):
@@ -233,9 +241,10 @@ def test_viewer_sees_the_sets_but_cannot_edit_them(client, workspace):
     client.force_login(viewer)
 
     page = client.get(ADMIN).content.decode()
-    client.post(ADMIN, {"action": "add", "terms": "a1, b1"})
+    refused = client.post(ADMIN, {"action": "add", "terms": "a1, b1"}, follow=True)
 
     assert "refund, reimbursement" in page and 'id="synonym-add"' not in page
+    assert messages_shown(refused) == [("permission_denied", "Only the workspace's owners and editors edit synonyms.")]
     assert SynonymSet.objects.count() == 1
 
 

@@ -66,14 +66,14 @@ def test_pinning_a_result_creates_the_promotion_and_goes_back_to_the_same_search
     response = pin(client, shop["desk"].pk, q="  Refund ", back="q=Refund&mode=fulltext&pq=Refund&offset=20")
 
     promotion = Promotion.objects.get()
-    assert (promotion.workspace, promotion.phrase, promotion.entry, promotion.match) == (
-        workspace, "refund", shop["desk"], "is")
+    assert (promotion.workspace, promotion.phrase, promotion.phrase_key, promotion.entry, promotion.match) == (
+        workspace, "Refund", "refund", shop["desk"], "is")
     assert response.status_code == 302
     assert parse_qs(urlsplit(response["Location"]).query) == {"q": ["Refund"], "mode": ["fulltext"]}
     assert urlsplit(response["Location"]).path == "/admin/search/acme/"
     html = client.get(response["Location"]).content.decode()
     assert titles(html)[0] == "Returns desk" and 'class="promoted"' in html
-    assert "Pinned “Returns desk” to the query “refund”" in html
+    assert "Pinned “Returns desk” to the query “Refund”" in html
 
 
 def test_pinning_another_workspaces_entry_is_refused_with_a_code(client, workspace, shop):
