@@ -289,7 +289,8 @@ def fit(kind: str, train: dict[str, list[Q]], aggregate: bool) -> dict:
 # "learned/conf" uses only what the legs say about this query (coverage, rarity, the keyword
 # gap, the vector spread), not its length nor its script. A left-out feature's coefficients
 # are 0, so the product runs the subset with its own formula and no code change.
-FEATURE_SUBSETS = {"conf": ("const", "coverage", "rarity", "keyword_gap", "semantic_spread")}
+FEATURE_SUBSETS = {"conf": ("const", "coverage", "rarity", "keyword_gap", "semantic_spread"),
+                   "noscript": ("const", "coverage", "rarity", "keyword_gap", "semantic_spread", "length")}
 
 
 def feature_count(kind: str) -> int:

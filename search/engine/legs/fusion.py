@@ -58,9 +58,14 @@ ADAPTIVE_SEMANTIC = (0.6317, -0.1471, 0.2905, -0.8065, 0.5888, 0.0, 0.0)
 ADAPTIVE_AGGREGATE = True  # an entry's best chunk fused on the entry's best evidence per leg
 # The embedding models fitted apart, (bias, keyword coefficients, semantic coefficients) each:
 # each model's cosines have their own spread, so the features that read them (semantic_spread)
-# and the weight its leg earns differ. Fitted by `EVAL_EMBEDDING=<model> bench/fusion_fit.py`.
-# A model not named here (a provider's, the local USE model) is fused with the constants above.
-ADAPTIVE_BY_MODEL: dict[str, tuple[float, tuple[float, ...], tuple[float, ...]]] = {}
+# and the weight its leg earns differ. Fitted by `EVAL_EMBEDDING=<model> bench/fusion_fit.py`
+# (docs/design/fusion.md, "Per embedding model"). A model not named here (a provider's, the
+# local USE model) is fused with the constants above. The bias is 0 for the reason above.
+ADAPTIVE_BY_MODEL: dict[str, tuple[float, tuple[float, ...], tuple[float, ...]]] = {
+    # listwise/noscript+entry: what the legs say and the query's length, not its script.
+    "multilingual-e5-small": (0.0, (-0.4424, -0.5030, -0.0935, -0.5004, -1.3579, 2.9695, 0.0),
+                              (2.0843, 0.4728, -0.6624, 0.1682, 0.4706, -1.2171, 0.0)),
+}
 # --- end of fitted values ---
 # Each leg's weight when the fitted weights of a query are both 0 (adaptive_weights): chosen,
 # not fitted; the z-scores of the legs that ran, summed.
