@@ -44,7 +44,8 @@ _EMBEDDING_OPTIONS = {
     "e5_runtime": env("E5_RUNTIME", default="onnx"),
     "e5_cache_dir": env("E5_ONNX_CACHE_DIR", default=str(BASE_DIR / "var" / "e5")),
 }
-# Load the embedding model when a worker process starts (ingestion/worker_start.py), not in its first task.
+# Load the embedding models (the configured one, and the others workspaces use) when a worker
+# process starts (ingestion/worker_start.py), not in its first task.
 EMBEDDING_WORKER_PRELOAD = env.bool("EMBEDDING_WORKER_PRELOAD", default=True)
 SEARCH_EMBEDDING_BACKENDS = {
     "default": {
