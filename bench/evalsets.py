@@ -121,7 +121,7 @@ def split_text(text: str, size: int = 500) -> list[str]:
     return pieces
 
 
-# Which offline model embeds the eval corpora: `local` (the multilingual default), `minilm`
+# Which offline model embeds the eval corpora: `local` (USE, the benches' default), `minilm`
 # (English only) or `e5` (multilingual-e5-small). Each model's workspaces live in their own database (see eval_db()).
 EVAL_EMBEDDING = os.environ.get("EVAL_EMBEDDING", "local")
 

@@ -276,6 +276,14 @@ def embedding_usage_by_day(*, workspace: Workspace, days: int = 30) -> list[Embe
     return list(EmbeddingUsage.objects.filter(workspace=workspace, day__gte=since).order_by("-day", "model"))
 
 
+def embedding_models_in_use() -> set[str]:
+    """Every model some workspace has active, or as a running switch's target (the workspaces
+    without a row use the configured provider's). Across workspaces, as chunk_stalled_workspace_ids
+    is: a worker embeds for all of them, and loads these at start (ingestion/worker_start.py)."""
+    pairs = WorkspaceEmbedding.objects.values_list("active_model", "target_model").distinct()
+    return {name for pair in pairs for name in pair if name}
+
+
 def embedding_model_name() -> str | None:
     """The configured provider's model, or None when semantic search has no provider."""
     try:

@@ -3,21 +3,23 @@
 from config.settings.base import BASE_DIR, env
 
 # --- Embeddings -------------------------------------------------------------------------
-# EMBEDDING_PROVIDER: "local" (offline multilingual model, the default without a Voyage key),
-# "voyage" (the default with VOYAGE_API_KEY), or "none" (chunks stay pending and semantic
-# search answers not_configured). "fake" is a deterministic provider for plumbing tests.
+# EMBEDDING_PROVIDER: "e5-small" (offline multilingual-e5-small, the default without a Voyage
+# key), "local" (the offline USE model, the default before issue 37: workspaces that hold its
+# vectors stay on it, pinned by migration ingestion.0015), "minilm", "voyage" (the default with
+# VOYAGE_API_KEY), or "none" (chunks stay pending and semantic search answers not_configured).
+# "fake" is a deterministic provider for plumbing tests.
 VOYAGE_API_KEY = env("VOYAGE_API_KEY", default="")
 # USD per million tokens, for usage records and reindex estimates (also with no provider).
 # A search's provider usage (query embedding, rerank) is counted in the process and written
 # to EmbeddingUsage at most this many seconds later, and at exit (ingestion/services/usage.py).
 SEARCH_USAGE_FLUSH_SECONDS = env.float("SEARCH_USAGE_FLUSH_SECONDS", default=5.0)
 EMBEDDING_PRICE_PER_MTOK = env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06)
-EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="voyage" if VOYAGE_API_KEY else "local")
+EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="voyage" if VOYAGE_API_KEY else "e5-small")
 _EMBEDDING_BACKEND_CLASSES = {
     "local": "ingestion.embeddings.local.LocalEmbeddingBackend",
     # Offline and English-only, far better than `local` on English text (docs/operators.md, "How it runs").
     "minilm": "ingestion.embeddings.minilm.MiniLMEmbeddingBackend",
-    # Offline and multilingual, far better than `local` (docs/design/vectors.md, "multilingual-e5-small").
+    # Offline and multilingual, far better than `local`; the default (docs/design/vectors.md, "multilingual-e5-small").
     "e5-small": "ingestion.embeddings.e5.E5EmbeddingBackend",
     "voyage": "ingestion.embeddings.voyage.VoyageEmbeddingBackend",
     "fake": "ingestion.embeddings.fake.FakeEmbeddingBackend",
@@ -42,7 +44,8 @@ _EMBEDDING_OPTIONS = {
     "e5_runtime": env("E5_RUNTIME", default="onnx"),
     "e5_cache_dir": env("E5_ONNX_CACHE_DIR", default=str(BASE_DIR / "var" / "e5")),
 }
-# Load the embedding model when a worker process starts (ingestion/worker_start.py), not in its first task.
+# Load the embedding models (the configured one, and the others workspaces use) when a worker
+# process starts (ingestion/worker_start.py), not in its first task.
 EMBEDDING_WORKER_PRELOAD = env.bool("EMBEDDING_WORKER_PRELOAD", default=True)
 SEARCH_EMBEDDING_BACKENDS = {
     "default": {

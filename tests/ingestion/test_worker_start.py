@@ -13,12 +13,16 @@ from pathlib import Path
 import pytest
 
 from ingestion import worker_start
-from ingestion.embeddings import get_embedding_backend, reset_embedding_backends
+from ingestion.embeddings import get_embedding_backend, get_embedding_backend_for_model, reset_embedding_backends
+from ingestion.models import WorkspaceEmbedding
 from ingestion.worker_start import on_worker_init, on_worker_process_init
+from tests.factories import WorkspaceFactory
+from tests.search.pipeline_helpers import FAKE_BACKEND
 from tests.search.semantic_helpers import LOCAL_BACKEND
 
 REPO = Path(__file__).resolve().parents[2]
-LOADED = "Embedding model use-multilingual-v3 loaded at worker start"
+USE = "use-multilingual-v3"
+LOADED = f"Embedding model {USE} loaded at worker start"
 
 pytestmark = pytest.mark.worker
 
@@ -94,3 +98,30 @@ def test_a_worker_without_a_provider_starts(settings, monkeypatch):
     settings.SEARCH_EMBEDDING_BACKENDS = {"default": None}
     reset_embedding_backends()
     on_worker_process_init()  # no EmbeddingNotConfigured escapes
+
+
+@pytest.mark.django_db(transaction=True)  # the preload closes the connection, as it must before the pool forks
+def test_the_models_workspaces_use_are_loaded_beside_the_configured_one(settings, monkeypatch):
+    """A workspace pinned to USE (migration ingestion.0015) while the configured provider is
+    another: the worker loads USE at start too, not in each pool process's first task."""
+    settings.SEARCH_EMBEDDING_BACKENDS = {"default": FAKE_BACKEND}
+    reset_embedding_backends()
+    monkeypatch.setattr(worker_start, "_loaded", False)
+    WorkspaceEmbedding.objects.create(workspace=WorkspaceFactory(), active_model=USE)
+    try:
+        use = get_embedding_backend_for_model(USE)
+        assert use._model is None
+        worker_start.embedding_backend_preload()
+        assert get_embedding_backend_for_model(USE)._model is not None
+        assert WorkspaceEmbedding.objects.count() == 1  # the closed connection reopens for the next query
+    finally:
+        reset_embedding_backends()
+
+
+def test_a_worker_that_cannot_read_the_workspaces_models_starts(settings, monkeypatch):
+    """No database access here (pytest-django refuses it), as at a worker start before migrate."""
+    settings.SEARCH_EMBEDDING_BACKENDS = {"default": FAKE_BACKEND}
+    reset_embedding_backends()
+    monkeypatch.setattr(worker_start, "_loaded", False)
+    worker_start.embedding_backend_preload()  # nothing escapes
+    assert worker_start._loaded
