@@ -6,13 +6,12 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from cms.models import Workspace
 from ingestion.models import Chunk, ChunkVector, SourceKind, WorkspaceEmbedding
 from ingestion.selectors import embedding_models
 from tests.factories import ContentTypeFactory, WorkspaceFactory, entry_make
+from tests.migration_steps import migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,12 +21,8 @@ E5, E5_DIMENSIONS = "multilingual-e5-small", 384
 
 def migrate_through_0015() -> None:
     """0015 unapplied (its reverse is a no-op) and applied again, over the rows the test made."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate([("ingestion", "0014_text_fold")])
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    migrate([("ingestion", "0014_text_fold")])
+    migrate_to_latest()
 
 
 def vectors_make(workspace: Workspace, counts: dict[str, tuple[int, int]]) -> None:

@@ -4,29 +4,15 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from ingestion import services
 from ingestion.models import ChunkVector
 from tests.factories import ContentTypeFactory, entry_make
+from tests.migration_steps import migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("ingestion", "0005_chunk_metadata_statistics")]
-
-
-def migrate(target) -> None:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-
-
-def migrate_to_latest() -> None:
-    """Every app back at its newest migration: going back to 0005 also unapplied what came
-    after 0006 (the later tests of the run need those tables and indexes)."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def test_vectors_move_back_to_chunk_rows_and_forward_again_unchanged(workspace, fake_backend):
