@@ -9,8 +9,9 @@ in the database of EVAL_EMBEDDING's model). For each set's FIT queries (SciFact 
 JSQuAD valid, the `fit` half of the others in bench/eval_split.tsv; --max-queries of them,
 spread evenly over the split):
 
-- answerable: the query on its own corpus; a row (a top-10 hit of semantic_search, and of
-  hybrid_search) is labelled relevant when its entry is a judged document of the query;
+- answerable: the query on its own corpus; a row (one of the chunks semantic_search, and
+  hybrid_search, rank for a default request of 10 entries: 40, see search_rows) is labelled
+  relevant when its entry is a judged document of the query;
 - unanswerable: the same query on a corpus about another subject (UNANSWERABLE_CORPUS, with
   each pair's reason; a query naming that corpus's subject is left out); every row is
   labelled not relevant.
@@ -30,11 +31,11 @@ The floor for a fit: the highest confidence such that, on EVERY set fitted on, a
 the answerable queries have a best confidence under it. The model is chosen per kind by
 leave-one-set-out: fit on five sets, pick the floor on them, and score the sixth (false "no
 good match" rate on its answerable queries, true rate on its unanswerable ones); the model
-with the best worst set wins (true rate, a false rate over 5% counted four times against it),
-and is refitted on all six. Then each kind's bias is moved so that its floor falls on the one
-default floor (DEFAULT_MIN_CONFIDENCE, search/contract/options.py): every model and kind maps
-onto the same scale, where the floor means "at most 5% of answerable fit queries refused on
-any set". It prints the entry to paste into search/engine/confidence.py's CALIBRATION.
+with the best worst set wins (true rate, a false rate over 5% counted four times against it;
+a second feature must gain MIN_GAIN over the cosine alone), and is refitted on all six.
+Then each kind's bias is moved so that its floor falls on the one default floor
+(DEFAULT_MIN_CONFIDENCE, search/contract/options.py): every model and kind maps onto the same
+scale, where the floor means "at most 5% of answerable fit queries refused on any set". It prints the entry to paste into search/engine/confidence.py's CALIBRATION.
 """
 
 from __future__ import annotations
@@ -104,7 +105,6 @@ def unanswerable_queries(name: str, queries: list[dict]) -> list[dict]:
 
 
 KINDS = ("semantic", "hybrid")
-TOP_K = 10
 FALSE_TARGET = 0.05
 CACHE = REPO_ROOT / "var" / "bench" / "confidence"
 
@@ -131,10 +131,16 @@ def workspace_of(name: str):
 
 def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: list[dict],
                 qrels: dict[str, dict[str, int]] | None) -> list[dict]:
-    """One row per query: its hits' (similarity, BM25, relevant) and the product's verdict."""
+    """One row per query: its hits' (similarity, BM25, relevant) and the product's verdict.
+
+    The hits are the chunks a default request (top_k 10 entries) ranks before grouping them by
+    entry (chunk_fetch: 40), so their features, and the verdict, are exactly what
+    answer_floor_apply reads in the product."""
     from cms.access import workspace_access_for_operator
     from search.engine.confidence import hit_features
     from search.engine.hybrid import hybrid_search
+    from search.contract.options import DEFAULT_TOP_K
+    from search.engine.entry_results import chunk_fetch
     from search.engine.semantic import semantic_search
 
     from evalsets import queries_prime
@@ -144,7 +150,8 @@ def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: lis
     run = semantic_search if kind == "semantic" else hybrid_search
     rows = []
     for query in queries:
-        result = run(access=access, query=query["text"][:2000], top_k=TOP_K, include_candidates=True)
+        result = run(access=access, query=query["text"][:2000], top_k=chunk_fetch(DEFAULT_TOP_K), raw_chunks=True,
+                     include_candidates=True)
         judged = (qrels or {}).get(query["_id"], {})
         hits = []
         for hit in result.hits:
@@ -162,7 +169,7 @@ def rows_cached(name: str, split: str, corpus: str, kind: str, max_queries: int 
     from evalsets import EVAL_EMBEDDING
 
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"{EVAL_EMBEDDING}.{name}.{split}.{corpus}.{kind}.{max_queries or 'all'}.jsonl"
+    path = CACHE / f"{EVAL_EMBEDDING}.chunks.{name}.{split}.{corpus}.{kind}.{max_queries or 'all'}.jsonl"
     if path.exists() and not refresh:
         return [json.loads(line) for line in path.open(encoding="utf-8")]
     data = load_set(name, split=split)
@@ -183,15 +190,21 @@ def rows_cached(name: str, split: str, corpus: str, kind: str, max_queries: int 
 # query's first cosine minus its tenth (the rows' spread). The last two are per answer, not
 # per row: the product would compute them from the answer's rows in answer_floor_apply.
 MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap"}
+# A second feature is kept only when it raises the worst held-out set's score by this much (5
+# queries in 100) over the cosine alone: E5's semantic rows on five sets gained 0.02 from "gap"
+# with a negative weight, noise that would have cost the product a per-answer feature.
+MIN_GAIN = 0.05
 
 
-def design(hits: list[list], model: str, kind: str) -> np.ndarray:
+def design(row: dict, model: str, kind: str) -> np.ndarray:
     """Feature columns [1, similarity, the model's second feature] of one query's hits
-    [similarity, BM25, relevant] (hits with no similarity left out by the caller)."""
+    [similarity, BM25, relevant] that have a similarity (the best BM25 is over all of them, as
+    search/engine/confidence.py's answer_best_keyword reads it)."""
     extra = MODELS[model]
     if kind == "semantic" and extra in ("kw", "kwnorm"):
         extra = None  # semantic rows carry no BM25
-    best_bm25 = max((h[1] or 0.0 for h in hits), default=0.0)
+    best_bm25 = max((h[1] for h in row["hits"] if h[1] is not None), default=0.0)
+    hits = scored_hits(row)
     similarities = sorted((h[0] for h in hits), reverse=True)
     gap = similarities[0] - similarities[min(9, len(similarities) - 1)] if similarities else 0.0
     columns = []
@@ -228,7 +241,7 @@ def fit_table(data: dict, sets: list[str], model: str, kind: str) -> np.ndarray:
     """(bias, w_similarity, w_second) for `kind`'s rows, fitted on `sets` (each weighted equally)."""
     xs, ys, ws = [], [], []
     for name in sets:
-        blocks = [design(scored_hits(row), model, kind) for side in ("answerable", "unanswerable")
+        blocks = [design(row, model, kind) for side in ("answerable", "unanswerable")
                   for row in data[name][kind][side] if scored_hits(row)]
         labels = [h[2] for side in ("answerable", "unanswerable") for row in data[name][kind][side]
                   for h in scored_hits(row)]
@@ -248,7 +261,7 @@ def best_confidences(rows: list[dict], table: np.ndarray, model: str, kind: str)
         if not hits:
             best.append(0.0)
             continue
-        z = design(hits, model, kind) @ table
+        z = design(row, model, kind) @ table
         best.append(float((1 / (1 + np.exp(-np.clip(z, -50, 50)))).max()))
     return best
 
@@ -291,7 +304,8 @@ def leave_one_set_out(data: dict, names: list[str], kind: str) -> str:
             print(f"{model:<10} {kind:<9} {name:<12} {floor:>6.3f} {false_rate:>6.1%} {true_rate:>6.1%}")
         print(f"{model:<10} {kind:<9} {'worst score':<12} {worst:>6.3f}", flush=True)
         scores[model] = worst
-    return max(scores, key=lambda m: (scores[m], m == "sim"))  # a tie goes to the cosine alone
+    best = max(scores, key=lambda m: (scores[m], m == "sim"))
+    return best if scores[best] >= scores["sim"] + MIN_GAIN else "sim"
 
 
 def main() -> None:
@@ -332,14 +346,18 @@ def main() -> None:
         model = chosen[kind]
         table = fit_table(data, names, model, kind)
         floor = floor_for(data, names, table, model, kind)
-        table[0] += logit(DEFAULT_MIN_CONFIDENCE) - logit(floor)
-        entry[kind] = (model, tuple(round(float(v), 4) for v in table))
+        # (+ 0.001: the query the floor was read from stays at or over it once the weights are rounded)
+        table[0] += logit(DEFAULT_MIN_CONFIDENCE) - logit(floor) + 0.001
+        slot = {None: 2, "kwnorm": 2, "gap": 3}[MODELS[model]]  # "kw" (raw BM25) is not in the product
+        weights = [round(float(table[0]), 4), round(float(table[1]), 4), 0.0, 0.0]
+        weights[slot] = round(float(table[2]), 4) if MODELS[model] else 0.0
+        entry[kind] = tuple(weights)
         print(f"  {kind:<9} {model:<10} fitted floor {floor:.4f}; bias {table[0]: .4f}  similarity {table[1]: .4f}"
               f"  {MODELS[model] or '-'} {table[2]: .4f}")
         for name in names:
             false_rate, true_rate = rates(data, name, table, model, kind, DEFAULT_MIN_CONFIDENCE)
             print(f"    {name:<12} fit queries at the floor: false {false_rate:>6.1%}  true {true_rate:>6.1%}")
-    print(f"\nCALIBRATION[{model_name!r}] = {{kind: (bias, w_similarity, w_second)}}: {entry}")
+    print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword share, spread) = {entry}")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,19 @@
 """How sure a chunk search is that a result answers the query: a calibrated confidence, and the floor under which the answer is "no good match".
 
-`hit_confidence(hit)` is a probability (0..1) that the row is relevant, read from the scores
-the row already carries: the vector leg's cosine similarity and the keyword leg's BM25 score
-(`hit.legs`, or `hit.score` for semantic search). It is a logistic model per set of legs that
-scored the row, fitted by bench/confidence_fit.py on the fit splits of ../shared/eval/ only
-(model chosen by leave-one-set-out; figures in docs/design/confidence.md). It depends on
-nothing but the row, so it means the same for any query, workspace, fusion or rerank, and for
-whatever row is presented (a chunk, or an entry's best chunk).
+`hit_confidence(hit, answer=...)` is a probability-like score (0..1) that the row is
+relevant, read from the scores the answer's ranked chunks already carry (`answer_scores`): the
+row's cosine similarity (`hit.legs`, or `hit.score` for semantic search); for a hybrid row,
+its BM25 over the best BM25 among the answer's chunks (how far the keyword leg agrees that
+this row is the query's best: raw BM25 depends on the corpus and the query's length, the share
+does not); and the spread of the answer's cosines (the first minus the tenth: a real answer
+stands out from the rest, an unanswerable query's nearest rows are all alike). It is a
+logistic model per embedding model and per kind of row, fitted by bench/confidence_fit.py on
+the fit splits of ../shared/eval/ only (features chosen by leave-one-set-out; figures in
+docs/design/confidence.md), each table's bias set so that one floor (DEFAULT_MIN_CONFIDENCE)
+serves every model: the floor is where at most 5% of the answerable fit queries of any set
+are refused. It depends on nothing but the answer's ranked
+chunks, so it means the same for any workspace, fusion or rerank, and for whatever row is
+presented (a chunk, or an entry's best chunk).
 
 `answer_floor_apply` runs last in every chunk search, on hits already scoped to what the
 caller may see (a published-only caller's `best_confidence` never comes from a draft). Under
@@ -30,19 +37,24 @@ from typing import Any
 from search.contract.options import DEFAULT_MIN_CONFIDENCE
 from search.contract.results import ChunkHit, SearchResult
 
-# The embedding model -> which legs scored a row -> (bias, weight of the cosine similarity,
-# weight of log(1 + BM25)). Cosine similarities differ in scale from model to model, so each
-# model has its own fit. A row scored by the keyword leg alone (the vector leg down) has no
-# confidence: raw BM25 depends on the corpus and did not survive leave-one-set-out.
-# Fitted by bench/confidence_fit.py on the first 100 fit queries of covidfaq-en, stackfaq-en and
-# drcd-zh (model "sim" chosen by leave-one-set-out over "sim" and "sim+kw": BM25 does not
-# survive it, so the hybrid rows' keyword weight is 0); figures in docs/design/confidence.md.
-CALIBRATION: dict[str, dict[str, tuple[float, float, float]]] = {
+# The embedding model -> which legs scored a row -> (bias, weight of the row's cosine
+# similarity, of its keyword share (its BM25 over the answer's best), of the answer's cosine
+# spread (its first cosine minus its SPREAD_RANK-th)). Cosine similarities differ in scale from
+# model to model, so each model has its own fit. A row scored by the keyword leg alone (the
+# vector leg down) has no confidence. Fitted by bench/confidence_fit.py on 100 fit queries of
+# each of the six sets (features chosen per kind by leave-one-set-out); figures in
+# docs/design/confidence.md.
+CALIBRATION: dict[str, dict[str, tuple[float, float, float, float]]] = {
     "use-multilingual-v3": {
-        "semantic": (-5.7513, 9.6776, 0.0),
-        "hybrid": (-5.6447, 10.4908, 0.0),
+        "semantic": (-5.7513, 9.6776, 0.0, 0.0),
+        "hybrid": (-5.6447, 10.4908, 0.0, 0.0),
+    },
+    "multilingual-e5-small": {
+        "semantic": (-22.724, 23.2523, 0.0, 0.0),
+        "hybrid": (-21.334, 16.0282, 5.2174, 0.0),
     },
 }
+SPREAD_RANK = 10
 # The default floor (DEFAULT_MIN_CONFIDENCE) is declared with the option, in search/contract/options.py.
 
 
@@ -60,19 +72,38 @@ def confidence_calibrated(model: str | None) -> bool:
     return model in CALIBRATION
 
 
-def confidence_from(similarity: float | None, keyword: float | None, *, model: str | None) -> float | None:
-    """The calibrated confidence of a row with these leg scores; None when no leg scored it or
-    the model has no calibration."""
+@dataclass(frozen=True)
+class AnswerScores:
+    """What a row's confidence reads from the answer it is in (its ranked chunks)."""
+
+    best_keyword: float | None  # the best BM25 among them (None: the keyword leg scored none)
+    spread: float  # the first cosine minus the SPREAD_RANK-th (the last, when fewer were ranked)
+
+
+def answer_scores(hits: list[ChunkHit]) -> AnswerScores:
+    """The AnswerScores of an answer's ranked chunks."""
+    features = [hit_features(hit) for hit in hits]
+    similarities = sorted((s for s, _ in features if s is not None), reverse=True)
+    spread = similarities[0] - similarities[min(SPREAD_RANK, len(similarities)) - 1] if similarities else 0.0
+    return AnswerScores(best_keyword=max((k for _, k in features if k is not None), default=None), spread=spread)
+
+
+def confidence_from(similarity: float | None, keyword: float | None, *, answer: AnswerScores,
+                    model: str | None) -> float | None:
+    """The calibrated confidence of a row with these leg scores in an answer with these
+    AnswerScores; None when no leg scored it or the model has no calibration."""
     if similarity is None or model not in CALIBRATION:
         return None
-    bias, w_similarity, w_keyword = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
-    z = bias + w_similarity * (similarity or 0.0) + w_keyword * math.log1p(max(keyword or 0.0, 0.0))
+    bias, w_similarity, w_keyword_share, w_spread = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
+    share = (keyword or 0.0) / answer.best_keyword if answer.best_keyword else 0.0
+    z = bias + w_similarity * similarity + w_keyword_share * share + w_spread * answer.spread
     return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
 
-def hit_confidence(hit: ChunkHit, *, model: str | None) -> float | None:
-    """The calibrated confidence (0..1) that this row answers its query (`model`: the one that ranked it)."""
-    return confidence_from(*hit_features(hit), model=model)
+def hit_confidence(hit: ChunkHit, *, model: str | None, answer: AnswerScores) -> float | None:
+    """The calibrated confidence (0..1) that this row answers its query (`model`: the one that
+    ranked it; `answer`: answer_scores of the answer it is in)."""
+    return confidence_from(*hit_features(hit), answer=answer, model=model)
 
 
 @dataclass(frozen=True)
@@ -105,7 +136,8 @@ def answer_verdict(hits: list[ChunkHit], *, min_confidence: float, calibrated: b
 def answer_floor_apply(result: SearchResult, *, request: Mapping[str, Any]) -> SearchResult:
     """The answer with each hit's confidence and `meta.answerable` / `best_confidence`; under the
     floor its hits are dropped unless `request` (validated options) asks for the candidates."""
-    hits = [replace(hit, confidence=hit_confidence(hit, model=result.model)) for hit in result.hits]
+    answer = answer_scores(result.hits)
+    hits = [replace(hit, confidence=hit_confidence(hit, model=result.model, answer=answer)) for hit in result.hits]
     verdict = answer_verdict(hits, min_confidence=request["min_confidence"],
                              calibrated=confidence_calibrated(result.model))
     if not verdict.answerable and not request["include_candidates"]:
