@@ -188,7 +188,8 @@ def rows_cached(name: str, split: str, corpus: str, kind: str, max_queries: int 
 # The second feature beside the cosine, per model (None: the cosine alone). "kw": log(1 + BM25)
 # of the row; "kwnorm": the row's BM25 over the best BM25 of the query's rows; "gap": the
 # query's first cosine minus its tenth (the rows' spread). The last two are per answer, not
-# per row: the product would compute them from the answer's rows in answer_floor_apply.
+# per row: the product computes the keyword share from the answer's rows (answer_scores in
+# search/engine/confidence.py); the gap it does not compute, since no fit has chosen it.
 MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap"}
 # A second feature is kept only when it raises the worst held-out set's score by this much (5
 # queries in 100) over the cosine alone: E5's semantic rows on five sets gained 0.02 from "gap"
@@ -348,16 +349,16 @@ def main() -> None:
         floor = floor_for(data, names, table, model, kind)
         # (+ 0.001: the query the floor was read from stays at or over it once the weights are rounded)
         table[0] += logit(DEFAULT_MIN_CONFIDENCE) - logit(floor) + 0.001
-        slot = {None: 2, "kwnorm": 2, "gap": 3}[MODELS[model]]  # "kw" (raw BM25) is not in the product
-        weights = [round(float(table[0]), 4), round(float(table[1]), 4), 0.0, 0.0]
-        weights[slot] = round(float(table[2]), 4) if MODELS[model] else 0.0
-        entry[kind] = tuple(weights)
+        if MODELS[model] not in (None, "kwnorm"):
+            raise SystemExit(f"{model} won: search/engine/confidence.py reads the cosine and the keyword share only; "
+                             "compute its feature there (answer_scores) before pasting its weights.")
+        entry[kind] = tuple(round(float(v), 4) for v in table)
         print(f"  {kind:<9} {model:<10} fitted floor {floor:.4f}; bias {table[0]: .4f}  similarity {table[1]: .4f}"
               f"  {MODELS[model] or '-'} {table[2]: .4f}")
         for name in names:
             false_rate, true_rate = rates(data, name, table, model, kind, DEFAULT_MIN_CONFIDENCE)
             print(f"    {name:<12} fit queries at the floor: false {false_rate:>6.1%}  true {true_rate:>6.1%}")
-    print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword share, spread) = {entry}")
+    print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword share) = {entry}")
 
 
 if __name__ == "__main__":

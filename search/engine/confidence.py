@@ -2,12 +2,10 @@
 
 `hit_confidence(hit, answer=...)` is a probability-like score (0..1) that the row is
 relevant, read from the scores the answer's ranked chunks already carry (`answer_scores`): the
-row's cosine similarity (`hit.legs`, or `hit.score` for semantic search); for a hybrid row,
-its BM25 over the best BM25 among the answer's chunks (how far the keyword leg agrees that
-this row is the query's best: raw BM25 depends on the corpus and the query's length, the share
-does not); and the spread of the answer's cosines (the first minus the tenth: a real answer
-stands out from the rest, an unanswerable query's nearest rows are all alike). It is a
-logistic model per embedding model and per kind of row, fitted by bench/confidence_fit.py on
+row's cosine similarity (`hit.legs`, or `hit.score` for semantic search) and, for a hybrid
+row, its BM25 over the best BM25 among the answer's chunks (how far the keyword leg agrees
+that this row is the query's best: raw BM25 depends on the corpus and the query's length, the
+share does not). It is a logistic model per embedding model and per kind of row, fitted by bench/confidence_fit.py on
 the fit splits of ../shared/eval/ only (features chosen by leave-one-set-out; figures in
 docs/design/confidence.md), each table's bias set so that one floor (DEFAULT_MIN_CONFIDENCE)
 serves every model: the floor is where at most 5% of the answerable fit queries of any set
@@ -38,23 +36,21 @@ from search.contract.options import DEFAULT_MIN_CONFIDENCE
 from search.contract.results import ChunkHit, SearchResult
 
 # The embedding model -> which legs scored a row -> (bias, weight of the row's cosine
-# similarity, of its keyword share (its BM25 over the answer's best), of the answer's cosine
-# spread (its first cosine minus its SPREAD_RANK-th)). Cosine similarities differ in scale from
+# similarity, weight of its keyword share: its BM25 over the answer's best). Cosine similarities differ in scale from
 # model to model, so each model has its own fit. A row scored by the keyword leg alone (the
 # vector leg down) has no confidence. Fitted by bench/confidence_fit.py on 100 fit queries of
 # each of the six sets (features chosen per kind by leave-one-set-out); figures in
 # docs/design/confidence.md.
-CALIBRATION: dict[str, dict[str, tuple[float, float, float, float]]] = {
+CALIBRATION: dict[str, dict[str, tuple[float, float, float]]] = {
     "use-multilingual-v3": {
-        "semantic": (-5.7513, 9.6776, 0.0, 0.0),
-        "hybrid": (-5.6447, 10.4908, 0.0, 0.0),
+        "semantic": (-6.0852, 11.2448, 0.0),
+        "hybrid": (-10.4197, 7.1342, 5.787),
     },
     "multilingual-e5-small": {
-        "semantic": (-22.724, 23.2523, 0.0, 0.0),
-        "hybrid": (-21.334, 16.0282, 5.2174, 0.0),
+        "semantic": (-22.724, 23.2523, 0.0),
+        "hybrid": (-21.334, 16.0282, 5.2174),
     },
 }
-SPREAD_RANK = 10
 # The default floor (DEFAULT_MIN_CONFIDENCE) is declared with the option, in search/contract/options.py.
 
 
@@ -77,15 +73,12 @@ class AnswerScores:
     """What a row's confidence reads from the answer it is in (its ranked chunks)."""
 
     best_keyword: float | None  # the best BM25 among them (None: the keyword leg scored none)
-    spread: float  # the first cosine minus the SPREAD_RANK-th (the last, when fewer were ranked)
 
 
 def answer_scores(hits: list[ChunkHit]) -> AnswerScores:
     """The AnswerScores of an answer's ranked chunks."""
-    features = [hit_features(hit) for hit in hits]
-    similarities = sorted((s for s, _ in features if s is not None), reverse=True)
-    spread = similarities[0] - similarities[min(SPREAD_RANK, len(similarities)) - 1] if similarities else 0.0
-    return AnswerScores(best_keyword=max((k for _, k in features if k is not None), default=None), spread=spread)
+    keywords = [keyword for keyword in (hit_features(hit)[1] for hit in hits) if keyword is not None]
+    return AnswerScores(best_keyword=max(keywords, default=None))
 
 
 def confidence_from(similarity: float | None, keyword: float | None, *, answer: AnswerScores,
@@ -94,9 +87,9 @@ def confidence_from(similarity: float | None, keyword: float | None, *, answer: 
     AnswerScores; None when no leg scored it or the model has no calibration."""
     if similarity is None or model not in CALIBRATION:
         return None
-    bias, w_similarity, w_keyword_share, w_spread = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
+    bias, w_similarity, w_keyword_share = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
     share = (keyword or 0.0) / answer.best_keyword if answer.best_keyword else 0.0
-    z = bias + w_similarity * similarity + w_keyword_share * share + w_spread * answer.spread
+    z = bias + w_similarity * similarity + w_keyword_share * share
     return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
 
