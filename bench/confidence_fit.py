@@ -188,8 +188,8 @@ def rows_cached(name: str, split: str, corpus: str, kind: str, max_queries: int 
 # The second feature beside the cosine, per model (None: the cosine alone). "kw": log(1 + BM25)
 # of the row; "kwnorm": the row's BM25 over the best BM25 of the query's rows; "gap": the
 # query's first cosine minus its tenth (the rows' spread). The last two are per answer, not
-# per row: the product computes the keyword share from the answer's rows (answer_scores in
-# search/engine/confidence.py); the gap it does not compute, since no fit has chosen it.
+# per row: the product (search/engine/confidence.py) reads the row alone, and would have to
+# compute them from the answer's rows in answer_floor_apply if a fit chose one.
 MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap"}
 # A second feature is kept only when it raises the worst held-out set's score by this much (5
 # queries in 100) over the cosine alone: E5's semantic rows on five sets gained 0.02 from "gap"
@@ -200,7 +200,7 @@ MIN_GAIN = 0.05
 def design(row: dict, model: str, kind: str) -> np.ndarray:
     """Feature columns [1, similarity, the model's second feature] of one query's hits
     [similarity, BM25, relevant] that have a similarity (the best BM25 is over all of them, as
-    search/engine/confidence.py's answer_best_keyword reads it)."""
+    a product computing it would read it)."""
     extra = MODELS[model]
     if kind == "semantic" and extra in ("kw", "kwnorm"):
         extra = None  # semantic rows carry no BM25
@@ -303,10 +303,23 @@ def leave_one_set_out(data: dict, names: list[str], kind: str) -> str:
             false_rate, true_rate = rates(data, name, table, model, kind, floor)
             worst = min(worst, true_rate - max(0.0, false_rate - FALSE_TARGET) * 4)
             print(f"{model:<10} {kind:<9} {name:<12} {floor:>6.3f} {false_rate:>6.1%} {true_rate:>6.1%}")
-        print(f"{model:<10} {kind:<9} {'worst score':<12} {worst:>6.3f}", flush=True)
+        veto = " (refuses a cosine of 1 with no second feature: not eligible)" if (
+            model != "sim" and vetoes_answers(data, names, model, kind)) else ""
+        print(f"{model:<10} {kind:<9} {'worst score':<12} {worst:>6.3f}{veto}", flush=True)
         scores[model] = worst
-    best = max(scores, key=lambda m: (scores[m], m == "sim"))
+    eligible = [m for m in scores if m == "sim" or not vetoes_answers(data, names, m, kind)]
+    best = max(eligible, key=lambda m: (scores[m], m == "sim"))
     return best if scores[best] >= scores["sim"] + MIN_GAIN else "sim"
+
+
+def vetoes_answers(data: dict, names: list[str], model: str, kind: str) -> bool:
+    """Whether the model, fitted on all sets, refuses a row with a cosine of 1 when its second
+    feature is 0: the keyword share does (no keyword match, a paraphrase or a question in another
+    language, is then never an answer; every cross-language pair here is an unanswerable one, so
+    the fit learns that), which the product cannot take."""
+    table = fit_table(data, names, model, kind)
+    floor = floor_for(data, names, table, model, kind)
+    return 1 / (1 + math.exp(-(table[0] + table[1]))) < floor
 
 
 def main() -> None:
@@ -349,16 +362,16 @@ def main() -> None:
         floor = floor_for(data, names, table, model, kind)
         # (+ 0.001: the query the floor was read from stays at or over it once the weights are rounded)
         table[0] += logit(DEFAULT_MIN_CONFIDENCE) - logit(floor) + 0.001
-        if MODELS[model] not in (None, "kwnorm"):
-            raise SystemExit(f"{model} won: search/engine/confidence.py reads the cosine and the keyword share only; "
-                             "compute its feature there (answer_scores) before pasting its weights.")
+        if MODELS[model] is not None:
+            raise SystemExit(f"{model} won: search/engine/confidence.py reads the cosine only; compute its "
+                             "feature there (answer_floor_apply) before pasting its weights.")
         entry[kind] = tuple(round(float(v), 4) for v in table)
         print(f"  {kind:<9} {model:<10} fitted floor {floor:.4f}; bias {table[0]: .4f}  similarity {table[1]: .4f}"
               f"  {MODELS[model] or '-'} {table[2]: .4f}")
         for name in names:
             false_rate, true_rate = rates(data, name, table, model, kind, DEFAULT_MIN_CONFIDENCE)
             print(f"    {name:<12} fit queries at the floor: false {false_rate:>6.1%}  true {true_rate:>6.1%}")
-    print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword share) = {entry}")
+    print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword weight) = {entry}")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,14 @@
 """How sure a chunk search is that a result answers the query: a calibrated confidence, and the floor under which the answer is "no good match".
 
-`hit_confidence(hit, answer=...)` is a probability-like score (0..1) that the row is
-relevant, read from the scores the answer's ranked chunks already carry (`answer_scores`): the
-row's cosine similarity (`hit.legs`, or `hit.score` for semantic search) and, for a hybrid
-row, its BM25 over the best BM25 among the answer's chunks (how far the keyword leg agrees
-that this row is the query's best: raw BM25 depends on the corpus and the query's length, the
-share does not). It is a logistic model per embedding model and per kind of row, fitted by bench/confidence_fit.py on
-the fit splits of ../shared/eval/ only (features chosen by leave-one-set-out; figures in
-docs/design/confidence.md), each table's bias set so that one floor (DEFAULT_MIN_CONFIDENCE)
-serves every model: the floor is where at most 5% of the answerable fit queries of any set
-are refused. It depends on nothing but the answer's ranked
-chunks, so it means the same for any workspace, fusion or rerank, and for whatever row is
-presented (a chunk, or an entry's best chunk).
+`hit_confidence(hit)` is a probability (0..1) that the row is relevant, read from the scores
+the row already carries: the vector leg's cosine similarity and the keyword leg's BM25 score
+(`hit.legs`, or `hit.score` for semantic search). It is a logistic model per embedding model
+and per set of legs that scored the row, fitted by bench/confidence_fit.py on the fit splits of
+../shared/eval/ only (model chosen by leave-one-set-out; figures in docs/design/confidence.md),
+each table's bias set so that one floor (DEFAULT_MIN_CONFIDENCE) serves every model and kind:
+it is where at most 5% of the answerable fit queries of any set are refused. It depends on
+nothing but the row, so it means the same for any query, workspace, fusion or rerank, and for
+whatever row is presented (a chunk, or an entry's best chunk).
 
 `answer_floor_apply` runs last in every chunk search, on hits already scoped to what the
 caller may see (a published-only caller's `best_confidence` never comes from a draft). Under
@@ -35,20 +32,21 @@ from typing import Any
 from search.contract.options import DEFAULT_MIN_CONFIDENCE
 from search.contract.results import ChunkHit, SearchResult
 
-# The embedding model -> which legs scored a row -> (bias, weight of the row's cosine
-# similarity, weight of its keyword share: its BM25 over the answer's best). Cosine similarities differ in scale from
-# model to model, so each model has its own fit. A row scored by the keyword leg alone (the
-# vector leg down) has no confidence. Fitted by bench/confidence_fit.py on 100 fit queries of
-# each of the six sets (features chosen per kind by leave-one-set-out); figures in
-# docs/design/confidence.md.
+# The embedding model -> which legs scored a row -> (bias, weight of the cosine similarity,
+# weight of log(1 + BM25)). Cosine similarities differ in scale from model to model, so each
+# model has its own fit. A row scored by the keyword leg alone (the vector leg down) has no
+# confidence: raw BM25 depends on the corpus and did not survive leave-one-set-out.
+# Fitted by bench/confidence_fit.py on 100 fit queries of each of the six sets (the cosine alone
+# chosen by leave-one-set-out for both kinds: log(1 + BM25) fails it, and the BM25 share and the
+# cosine gap do not qualify, so the keyword weight is 0); figures in docs/design/confidence.md.
 CALIBRATION: dict[str, dict[str, tuple[float, float, float]]] = {
     "use-multilingual-v3": {
         "semantic": (-6.0852, 11.2448, 0.0),
-        "hybrid": (-10.4197, 7.1342, 5.787),
+        "hybrid": (-5.849, 10.3131, 0.0),
     },
     "multilingual-e5-small": {
         "semantic": (-22.724, 23.2523, 0.0),
-        "hybrid": (-21.334, 16.0282, 5.2174),
+        "hybrid": (-23.5267, 24.2018, 0.0),
     },
 }
 # The default floor (DEFAULT_MIN_CONFIDENCE) is declared with the option, in search/contract/options.py.
@@ -68,35 +66,19 @@ def confidence_calibrated(model: str | None) -> bool:
     return model in CALIBRATION
 
 
-@dataclass(frozen=True)
-class AnswerScores:
-    """What a row's confidence reads from the answer it is in (its ranked chunks)."""
-
-    best_keyword: float | None  # the best BM25 among them (None: the keyword leg scored none)
-
-
-def answer_scores(hits: list[ChunkHit]) -> AnswerScores:
-    """The AnswerScores of an answer's ranked chunks."""
-    keywords = [keyword for keyword in (hit_features(hit)[1] for hit in hits) if keyword is not None]
-    return AnswerScores(best_keyword=max(keywords, default=None))
-
-
-def confidence_from(similarity: float | None, keyword: float | None, *, answer: AnswerScores,
-                    model: str | None) -> float | None:
-    """The calibrated confidence of a row with these leg scores in an answer with these
-    AnswerScores; None when no leg scored it or the model has no calibration."""
+def confidence_from(similarity: float | None, keyword: float | None, *, model: str | None) -> float | None:
+    """The calibrated confidence of a row with these leg scores; None when no leg scored it or
+    the model has no calibration."""
     if similarity is None or model not in CALIBRATION:
         return None
-    bias, w_similarity, w_keyword_share = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
-    share = (keyword or 0.0) / answer.best_keyword if answer.best_keyword else 0.0
-    z = bias + w_similarity * similarity + w_keyword_share * share
+    bias, w_similarity, w_keyword = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
+    z = bias + w_similarity * (similarity or 0.0) + w_keyword * math.log1p(max(keyword or 0.0, 0.0))
     return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
 
-def hit_confidence(hit: ChunkHit, *, model: str | None, answer: AnswerScores) -> float | None:
-    """The calibrated confidence (0..1) that this row answers its query (`model`: the one that
-    ranked it; `answer`: answer_scores of the answer it is in)."""
-    return confidence_from(*hit_features(hit), answer=answer, model=model)
+def hit_confidence(hit: ChunkHit, *, model: str | None) -> float | None:
+    """The calibrated confidence (0..1) that this row answers its query (`model`: the one that ranked it)."""
+    return confidence_from(*hit_features(hit), model=model)
 
 
 @dataclass(frozen=True)
@@ -129,8 +111,7 @@ def answer_verdict(hits: list[ChunkHit], *, min_confidence: float, calibrated: b
 def answer_floor_apply(result: SearchResult, *, request: Mapping[str, Any]) -> SearchResult:
     """The answer with each hit's confidence and `meta.answerable` / `best_confidence`; under the
     floor its hits are dropped unless `request` (validated options) asks for the candidates."""
-    answer = answer_scores(result.hits)
-    hits = [replace(hit, confidence=hit_confidence(hit, model=result.model, answer=answer)) for hit in result.hits]
+    hits = [replace(hit, confidence=hit_confidence(hit, model=result.model)) for hit in result.hits]
     verdict = answer_verdict(hits, min_confidence=request["min_confidence"],
                              calibrated=confidence_calibrated(result.model))
     if not verdict.answerable and not request["include_candidates"]:
