@@ -1,34 +1,41 @@
 #!/usr/bin/env python
 """Fit the chunk searches' confidence (search/engine/confidence.py) and its default floor on the fit splits only.
 
-Run from the repo root:  DEBUG=true .venv/bin/python bench/confidence_fit.py [--max-queries 200] [--sets ...]
+Run from the repo root:  DEBUG=true .venv/bin/python bench/confidence_fit.py [--max-queries 100] [--sets ...]
+(EVAL_EMBEDDING=e5 fits multilingual-e5-small on its own database, as bench/eval.py loads it.)
 
 Data: every set of ../shared/eval/ loaded as bench/eval.py loads it (workspace `eval-<set>`,
-database cms_bench_eval, the local model use-multilingual-v3). For each set's FIT queries
-(SciFact train, JSQuAD valid, the `fit` half of the others in bench/eval_split.tsv; the first
---max-queries of them):
+in the database of EVAL_EMBEDDING's model). For each set's FIT queries (SciFact train,
+JSQuAD valid, the `fit` half of the others in bench/eval_split.tsv; --max-queries of them,
+spread evenly over the split):
 
-- answerable: the query on its own corpus; a row (a top-10 hit of semantic_search, and of
-  hybrid_search) is labelled relevant when its entry is a judged document of the query;
-- unanswerable: the same query on another set's corpus (UNANSWERABLE_CORPUS, the same
-  language where there is another set in it); every row is labelled not relevant.
+- answerable: the query on its own corpus; a row (one of the chunks semantic_search, and
+  hybrid_search, rank for a default request of 10 entries: 40, see search_rows) is labelled
+  relevant when its entry is a judged document of the query;
+- unanswerable: the same query on a corpus about another subject (UNANSWERABLE_CORPUS, with
+  each pair's reason; a query naming that corpus's subject is left out); every row is
+  labelled not relevant.
 
 Rows are read from the searches as the product runs them (`include_candidates: true`, so
 the floor drops nothing); their features are what search/engine/confidence.py reads: cosine
-similarity and log(1 + BM25). Rows are cached in var/bench/confidence/ per (set, split,
+similarity and BM25. Rows are cached in var/bench/confidence/ per (model, set, split,
 corpus, kind); --refresh reruns the searches.
 
-Models (logistic, each set weighted equally, L2 1e-3), per kind of row ("semantic": similarity
-alone, the semantic search's rows; "hybrid": similarity and BM25, hybrid's rows; keyword-only
-rows: BM25 alone, from hybrid's rows):
-  sim:     z = b + w1 * similarity                       (hybrid rows too: BM25 ignored)
-  sim+kw:  z = b + w1 * similarity + w2 * log(1 + BM25)
+Models (logistic, each set weighted equally, L2 1e-3), per kind of row ("semantic": the
+semantic search's rows; "hybrid": hybrid's), the cosine and one more feature (MODELS):
+  sim:         z = b + w1 * similarity
+  sim+kw:      ... + w2 * log(1 + BM25)                         (hybrid rows)
+  sim+kwnorm:  ... + w2 * BM25 / the query's best BM25          (hybrid rows)
+  sim+gap:     ... + w2 * (the query's first cosine - its tenth)
 The floor for a fit: the highest confidence such that, on EVERY set fitted on, at most 5% of
-the answerable queries have a best confidence under it. The model is chosen by leave-one-set-
-out: fit on five sets, pick the floor on them, and score the sixth (false "no good match" rate
-on its answerable queries, true rate on its unanswerable ones); the model with the best worst
-set wins (true rate, with any false rate over 5% counted against it), and is refitted on all
-six (the default floor is hybrid's, the default search's). It prints the coefficients to paste into search/engine/confidence.py's CALIBRATION.
+the answerable queries have a best confidence under it. The model is chosen per kind by
+leave-one-set-out: fit on five sets, pick the floor on them, and score the sixth (false "no
+good match" rate on its answerable queries, true rate on its unanswerable ones); the model
+with the best worst set wins (true rate, a false rate over 5% counted four times against it;
+a second feature must gain MIN_GAIN over the cosine alone), and is refitted on all six.
+Then each kind's bias is moved so that its floor falls on the one default floor
+(DEFAULT_MIN_CONFIDENCE, search/contract/options.py): every model and kind maps onto the same
+scale, where the floor means "at most 5% of answerable fit queries refused on any set". It prints the entry to paste into search/engine/confidence.py's CALIBRATION.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -49,21 +57,54 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from evalsets import EVAL_SETS, load_set  # noqa: E402
 
-# Which corpus a set's queries are run against as unanswerable ones: the same language where
-# another set is in it (JSQuAD and JaQuAD are both Japanese Wikipedia: a few of one's questions
-# may be answered by the other's paragraphs, which only makes the unanswerable side harder).
-# StackFAQ's and DRCD's go to the smaller English corpora because SciFact and JSQuAD were not
-# loaded on the machine of the first fit (docs/design/confidence.md); DRCD is the only Chinese set.
+# Which corpus a set's queries are run against as unanswerable ones: a corpus on another
+# subject, so that no question of the set can be answered there (bench/unanswerable.py reads
+# the same pairs). Never two Wikipedias: JSQuAD and JaQuAD are both Japanese Wikipedia (one's
+# question may be answered by the other's paragraph), and DRCD's Chinese Wikipedia shares
+# subjects with them (Japan, Taiwan, history, science), in another script but in one
+# multilingual vector space.
+# - scifact (biomedical claims)          -> stackfaq-en (how-tos of web apps: Gmail, Google Docs)
+# - stackfaq-en (web-app how-tos)        -> covidfaq-en (68 COVID-19 FAQ answers)
+# - covidfaq-en (COVID-19 questions)     -> stackfaq-en
+# - jsquad-ja (Japanese Wikipedia)       -> covidfaq-en (English; its COVID/infection questions skipped)
+# - jaquad-ja (Japanese Wikipedia)       -> stackfaq-en (English; its web-service questions skipped)
+# - drcd-zh (Chinese Wikipedia)          -> stackfaq-en (English; its web/e-mail questions skipped)
 UNANSWERABLE_CORPUS = {
     "scifact": "stackfaq-en",
     "stackfaq-en": "covidfaq-en",
     "covidfaq-en": "stackfaq-en",
-    "jsquad-ja": "jaquad-ja",
-    "jaquad-ja": "jsquad-ja",
+    "jsquad-ja": "covidfaq-en",
+    "jaquad-ja": "stackfaq-en",
     "drcd-zh": "stackfaq-en",
 }
+# What each corpus that stands in as "elsewhere" is about: a question naming its subject is not
+# sent there as an unanswerable one (JSQuAD has articles on infectious diseases, with COVID-19
+# questions, and on Google Search; DRCD asks about the first e-mail).
+CORPUS_SUBJECTS = {
+    "covidfaq-en": re.compile(r"covid|corona|sars|mers|virus|quarantin|pandemic|epidemic|influenza|\bflu\b|vaccin|"
+                              r"コロナ|ウイルス|ウィルス|感染|検疫|疫|インフルエンザ|ワクチン|冠狀|病毒|肺炎|流感|隔離",
+                              re.IGNORECASE),
+    "stackfaq-en": re.compile(r"google|gmail|youtube|twitter|facebook|dropbox|trello|e-?mail|spreadsheet|browser|"
+                              r"グーグル|メール|ツイッター|ブラウザ|谷歌|郵件|郵箱|瀏覽器|網頁|推特|臉書",
+                              re.IGNORECASE),
+}
+
+
+def queries_sample(queries: list[dict], count: int | None) -> list[dict]:
+    """`count` queries spread evenly over the list (all of them for None): JSQuAD's queries
+    come article by article, so its first 100 would be one or two articles."""
+    if count is None or count >= len(queries):
+        return list(queries)
+    return [queries[i * len(queries) // count] for i in range(count)]
+
+
+def unanswerable_queries(name: str, queries: list[dict]) -> list[dict]:
+    """The queries of set `name` that ask nothing about the subject of its UNANSWERABLE_CORPUS."""
+    subject = CORPUS_SUBJECTS.get(UNANSWERABLE_CORPUS[name])
+    return [q for q in queries if subject is None or not subject.search(q["text"])]
+
+
 KINDS = ("semantic", "hybrid")
-TOP_K = 10
 FALSE_TARGET = 0.05
 CACHE = REPO_ROOT / "var" / "bench" / "confidence"
 
@@ -90,10 +131,16 @@ def workspace_of(name: str):
 
 def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: list[dict],
                 qrels: dict[str, dict[str, int]] | None) -> list[dict]:
-    """One row per query: its hits' (similarity, BM25, relevant) and the product's verdict."""
+    """One row per query: its hits' (similarity, BM25, relevant) and the product's verdict.
+
+    The hits are the chunks a default request (top_k 10 entries) ranks before grouping them by
+    entry (chunk_fetch: 40), so their features, and the verdict, are exactly what
+    answer_floor_apply reads in the product."""
     from cms.access import workspace_access_for_operator
     from search.engine.confidence import hit_features
     from search.engine.hybrid import hybrid_search
+    from search.contract.options import DEFAULT_TOP_K
+    from search.engine.entry_results import chunk_fetch
     from search.engine.semantic import semantic_search
 
     from evalsets import queries_prime
@@ -103,7 +150,8 @@ def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: lis
     run = semantic_search if kind == "semantic" else hybrid_search
     rows = []
     for query in queries:
-        result = run(access=access, query=query["text"][:2000], top_k=TOP_K, include_candidates=True)
+        result = run(access=access, query=query["text"][:2000], top_k=chunk_fetch(DEFAULT_TOP_K), raw_chunks=True,
+                     include_candidates=True)
         judged = (qrels or {}).get(query["_id"], {})
         hits = []
         for hit in result.hits:
@@ -116,13 +164,18 @@ def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: lis
 
 def rows_cached(name: str, split: str, corpus: str, kind: str, max_queries: int | None, refresh: bool
                 ) -> list[dict]:
-    """The rows of `name`'s `split` queries run by `kind` on `corpus`'s workspace (cached)."""
+    """The rows of `name`'s `split` queries (queries_sample; on another corpus, unanswerable_queries
+    of them) run by `kind` on `corpus`'s workspace, cached per embedding model."""
+    from evalsets import EVAL_EMBEDDING
+
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"{name}.{split}.{corpus}.{kind}.{max_queries or 'all'}.jsonl"
+    path = CACHE / f"{EVAL_EMBEDDING}.chunks.{name}.{split}.{corpus}.{kind}.{max_queries or 'all'}.jsonl"
     if path.exists() and not refresh:
         return [json.loads(line) for line in path.open(encoding="utf-8")]
     data = load_set(name, split=split)
-    queries = data.queries[:max_queries]
+    queries = queries_sample(data.queries, max_queries)
+    if corpus != name:
+        queries = unanswerable_queries(name, queries)
     workspace, entry_to_doc = workspace_of(corpus)
     rows = search_rows(kind, workspace, entry_to_doc, queries, data.qrels if corpus == name else None)
     with path.open("w", encoding="utf-8") as handle:
@@ -132,20 +185,34 @@ def rows_cached(name: str, split: str, corpus: str, kind: str, max_queries: int 
 
 # --- the fit ------------------------------------------------------------------------------
 
-MODELS = ("sim", "sim+kw")
+# The second feature beside the cosine, per model (None: the cosine alone). "kw": log(1 + BM25)
+# of the row; "kwnorm": the row's BM25 over the best BM25 of the query's rows; "gap": the
+# query's first cosine minus its tenth (the rows' spread). The last two are per answer, not
+# per row: the product (search/engine/confidence.py) reads the row alone, and would have to
+# compute them from the answer's rows in answer_floor_apply if a fit chose one.
+MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap"}
+# A second feature is kept only when it raises the worst held-out set's score by this much (5
+# queries in 100) over the cosine alone: E5's semantic rows on five sets gained 0.02 from "gap"
+# with a negative weight, noise that would have cost the product a per-answer feature.
+MIN_GAIN = 0.05
 
 
-def design(hits: list[list], model: str, kind: str) -> np.ndarray:
-    """Feature columns (with the bias) of hits [similarity, BM25, relevant]."""
+def design(row: dict, model: str, kind: str) -> np.ndarray:
+    """Feature columns [1, similarity, the model's second feature] of one query's hits
+    [similarity, BM25, relevant] that have a similarity (the best BM25 is over all of them, as
+    a product computing it would read it)."""
+    extra = MODELS[model]
+    if kind == "semantic" and extra in ("kw", "kwnorm"):
+        extra = None  # semantic rows carry no BM25
+    best_bm25 = max((h[1] for h in row["hits"] if h[1] is not None), default=0.0)
+    hits = scored_hits(row)
+    similarities = sorted((h[0] for h in hits), reverse=True)
+    gap = similarities[0] - similarities[min(9, len(similarities) - 1)] if similarities else 0.0
     columns = []
     for similarity, keyword, _ in hits:
-        kw = math.log1p(max(keyword or 0.0, 0.0))
-        if kind == "keyword":
-            columns.append([1.0, 0.0, kw])
-        elif model == "sim" or kind == "semantic":
-            columns.append([1.0, similarity or 0.0, 0.0])
-        else:
-            columns.append([1.0, similarity or 0.0, kw])
+        value = {None: 0.0, "kw": math.log1p(max(keyword or 0.0, 0.0)),
+                 "kwnorm": (keyword or 0.0) / best_bm25 if best_bm25 > 0 else 0.0, "gap": gap}[extra]
+        columns.append([1.0, similarity, value])
     return np.array(columns, dtype=float).reshape(-1, 3)
 
 
@@ -167,66 +234,108 @@ def logistic_fit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, l2: float = 
     return full
 
 
-def fit_tables(data: dict, sets: list[str], model: str) -> dict[str, np.ndarray]:
-    """{row kind: (bias, w_similarity, w_keyword)} fitted on `sets` (each weighted equally)."""
-    tables = {}
-    for kind in ("semantic", "hybrid", "keyword"):
-        source = "semantic" if kind == "semantic" else "hybrid"
-        xs, ys, ws = [], [], []
-        for name in sets:
-            hits = [h for side in ("answerable", "unanswerable") for row in data[name][source][side]
-                    for h in row["hits"] if h[0] is not None or kind == "keyword"]
-            if kind == "keyword":
-                hits = [h for h in hits if h[1] is not None]
-            if not hits:
-                continue
-            xs.append(design(hits, model, kind))
-            ys.append(np.array([h[2] for h in hits], dtype=float))
-            ws.append(np.full(len(hits), 1.0 / len(hits)))
-        tables[kind] = logistic_fit(np.vstack(xs), np.concatenate(ys), np.concatenate(ws) * len(xs))
-    return tables
+def scored_hits(row: dict) -> list[list]:
+    return [h for h in row["hits"] if h[0] is not None]
+
+
+def fit_table(data: dict, sets: list[str], model: str, kind: str) -> np.ndarray:
+    """(bias, w_similarity, w_second) for `kind`'s rows, fitted on `sets` (each weighted equally)."""
+    xs, ys, ws = [], [], []
+    for name in sets:
+        blocks = [design(row, model, kind) for side in ("answerable", "unanswerable")
+                  for row in data[name][kind][side] if scored_hits(row)]
+        labels = [h[2] for side in ("answerable", "unanswerable") for row in data[name][kind][side]
+                  for h in scored_hits(row)]
+        if not labels:
+            continue
+        xs.append(np.vstack(blocks))
+        ys.append(np.array(labels, dtype=float))
+        ws.append(np.full(len(labels), 1.0 / len(labels)))
+    return logistic_fit(np.vstack(xs), np.concatenate(ys), np.concatenate(ws) * len(xs))
 
 
 def best_confidences(rows: list[dict], table: np.ndarray, model: str, kind: str) -> list[float]:
     """Each query's best hit confidence under `table` (0 for a query with no hit)."""
     best = []
     for row in rows:
-        hits = [h for h in row["hits"] if h[0] is not None]
+        hits = scored_hits(row)
         if not hits:
             best.append(0.0)
             continue
-        z = design(hits, model, kind) @ table
+        z = design(row, model, kind) @ table
         best.append(float((1 / (1 + np.exp(-np.clip(z, -50, 50)))).max()))
     return best
 
 
-def floor_for(data: dict, sets: list[str], tables: dict, model: str, kind: str) -> float:
+def floor_for(data: dict, sets: list[str], table: np.ndarray, model: str, kind: str) -> float:
     """The highest floor keeping the false "no good match" rate at most 5% on every set."""
     floors = []
     for name in sets:
-        best = sorted(best_confidences(data[name][kind]["answerable"], tables[kind], model, kind))
+        best = sorted(best_confidences(data[name][kind]["answerable"], table, model, kind))
         floors.append(best[int(math.floor(FALSE_TARGET * len(best)))] if best else 1.0)
     return min(floors)
 
 
-def rates(data: dict, name: str, tables: dict, model: str, kind: str, floor: float) -> tuple[float, float]:
+def rates(data: dict, name: str, table: np.ndarray, model: str, kind: str, floor: float) -> tuple[float, float]:
     """(false "no good match" rate on answerable queries, true rate on unanswerable ones)."""
-    answerable = best_confidences(data[name][kind]["answerable"], tables[kind], model, kind)
-    unanswerable = best_confidences(data[name][kind]["unanswerable"], tables[kind], model, kind)
+    answerable = best_confidences(data[name][kind]["answerable"], table, model, kind)
+    unanswerable = best_confidences(data[name][kind]["unanswerable"], table, model, kind)
     false_rate = sum(c < floor for c in answerable) / max(1, len(answerable))
     true_rate = sum(c < floor for c in unanswerable) / max(1, len(unanswerable))
     return false_rate, true_rate
 
 
+def logit(p: float) -> float:
+    return math.log(p / (1 - p))
+
+
+def leave_one_set_out(data: dict, names: list[str], kind: str) -> str:
+    """Print each model's held-out rates per left-out set; the model with the best worst set."""
+    scores = {}
+    for model in MODELS:
+        if kind == "semantic" and MODELS[model] in ("kw", "kwnorm"):
+            continue
+        worst = 1.0
+        for name in names:
+            others = [n for n in names if n != name]
+            table = fit_table(data, others, model, kind)
+            floor = floor_for(data, others, table, model, kind)
+            false_rate, true_rate = rates(data, name, table, model, kind, floor)
+            worst = min(worst, true_rate - max(0.0, false_rate - FALSE_TARGET) * 4)
+            print(f"{model:<10} {kind:<9} {name:<12} {floor:>6.3f} {false_rate:>6.1%} {true_rate:>6.1%}")
+        veto = " (refuses a cosine of 1 with no second feature: not eligible)" if (
+            model != "sim" and vetoes_answers(data, names, model, kind)) else ""
+        print(f"{model:<10} {kind:<9} {'worst score':<12} {worst:>6.3f}{veto}", flush=True)
+        scores[model] = worst
+    eligible = [m for m in scores if m == "sim" or not vetoes_answers(data, names, m, kind)]
+    best = max(eligible, key=lambda m: (scores[m], m == "sim"))
+    return best if scores[best] >= scores["sim"] + MIN_GAIN else "sim"
+
+
+def vetoes_answers(data: dict, names: list[str], model: str, kind: str) -> bool:
+    """Whether the model, fitted on all sets, refuses a row with a cosine of 1 when its second
+    feature is 0: the keyword share does (no keyword match, a paraphrase or a question in another
+    language, is then never an answer; every cross-language pair here is an unanswerable one, so
+    the fit learns that), which the product cannot take."""
+    table = fit_table(data, names, model, kind)
+    floor = floor_for(data, names, table, model, kind)
+    return 1 / (1 + math.exp(-(table[0] + table[1]))) < floor
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(EVAL_SETS))
-    parser.add_argument("--max-queries", type=int, default=100, help="fit queries per set (the first N)")
+    parser.add_argument("--max-queries", type=int, default=100, help="fit queries per set (spread over the split)")
     parser.add_argument("--refresh", action="store_true", help="rerun the searches instead of reading the cache")
+    parser.add_argument("--rows-only", action="store_true", help="run and cache the searches of --sets, fit nothing")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     django_ready()
-    print(f"load average {os.getloadavg()}", flush=True)
+    from ingestion.embeddings import get_embedding_backend
+    from search.contract.options import DEFAULT_MIN_CONFIDENCE
+
+    model_name = get_embedding_backend().model_name
+    print(f"load average {tuple(round(x, 2) for x in os.getloadavg())}; embedding model {model_name}", flush=True)
     data: dict = {}
     for name in names:
         data[name] = {}
@@ -236,38 +345,33 @@ def main() -> None:
                 "unanswerable": rows_cached(name, "fit", UNANSWERABLE_CORPUS[name], kind, args.max_queries,
                                             args.refresh),
             }
-        print(f"  {name}: {len(data[name]['hybrid']['answerable'])} fit queries on its corpus and on "
-              f"{UNANSWERABLE_CORPUS[name]}'s", flush=True)
+        print(f"  {name}: {len(data[name]['hybrid']['answerable'])} fit queries on its corpus, "
+              f"{len(data[name]['hybrid']['unanswerable'])} on {UNANSWERABLE_CORPUS[name]}'s", flush=True)
+    if args.rows_only:
+        return
 
     print("\nleave-one-set-out (fit on the others, floor chosen on the others, scored on the one left out)")
-    print(f"{'model':<8} {'kind':<9} {'left out':<12} {'floor':>6} {'false':>6} {'true':>6}")
-    chosen: dict[str, tuple[float, str]] = {}
-    for model in MODELS:
-        for kind in KINDS:
-            worst = 1.0
-            for name in names:
-                others = [n for n in names if n != name]
-                tables = fit_tables(data, others, model)
-                floor = floor_for(data, others, tables, model, kind)
-                false_rate, true_rate = rates(data, name, tables, model, kind, floor)
-                worst = min(worst, true_rate - max(0.0, false_rate - FALSE_TARGET) * 4)
-                print(f"{model:<8} {kind:<9} {name:<12} {floor:>6.3f} {false_rate:>6.1%} {true_rate:>6.1%}")
-            print(f"{model:<8} {kind:<9} {'worst score':<12} {worst:>6.3f}")
-            if kind == "hybrid" and (model not in chosen or worst > chosen[model][0]):
-                chosen[model] = (worst, model)
-    model = max(chosen.values())[1]
-    tables = fit_tables(data, names, model)
-    floors = {kind: floor_for(data, names, tables, model, kind) for kind in KINDS}
-    floor = floors["hybrid"]  # the default search's: hybrid answers questions unless told otherwise
-    print(f"\nchosen by the worst hybrid set: {model}; refitted on all {len(names)} sets")
-    print(f"floors per kind {({k: round(v, 4) for k, v in floors.items()})}; default floor (hybrid's) {floor:.4f}")
-    for kind, table in tables.items():
-        print(f"  {kind:<9} bias {table[0]: .4f}  similarity {table[1]: .4f}  log1p(bm25) {table[2]: .4f}")
-    print(f"\nfit queries on all sets at that floor:")
-    for name in names:
-        for kind in KINDS:
-            false_rate, true_rate = rates(data, name, tables, model, kind, floor)
-            print(f"  {name:<12} {kind:<9} false {false_rate:>6.1%}  true {true_rate:>6.1%}")
+    print(f"{'model':<10} {'kind':<9} {'left out':<12} {'floor':>6} {'false':>6} {'true':>6}")
+    chosen = {kind: leave_one_set_out(data, names, kind) for kind in KINDS}
+    print(f"\nchosen by the worst held-out set: {chosen}; refitted on all {len(names)} sets, each kind's bias "
+          f"moved so that its floor is the default floor {DEFAULT_MIN_CONFIDENCE}")
+    entry = {}
+    for kind in KINDS:
+        model = chosen[kind]
+        table = fit_table(data, names, model, kind)
+        floor = floor_for(data, names, table, model, kind)
+        # (+ 0.001: the query the floor was read from stays at or over it once the weights are rounded)
+        table[0] += logit(DEFAULT_MIN_CONFIDENCE) - logit(floor) + 0.001
+        if MODELS[model] is not None:
+            raise SystemExit(f"{model} won: search/engine/confidence.py reads the cosine only; compute its "
+                             "feature there (answer_floor_apply) before pasting its weights.")
+        entry[kind] = tuple(round(float(v), 4) for v in table)
+        print(f"  {kind:<9} {model:<10} fitted floor {floor:.4f}; bias {table[0]: .4f}  similarity {table[1]: .4f}"
+              f"  {MODELS[model] or '-'} {table[2]: .4f}")
+        for name in names:
+            false_rate, true_rate = rates(data, name, table, model, kind, DEFAULT_MIN_CONFIDENCE)
+            print(f"    {name:<12} fit queries at the floor: false {false_rate:>6.1%}  true {true_rate:>6.1%}")
+    print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword weight) = {entry}")
 
 
 if __name__ == "__main__":

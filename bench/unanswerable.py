@@ -3,14 +3,16 @@
 
 Run from the repo root:  DEBUG=true .venv/bin/python bench/unanswerable.py [--max-queries 100] [--sets ...] [--kinds semantic,hybrid]
 
-For every set of ../shared/eval/ (loaded by bench/eval.py: workspace `eval-<set>`), its TEST
-queries (the first --max-queries; nothing here was fitted on them):
+For every set of ../shared/eval/ (loaded by bench/eval.py: workspace `eval-<set>`, in the
+database of EVAL_EMBEDDING's model), --max-queries of its TEST queries spread evenly over the
+split (bench/confidence_fit.py's queries_sample; nothing here was fitted on them):
 
 - answerable: each query on its own corpus. A "no good match" (`meta.answerable: false`)
   here is false; target <= 5%.
-- unanswerable: the same query on another set's corpus (bench/confidence_fit.py's
-  UNANSWERABLE_CORPUS: the same language where another set is in it). A "no good match"
-  here is true; target >= 80%.
+- unanswerable: the same query on a corpus about another subject (bench/confidence_fit.py's
+  UNANSWERABLE_CORPUS, the one declaration both benches read, with each pair's reason), less
+  the queries that name that corpus's subject (CORPUS_SUBJECTS). A "no good match" here is
+  true; target >= 80%.
 
 Each search runs as the product runs it, with its defaults (the default floor and the
 coefficients in search/engine/confidence.py, fitted by bench/confidence_fit.py on the fit splits
@@ -32,7 +34,8 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from confidence_fit import UNANSWERABLE_CORPUS, django_ready, search_rows, workspace_of  # noqa: E402
+from confidence_fit import (  # noqa: E402
+    UNANSWERABLE_CORPUS, django_ready, queries_sample, search_rows, unanswerable_queries, workspace_of)
 from evalsets import EVAL_SETS, load_set  # noqa: E402
 
 FALSE_TARGET, TRUE_TARGET = 0.05, 0.80
@@ -42,29 +45,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(EVAL_SETS))
     parser.add_argument("--kinds", default="semantic,hybrid")
-    parser.add_argument("--max-queries", type=int, default=100, help="test queries per set (the first N)")
+    parser.add_argument("--max-queries", type=int, default=100, help="test queries per set (spread over the split)")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     django_ready()
+    from ingestion.embeddings import get_embedding_backend
     from search.engine.confidence import DEFAULT_MIN_CONFIDENCE
 
     print(f"load average before {tuple(round(x, 2) for x in os.getloadavg())}; default floor "
-          f"{DEFAULT_MIN_CONFIDENCE}", flush=True)
+          f"{DEFAULT_MIN_CONFIDENCE}; embedding model {get_embedding_backend().model_name}", flush=True)
     table = []
     for name in names:
         data = load_set(name, split="test")
-        queries = data.queries[: args.max_queries]
+        queries = queries_sample(data.queries, args.max_queries)
         own, own_docs = workspace_of(name)
         other_name = UNANSWERABLE_CORPUS[name]
         other, other_docs = workspace_of(other_name)
         for kind in kinds:
             started = time.perf_counter()
             answerable = search_rows(kind, own, own_docs, queries, data.qrels)
-            unanswerable = search_rows(kind, other, other_docs, queries, None)
+            unanswerable = search_rows(kind, other, other_docs, unanswerable_queries(name, queries), None)
             false_rate = sum(r["answerable"] is False for r in answerable) / max(1, len(answerable))
             true_rate = sum(r["answerable"] is False for r in unanswerable) / max(1, len(unanswerable))
-            table.append((name, other_name, kind, len(queries), false_rate, true_rate))
+            table.append((name, other_name, kind, f"{len(answerable)}/{len(unanswerable)}", false_rate, true_rate))
             print(f"  {name} {kind}: {time.perf_counter() - started:.0f} s", flush=True)
     print()
     header = (f"{'set':<12} {'unanswerable on':<15} {'kind':<9} {'queries':>7} {'false no-match':>14} "

@@ -1,7 +1,8 @@
 """An honest "no good match" (search/engine/confidence.py): a query the workspace holds nothing about
 ("xylophone") is `meta.answerable: false` in the API, MCP, the command and the admin page; a
 real question stays answerable; insights count it as found nothing; drafts never reach a
-published-only caller's `best_confidence`."""
+published-only caller's `best_confidence`; a workspace embedded by multilingual-e5-small is
+judged too, on the same floor."""
 
 from __future__ import annotations
 
@@ -33,11 +34,16 @@ XYLOPHONE = "xylophone"
 REAL_QUESTION = "How many days do I have to return an item for a refund?"
 
 
-@pytest.fixture
-def shop(settings, local_model, workspace):
-    """A small shop's help pages (nothing about musical instruments), embedded by the local model."""
-    settings.SEARCH_EMBEDDING_BACKENDS = {"default": LOCAL_BACKEND}
-    reset_embedding_backends()
+# The real E5 model; the numpy runtime loads in seconds, where the onnx one first builds its graph.
+E5_BACKEND = {
+    "BACKEND": "ingestion.embeddings.e5.E5EmbeddingBackend",
+    "OPTIONS": {"threads": 1, "e5_runtime": "numpy"},
+    "PRICE_PER_MILLION_TOKENS": 0.0,
+}
+
+
+def shop_pages(workspace):
+    """A small shop's help pages (nothing about musical instruments), embedded by the configured model."""
     pages = ContentTypeFactory(workspace=workspace, api_id="page", semantic_search_enabled=True)
     entry_make(pages, title="Refund policy", body="<p>You can return any item within 30 days of delivery for a "
                "full refund.</p>")
@@ -45,7 +51,24 @@ def shop(settings, local_model, workspace):
     entry_make(pages, title="Payment methods", body="<p>We accept credit cards, bank transfer and PayPal.</p>")
     entry_make(pages, title="Account", body="<p>Reset your password from the sign-in page.</p>")
     chunks_embed_pending(workspace=workspace)
-    yield pages
+    return pages
+
+
+@pytest.fixture
+def shop(settings, local_model, workspace):
+    """The shop's pages embedded by the local model (use-multilingual-v3)."""
+    settings.SEARCH_EMBEDDING_BACKENDS = {"default": LOCAL_BACKEND}
+    reset_embedding_backends()
+    yield shop_pages(workspace)
+    reset_embedding_backends()
+
+
+@pytest.fixture
+def e5_shop(settings, workspace):
+    """The shop's pages embedded by multilingual-e5-small."""
+    settings.SEARCH_EMBEDDING_BACKENDS = {"default": E5_BACKEND}
+    reset_embedding_backends()
+    yield shop_pages(workspace)
     reset_embedding_backends()
 
 
@@ -112,6 +135,20 @@ def test_confidence_is_the_rows_scores_alone(shop, workspace):
     top = hybrid.hits[0]
 
     assert top.confidence == hit_confidence(top, model=hybrid.model)
+
+
+@pytest.mark.parametrize("kind", ["semantic_search", "hybrid_search"])
+def test_e5_workspace_gets_a_confidence_and_a_verdict_on_the_same_floor(e5_shop, workspace, kind):
+    access = workspace_access_for_operator(workspace=workspace)
+    answer = SEARCH_KINDS[kind].run(access, {"query": REAL_QUESTION})
+    nothing = SEARCH_KINDS[kind].run(access, {"query": XYLOPHONE, "include_candidates": True})
+
+    assert answer.model == nothing.model == "multilingual-e5-small"
+    assert "confidence_calibrated" not in answer.extra_meta
+    assert answer.extra_meta["answerable"] is True and answer.hits[0].title == "Refund policy"
+    assert answer.hits[0].confidence >= answer.extra_meta["min_confidence"] == DEFAULT_MIN_CONFIDENCE
+    assert nothing.extra_meta["answerable"] is False and nothing.hits
+    assert nothing.extra_meta["best_confidence"] < DEFAULT_MIN_CONFIDENCE
 
 
 def test_mcp_xylophone_is_no_good_match(shop, workspace):
