@@ -47,8 +47,8 @@ this project has to a Japanese paraphrase set.
 
 EVAL_EMBEDDING=minilm embeds with the English-only MiniLM model instead of the local one (in
 its own database, cms_bench_eval_minilm), to compare the dense legs; EVAL_EMBEDDING=e5 with
-multilingual-e5-small (cms_bench_eval_e5). The fusion is the product's, fitted with USE's
-vector leg, whichever model embeds.
+multilingual-e5-small (cms_bench_eval_e5). The fusion is the product's: each model's own fit
+where search/engine/legs/fusion.py's ADAPTIVE_BY_MODEL has one (E5), else USE's.
 
 Metrics come from ir-measures (not hand-rolled). Times are wall-clock seconds per method.
 Each query is embedded once and reused by every method (the local model is deterministic).
