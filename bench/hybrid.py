@@ -77,29 +77,41 @@ pct = bench_django.pct
 
 # --- data -------------------------------------------------------------------------------------
 
-def real_chunks() -> tuple[list[str], np.ndarray]:
-    """(text, vector) of every embedded chunk of bench/eval.py's workspaces, cached in var/bench."""
-    if CACHE.exists():
-        data = np.load(CACHE, allow_pickle=False)
+def eval_chunk_vectors(*, db: str, model: str, dimensions: int, cache: Path) -> tuple[list[str], np.ndarray]:
+    """(text, vector) of every chunk of bench/eval.py's workspaces in `db` with a current vector
+    of `model`, cached in `cache`; empty when that database is not on this machine."""
+    if cache.exists():
+        data = np.load(cache, allow_pickle=False)
         return [str(t) for t in data["texts"]], data["vectors"]
     import psycopg
     from django.db import connection
     from pgvector.psycopg import register_vector
 
-    params = {**connection.get_connection_params(), "dbname": EVAL_DB}
+    params = {**connection.get_connection_params(), "dbname": db}
     params.pop("cursor_factory", None)
     params.pop("context", None)
     try:
         with psycopg.connect(**params) as conn:
             register_vector(conn)
             rows = conn.execute(
-                "SELECT c.text, v.embedding::vector(512) FROM ingestion_chunkvector v"
+                f"SELECT c.text, v.embedding::vector({int(dimensions)}) FROM ingestion_chunkvector v"
                 " JOIN ingestion_chunk c ON c.id = v.chunk_id AND c.content_hash = v.content_hash"
                 " WHERE v.model = %s AND v.workspace_id IN (SELECT id FROM cms_workspace WHERE slug LIKE 'eval-%%')"
-                " ORDER BY c.id", [MODEL]).fetchall()
+                " ORDER BY c.id", [model]).fetchall()
     except psycopg.OperationalError:  # no eval database on this machine
-        rows = []
-    if not rows:
+        return [], np.zeros((0, dimensions), dtype=np.float32)
+    texts = [r[0] for r in rows]
+    vectors = np.asarray([np.asarray(r[1].to_list(), dtype=np.float32) for r in rows], dtype=np.float32)
+    if rows:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(cache, texts=np.asarray(texts), vectors=vectors)
+    return texts, vectors
+
+
+def real_chunks() -> tuple[list[str], np.ndarray]:
+    """(text, USE vector) of every embedded chunk of bench/eval.py's workspaces, cached in var/bench."""
+    texts, vectors = eval_chunk_vectors(db=EVAL_DB, model=MODEL, dimensions=DIMENSIONS, cache=CACHE)
+    if not texts:
         # No eval workspaces loaded (bench/eval.py loads them, an hour on 2 CPUs): the same
         # sets cut and embedded by bench/semantic.py (its cache in var/bench is reused).
         import semantic  # noqa: PLC0415 - bench/ is on sys.path
@@ -108,11 +120,6 @@ def real_chunks() -> tuple[list[str], np.ndarray]:
         vectors = semantic.embed_cached("chunks", texts)
         print(f"No embedded chunks in {EVAL_DB}: using bench/semantic.py's {len(texts)} real chunks of the eval sets.",
               flush=True)
-        return texts, vectors
-    texts = [r[0] for r in rows]
-    vectors = np.asarray([np.asarray(r[1].to_list(), dtype=np.float32) for r in rows], dtype=np.float32)
-    CACHE.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(CACHE, texts=np.asarray(texts), vectors=vectors)
     return texts, vectors
 
 
@@ -217,7 +224,6 @@ def e5_vectors_load() -> None:
     cms_bench_eval_e5: the same chunker over the same sets, so the same texts); a variant gets
     its source's E5 vector plus the same Gaussian noise as its USE vector, normalised. Then
     E5's HNSW index (migration 0013's definition). Reused when every chunk has one."""
-    import psycopg
     from django.db import connection
     from pgvector.psycopg import register_vector
 
@@ -227,23 +233,11 @@ def e5_vectors_load() -> None:
     if ChunkVector.objects.filter(model=E5_MODEL).count() == total:
         print(f"Reusing the {total} {E5_MODEL} vectors already in {BENCH_DB}.", flush=True)
         return
-    if E5_CACHE.exists():
-        data = np.load(E5_CACHE, allow_pickle=False)
-        texts, vectors = [str(t) for t in data["texts"]], data["vectors"]
-    else:
-        params = {**connection.get_connection_params(), "dbname": "cms_bench_eval_e5"}
-        params.pop("cursor_factory", None)
-        params.pop("context", None)
-        with psycopg.connect(**params) as conn:
-            register_vector(conn)
-            rows = conn.execute(
-                f"SELECT c.text, v.embedding::vector({E5_DIMENSIONS}) FROM ingestion_chunkvector v"
-                " JOIN ingestion_chunk c ON c.id = v.chunk_id AND c.content_hash = v.content_hash"
-                " WHERE v.model = %s ORDER BY c.id", [E5_MODEL]).fetchall()
-        texts = [r[0] for r in rows]
-        vectors = np.asarray([np.asarray(r[1].to_list(), dtype=np.float32) for r in rows], dtype=np.float32)
-        E5_CACHE.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(E5_CACHE, texts=np.asarray(texts), vectors=vectors)
+    texts, vectors = eval_chunk_vectors(db="cms_bench_eval_e5", model=E5_MODEL, dimensions=E5_DIMENSIONS,
+                                        cache=E5_CACHE)
+    if not texts:
+        raise SystemExit("--versus e5 reads the E5 vectors of bench/eval.py's workspaces: run "
+                         "EVAL_EMBEDDING=e5 bench/eval.py first (database cms_bench_eval_e5).")
     exact = {t: i for i, t in enumerate(texts)}
     by_prefix = {t[:300]: i for i, t in enumerate(texts)}
     rng = np.random.default_rng(37)
