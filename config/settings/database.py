@@ -30,7 +30,10 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHECKS", default=True))
 # The test database is created from template0 with a UTF-8 ctype, whatever the server's
 # default: pg_trgm extracts no trigrams from Japanese text under LC_CTYPE=C.
-DATABASES["default"]["TEST"] = {"TEMPLATE": "template0", "CHARSET": "UTF8"}
+# TEST_DATABASE_NAME names it (default: test_<name>), for two checkouts testing on one server.
+DATABASES["default"]["TEST"] = {"TEMPLATE": "template0", "CHARSET": "UTF8",
+                                **({"NAME": env.str("TEST_DATABASE_NAME")} if env.str("TEST_DATABASE_NAME", default="")
+                                   else {})}
 
 # --- Read replicas (search/engine/db/replicas.py) -----------------------------------------------------
 # Zero or more streaming replicas of the primary, as database URLs separated by commas. Search
