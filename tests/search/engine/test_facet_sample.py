@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 from mcp import Client
 
+from cms.models import ENTRY_SAMPLE_BUCKET, ENTRY_SAMPLE_BUCKETS, Entry
 from search.engine import facet_sample
 from search.engine.fulltext import search_entries
 from search.interfaces.mcp.server import api_key_caller, build_mcp_server
@@ -52,10 +53,16 @@ def test_past_the_threshold_counts_are_a_scaled_sample_and_say_so(shelf):
     again = search_entries(access=access, query="widget", facets=["category"]).as_dict()
     forced = search_entries(access=access, query="widget", facets=["category"], exhaustive_facets=True).as_dict()
 
-    modulus = 7  # 61 entries / 10 rows a sample
+    # The sample: the entries in the lowest hash buckets, up to the bucket of the 10th.
+    buckets = sorted(Entry.objects.filter(workspace=workspace).annotate(bucket=ENTRY_SAMPLE_BUCKET)
+                     .values_list("bucket", flat=True))
+    rate = (buckets[9] + 1) / ENTRY_SAMPLE_BUCKETS
+    sampled = Entry.objects.filter(workspace=workspace).alias(bucket=ENTRY_SAMPLE_BUCKET).filter(
+        bucket__lte=buckets[9], data__title__startswith="widget")
     assert first["meta"]["facets_exhaustive"] is False
-    assert first["meta"]["facets_sample_rate"] == round(1 / modulus, 6)
-    assert all(count % modulus == 0 for count in first["facets"]["category"].values())
+    assert first["meta"]["facets_sample_rate"] == round(rate, 6)
+    assert first["facets"]["category"] == {
+        category: round(count / rate) for category, count in Counter(e.data["category"] for e in sampled).items()}
     assert first["facets"] == again["facets"]  # deterministic
     assert forced["meta"]["facets_exhaustive"] is True and "facets_sample_rate" not in forced["meta"]
     assert forced["facets"]["category"] == exact(rows)
