@@ -49,6 +49,8 @@ django.setup()
 
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 
+from bench_django import pct  # noqa: E402 - bench/, the script's folder, is on the path
+
 from cms import services as cms_services  # noqa: E402
 from config.celery import app as celery_app  # noqa: E402
 from ingestion import services  # noqa: E402
@@ -319,14 +321,9 @@ def bench_model_one(name: str, threads: int) -> dict:
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {"name": name, "threads": threads, "chunks": chunks, "load_s": load_s,
             "embed_s": embed_s, "save_s": save_s, "model_cpu": cpu["model"], "pipeline_cpu": sum(cpu.values()),
-            "query_p50": _percentile(walls, 50), "query_p95": _percentile(walls, 95),
-            "query_cpu_p50": _percentile(cpus, 50), "query_cpu_p95": _percentile(cpus, 95),
+            "query_p50": pct(walls, 0.5), "query_p95": pct(walls, 0.95),
+            "query_cpu_p50": pct(cpus, 0.5), "query_cpu_p95": pct(cpus, 0.95),
             "rss_mb": memory.rss / 2**20, "peak_mb": peak_kb / 1024}
-
-
-def _percentile(values: list[float], q: int) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
 def bench_models(rounds: int, thread_counts: list[int]) -> None:

@@ -4,10 +4,11 @@ Owners and editors add, change and delete the promotions of their workspaces; vi
 them read-only (cms.admin.content.WorkspaceScopedAdmin decides, as for entries). The phrase is
 shown as the editor typed it; searches match its normalised key
 (cms.models.promotion_phrase_normalise), which the services store beside it. The entry must be
-of the same workspace, and pinned to a phrase once (cms.services.promotion_create and
-promotion_update check both). The entry is chosen by searching (`autocomplete_fields`: the
-entries admin's search, limited to workspaces the user may write), not from a list of every
-entry.
+of the same workspace, and pinned to a phrase once: the form asks the services' one check
+(cms.services.promotion_phrase_checked, which promotion_create and promotion_update run again)
+and says its refusals in the editor's language by their codes. The entry is chosen by
+searching (`autocomplete_fields`: the entries admin's search, limited to workspaces the user
+may write), not from a list of every entry.
 
 "Choose from popular queries": the phrase input offers the workspace's popular queries as a
 <datalist> from `POPULAR_QUERIES`, a hook the search insights register a function with
@@ -22,7 +23,6 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_lazy as _
@@ -31,8 +31,7 @@ from cms import services
 from cms.admin.content import WorkspaceScopedAdmin
 from cms.admin.access import workspaces_with_role
 from cms.model_labels import status_word
-from cms.models import PROMOTION_PHRASE_MAX_CHARS, Entry, Promotion, Workspace, promotion_phrase_normalise
-from cms.selectors import promotion_pinned
+from cms.models import Entry, Promotion, Workspace
 from cms.text_numbers import int_from_text
 
 # (workspaces the user may write) -> popular query phrases, most frequent first.
@@ -71,6 +70,12 @@ class EntryAutocomplete(AutocompleteSelect):
         return super().optgroups(name, [v for v in value if int_from_text(str(v)) is not None], attr)
 
 
+def promotion_refusal_text(error: ValidationError) -> str:
+    """One refusal of cms.services.promotion_phrase_checked (an error of its ValidationError's
+    `error_dict`) in the active language, by its code (services.PROMOTION_REFUSALS)."""
+    return gettext(services.PROMOTION_REFUSALS[error.code]) % (error.params or {})
+
+
 def promotion_entry_label(entry: Entry) -> str:
     """An entry as the promotion form offers it, in its select and its search results alike:
     "workspace · content type · title (#id, status)" (the same title in two workspaces is two choices),
@@ -99,22 +104,16 @@ class PromotionForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        workspace, entry, phrase = cleaned.get("workspace"), cleaned.get("entry"), cleaned.get("phrase")
-        key = promotion_phrase_normalise(phrase) if phrase is not None else None
-        if key == "":
-            self.add_error("phrase", gettext("Give the query phrase the entry should answer."))
-        elif key is not None:
-            try:  # the key is stored too, and NFKC may lengthen a phrase (㌀ is アパート)
-                MaxLengthValidator(PROMOTION_PHRASE_MAX_CHARS)(key)
-            except ValidationError as exc:
-                self.add_error("phrase", exc)
-        if workspace is not None and entry is not None and entry.workspace_id != workspace.pk:
-            self.add_error("entry", gettext("The entry must belong to the same workspace."))
-        elif key and workspace is not None and entry is not None and promotion_pinned(
-                workspace=workspace, phrase_key=key, entry=entry, excluding=self.instance):
-            # The same phrase in another script, case or width is the same pin (退貨, 退货).
-            self.add_error("entry", gettext("“%(title)s” is already pinned to “%(phrase)s”.") % {
-                "title": entry.title or entry.pk, "phrase": phrase})
+        workspace, entry, phrase, match = (cleaned.get(name) for name in ("workspace", "entry", "phrase", "match"))
+        if None in (workspace, entry, phrase, match):  # that field's own error is shown; the rest waits for it
+            return cleaned
+        try:
+            services.promotion_phrase_checked(workspace=workspace, phrase=phrase, entry=entry, match=match,
+                                              promotion=self.instance)
+        except ValidationError as exc:
+            for field, errors in exc.error_dict.items():
+                self.add_error(field, [ValidationError(promotion_refusal_text(error), code=error.code)
+                                       for error in errors])
         return cleaned
 
 

@@ -47,11 +47,18 @@ from cms.services.synonyms import (
     synonym_set_update,
     synonym_set_delete,
 )
-from cms.services.promotions import promotion_create, promotion_delete, promotion_phrase_checked, promotion_update
+from cms.services.promotions import (
+    PROMOTION_REFUSALS,
+    promotion_create,
+    promotion_delete,
+    promotion_phrase_checked,
+    promotion_update,
+)
 
 __all__ = [
     "API_KEY_TOUCH_INTERVAL",
     "ASSET_READ_CHUNK_BYTES",
+    "PROMOTION_REFUSALS",
     "SYNONYM_SET_MAX_TERMS",
     "SYNONYM_TERM_MAX_CHARS",
     "api_key_authenticate",

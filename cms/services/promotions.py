@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from cms.models import PROMOTION_PHRASE_MAX_CHARS, Entry, Promotion, PromotionMatch, promotion_phrase_normalise, Workspace
 from cms.selectors import promotion_pinned
@@ -11,25 +12,43 @@ from cms.selectors import promotion_pinned
 
 # --- promotions (editors' picks) --------------------------------------------------------------
 
+# Why a promotion is refused: code -> its sentence, an English template marked with gettext_noop.
+# The service's ValidationError says it in English (what the API and commands show); the admin
+# says it in the editor's language, looked up by code (cms.admin.promotions.promotion_refusal_text).
+PROMOTION_REFUSALS: dict[str, str] = {
+    "promotion_phrase_empty": gettext_noop("Give the query phrase the entry should answer."),
+    "promotion_phrase_too_long": gettext_noop("A phrase has at most %(limit)s characters."),
+    "promotion_match_invalid": gettext_noop("Choose how the phrase matches: %(choices)s."),
+    "promotion_entry_not_in_workspace": gettext_noop("The entry must belong to the same workspace."),
+    "promotion_already_pinned": gettext_noop("“%(title)s” is already pinned to “%(phrase)s”."),
+}
+
+
+def _refusal(code: str, **params: object) -> ValidationError:
+    return ValidationError(PROMOTION_REFUSALS[code], code=code, params=params or None)
+
+
 def promotion_phrase_checked(*, workspace: Workspace, phrase: str, entry: Entry, match: str = PromotionMatch.IS,
                              promotion: Promotion | None = None) -> tuple[str, str]:
     """(`phrase` as shown, its matching key) for a pin of `entry` in `workspace`, or ValidationError
-    keyed by field. Shown: as typed, whitespace runs made one space and trimmed; the key:
-    promotion_phrase_normalise. The entry must be of `workspace`, and no other promotion than
-    `promotion` (the one being changed) may pin it to the same key (退貨 and 退货 are one)."""
+    keyed by field, each error with a `code` of PROMOTION_REFUSALS and its `params`. Shown: as
+    typed, whitespace runs made one space and trimmed; the key: promotion_phrase_normalise (NFKC
+    may lengthen it: ㌀ is アパート, and both are stored). The entry must be of `workspace`, and
+    no other promotion than `promotion` (the one being changed) may pin it to the same key (退貨
+    and 退货 are one)."""
     shown = " ".join(phrase.split()) if isinstance(phrase, str) else ""
     key = promotion_phrase_normalise(shown)
     errors = {}
     if not key:
-        errors["phrase"] = "Give the query phrase the entry should answer."
+        errors["phrase"] = _refusal("promotion_phrase_empty")
     elif max(len(shown), len(key)) > PROMOTION_PHRASE_MAX_CHARS:
-        errors["phrase"] = f"A phrase has at most {PROMOTION_PHRASE_MAX_CHARS} characters."
+        errors["phrase"] = _refusal("promotion_phrase_too_long", limit=PROMOTION_PHRASE_MAX_CHARS)
     if match not in PromotionMatch.values:
-        errors["match"] = f"Choose how the phrase matches: {' or '.join(PromotionMatch.values)}."
+        errors["match"] = _refusal("promotion_match_invalid", choices=", ".join(PromotionMatch.values))
     if entry.workspace_id != workspace.pk:
-        errors["entry"] = "The entry must belong to the same workspace."
+        errors["entry"] = _refusal("promotion_entry_not_in_workspace")
     elif key and promotion_pinned(workspace=workspace, phrase_key=key, entry=entry, excluding=promotion):
-        errors["entry"] = f"This entry is already pinned to {shown!r}."
+        errors["entry"] = _refusal("promotion_already_pinned", title=entry.title or entry.pk, phrase=shown)
     if errors:
         raise ValidationError(errors)
     return shown, key

@@ -4,8 +4,9 @@ A POST (with CSRF) from the result's small form: this workspace, the query text 
 entry of the result, matched as the whole query ("is"). Who may pin is who may add a
 promotion in the workspace (cms/admin/access.py, the promotions admin's write roles); an
 entry of another workspace is refused with a 400 and a code, telling nothing of it. The
-service (cms.services.promotion_create) checks again and refuses a second pin of the same
-entry, which the page shows as a message.
+service (cms.services.promotion_create) checks again: a query with no phrase in it, or longer
+than a phrase may be, is a 400 `phrase_invalid`; a second pin of the same entry is a message on
+the page (the service's refusal, said in the editor's language by its code).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_POST
 from cms import services
 from cms.access import workspace_access_for_user
 from cms.admin.access import WRITE_ROLES, role_allows
+from cms.admin.promotions import promotion_refusal_text
 from cms.models import PromotionMatch, Workspace
 from cms.selectors import entries_by_id
 from cms.text_numbers import int_from_text
@@ -66,11 +68,14 @@ def search_pin(request: HttpRequest, slug: str) -> HttpResponse:
         promotion = services.promotion_create(workspace=workspace, phrase=phrase, entry=entry,
                                               match=PromotionMatch.IS)
     except ValidationError as exc:
-        if "phrase" in exc.message_dict:
+        refusal = next(error for errors in exc.error_dict.values() for error in errors)
+        if refusal.code == "promotion_already_pinned":
+            messages.warning(request, promotion_refusal_text(refusal), extra_tags="already_pinned")
+            return HttpResponseRedirect(back)
+        if refusal.code == "promotion_phrase_empty":
             return _refusal("phrase_invalid", gettext("Search for the query first, then pin a result to it."))
-        messages.warning(request, gettext("“%(title)s” is already pinned to “%(phrase)s”.") % {
-            "title": entry.title or entry.pk, "phrase": phrase.strip()}, extra_tags="already_pinned")
-        return HttpResponseRedirect(back)
+        code = "phrase_invalid" if refusal.code == "promotion_phrase_too_long" else refusal.code
+        return _refusal(code, promotion_refusal_text(refusal))
     messages.success(request, gettext("Pinned “%(title)s” to the query “%(phrase)s”: it comes first for this query.")
                      % {"title": entry.title or entry.pk, "phrase": promotion.phrase})
     return HttpResponseRedirect(back)

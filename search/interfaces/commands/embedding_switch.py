@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ingestion.management.commands.ingestion_status import progress_line
@@ -32,7 +33,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         action = workspace_actions(parser)
         start = action("start", "backfill vectors of a new model beside the active one")
-        start.add_argument("--model", required=True, help="model name or backend alias (local, e5-small, minilm, voyage, fake)")
+        aliases = ", ".join(settings.SEARCH_EMBEDDING_MODELS).replace("%", "%%")  # what --model may name
+        start.add_argument("--model", required=True, help=f"model name or backend alias ({aliases})")
         start.add_argument("--dry-run", action="store_true", help="estimate texts, tokens and cost; change nothing")
         promote = action("promote", "make the target the active model (needs 100%% coverage)")
         promote.add_argument("--force", action="store_true", help="promote below 100%% coverage")

@@ -159,3 +159,12 @@ def test_ndcg_is_one_for_the_ideal_ranking_and_less_for_a_worse_one():
     assert ndcg_at_10(["a", "b", "c"], judged) == pytest.approx(1.0)
     assert 0 < ndcg_at_10(["c", "b", "a"], judged) < ndcg_at_10(["b", "a"], judged) < 1
     assert ndcg_at_10(["c"], {}) == 0.0
+
+
+def test_start_help_names_the_aliases_of_the_configured_models(settings, capsys):
+    settings.SEARCH_EMBEDDING_MODELS = {alias: {"BACKEND": "ingestion.embeddings.fake.FakeEmbeddingBackend"}
+                                        for alias in ("fake", "house-model", "odd%alias")}
+    with pytest.raises(SystemExit):
+        call_command("embedding_switch", "start", "--help")
+
+    assert "model name or backend alias (fake, house-model, odd%alias)" in " ".join(capsys.readouterr().out.split())
