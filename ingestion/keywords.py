@@ -52,15 +52,15 @@ LENGTH_TERM = ""
 # Longest word kept; longer runs (hashes, base64) are not words anyone searches by.
 MAX_WORD_CHARS = 64
 
-# PostgreSQL's english.stop (share/tsearch_data/english.stop), the stopwords of its
-# `english` text search configuration.
+# Lucene's English stop words (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET: the `_english_` list of
+# Elasticsearch and OpenSearch, Tantivy's Language::English), plus "s" and "t": this tokenizer
+# splits at an apostrophe ("it's", "don't"), where Lucene's keeps the word whole. It keeps the
+# question words (what, where, how, did, from), which FAQ-style questions share with the FAQ's
+# own: PostgreSQL's 127-word english.stop, used before, dropped them and cost CovidFAQ's keyword
+# leg 0.12 nDCG@10 (docs/design/peers.md "Stop words").
 ENGLISH_STOPWORDS = frozenset(
-    """i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers
-    herself it its itself they them their theirs themselves what which who whom this that these those am is are was
-    were be been being have has had having do does did doing a an the and but if or because as until while of at by
-    for with about against between into through during before after above below to from up down in out on off over
-    under again further then once here there when where why how all any both each few more most other some such no
-    nor not only own same so than too very s t can will just don should now""".split()
+    """a an and are as at be but by for if in into is it no not of on or such that the their then there these
+    they this to was will with s t""".split()
 )
 
 _CJK = (

@@ -83,7 +83,7 @@ def test_index_adds_cjk_unigrams_without_counting_them_in_the_length():
 
 
 def test_english_words_are_stemmed_and_stopwords_dropped():
-    assert keyword_tokens("The refunds were refunded") == ["refund", "refund"]
+    assert keyword_tokens("The refunds are refunded") == ["refund", "refund"]
 
 
 def test_full_width_latin_is_normalised():
