@@ -27,6 +27,8 @@ semantic search's rows; "hybrid": hybrid's), the cosine and one more feature (MO
   sim+kw:      ... + w2 * log(1 + BM25)                         (hybrid rows)
   sim+kwnorm:  ... + w2 * BM25 / the query's best BM25          (hybrid rows)
   sim+gap:     ... + w2 * (the query's first cosine - its tenth)
+  sim+background: ... + w2 * the query's mean cosine to search/engine/confidence_background.py's
+               sentences (hit.background, as the product computes it)
 The floor for a fit: the highest confidence such that, on EVERY set fitted on, at most 5% of
 the answerable queries have a best confidence under it. The model is chosen per kind by
 leave-one-set-out: fit on five sets, pick the floor on them, and score the sixth (false "no
@@ -153,11 +155,12 @@ def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: lis
         result = run(access=access, query=query["text"][:2000], top_k=chunk_fetch(DEFAULT_TOP_K), raw_chunks=True,
                      include_candidates=True)
         judged = (qrels or {}).get(query["_id"], {})
-        hits = []
+        hits, background = [], None
         for hit in result.hits:
-            similarity, keyword = hit_features(hit)
+            similarity, keyword, background = hit_features(hit)
             hits.append([similarity, keyword, int(entry_to_doc.get(hit.entry_id) in judged)])
-        rows.append({"id": query["_id"], "hits": hits, "answerable": result.extra_meta.get("answerable"),
+        rows.append({"id": query["_id"], "hits": hits, "background": background,
+                     "answerable": result.extra_meta.get("answerable"),
                      "best_confidence": result.extra_meta.get("best_confidence")})
     return rows
 
@@ -190,7 +193,7 @@ def rows_cached(name: str, split: str, corpus: str, kind: str, max_queries: int 
 # query's first cosine minus its tenth (the rows' spread). The last two are per answer, not
 # per row: the product (search/engine/confidence.py) reads the row alone, and would have to
 # compute them from the answer's rows in answer_floor_apply if a fit chose one.
-MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap"}
+MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap", "sim+background": "background"}
 # A second feature is kept only when it raises the worst held-out set's score by this much (5
 # queries in 100) over the cosine alone: E5's semantic rows on five sets gained 0.02 from "gap"
 # with a negative weight, noise that would have cost the product a per-answer feature.
@@ -211,7 +214,8 @@ def design(row: dict, model: str, kind: str) -> np.ndarray:
     columns = []
     for similarity, keyword, _ in hits:
         value = {None: 0.0, "kw": math.log1p(max(keyword or 0.0, 0.0)),
-                 "kwnorm": (keyword or 0.0) / best_bm25 if best_bm25 > 0 else 0.0, "gap": gap}[extra]
+                 "kwnorm": (keyword or 0.0) / best_bm25 if best_bm25 > 0 else 0.0, "gap": gap,
+                 "background": row.get("background") or 0.0}[extra]
         columns.append([1.0, similarity, value])
     return np.array(columns, dtype=float).reshape(-1, 3)
 
@@ -362,16 +366,17 @@ def main() -> None:
         floor = floor_for(data, names, table, model, kind)
         # (+ 0.001: the query the floor was read from stays at or over it once the weights are rounded)
         table[0] += logit(DEFAULT_MIN_CONFIDENCE) - logit(floor) + 0.001
-        if MODELS[model] is not None:
+        if MODELS[model] not in (None, "background"):
             raise SystemExit(f"{model} won: search/engine/confidence.py reads the cosine only; compute its "
                              "feature there (answer_floor_apply) before pasting its weights.")
-        entry[kind] = tuple(round(float(v), 4) for v in table)
+        background = table[2] if MODELS[model] == "background" else 0.0
+        entry[kind] = tuple(round(float(v), 4) for v in (table[0], table[1], 0.0, background))
         print(f"  {kind:<9} {model:<10} fitted floor {floor:.4f}; bias {table[0]: .4f}  similarity {table[1]: .4f}"
               f"  {MODELS[model] or '-'} {table[2]: .4f}")
         for name in names:
             false_rate, true_rate = rates(data, name, table, model, kind, DEFAULT_MIN_CONFIDENCE)
             print(f"    {name:<12} fit queries at the floor: false {false_rate:>6.1%}  true {true_rate:>6.1%}")
-    print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword weight) = {entry}")
+    print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword weight, background weight) = {entry}")
 
 
 if __name__ == "__main__":

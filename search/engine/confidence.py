@@ -2,13 +2,15 @@
 
 `hit_confidence(hit)` is a probability (0..1) that the row is relevant, read from the scores
 the row already carries: the vector leg's cosine similarity and the keyword leg's BM25 score
-(`hit.legs`, or `hit.score` for semantic search). It is a logistic model per embedding model
+(`hit.legs`, or `hit.score` for semantic search), and its query's background: the query's mean
+cosine to a fixed set of unrelated sentences (search/engine/confidence_background.py,
+`hit.background`, set by the search that embedded the query). It is a logistic model per embedding model
 and per set of legs that scored the row, fitted by bench/confidence_fit.py on the fit splits of
 ../shared/eval/ only (model chosen by leave-one-set-out; figures in docs/design/confidence.md),
 each table's bias set so that one floor (DEFAULT_MIN_CONFIDENCE) serves every model and kind:
 it is where at most 5% of the answerable fit queries of any set are refused. It depends on
-nothing but the row, so it means the same for any query, workspace, fusion or rerank, and for
-whatever row is presented (a chunk, or an entry's best chunk).
+nothing but the row and its query, so it means the same for any workspace, fusion or rerank,
+and for whatever row is presented (a chunk, or an entry's best chunk).
 
 `answer_floor_apply` runs last in every chunk search, on hits already scoped to what the
 caller may see (a published-only caller's `best_confidence` never comes from a draft). Under
@@ -24,41 +26,66 @@ returns contains the query; there is no score to calibrate and nothing "near" to
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
+from ingestion.embeddings import get_embedding_backend_for_model
 from search.contract.options import DEFAULT_MIN_CONFIDENCE
 from search.contract.results import ChunkHit, SearchResult
+from search.engine.confidence_background import BACKGROUND
 
 # The embedding model -> which legs scored a row -> (bias, weight of the cosine similarity,
-# weight of log(1 + BM25)). Cosine similarities differ in scale from model to model, so each
-# model has its own fit. A row scored by the keyword leg alone (the vector leg down) has no
-# confidence: raw BM25 depends on the corpus and did not survive leave-one-set-out.
-# Fitted by bench/confidence_fit.py on 100 fit queries of each of the six sets (the cosine alone
-# chosen by leave-one-set-out for both kinds: log(1 + BM25) fails it, and the BM25 share and the
-# cosine gap do not qualify, so the keyword weight is 0); figures in docs/design/confidence.md.
-CALIBRATION: dict[str, dict[str, tuple[float, float, float]]] = {
+# weight of log(1 + BM25), weight of the query's background). Cosine similarities differ in
+# scale from model to model, so each model has its own fit. A row scored by the keyword leg
+# alone (the vector leg down) has no confidence: raw BM25 depends on the corpus and did not
+# survive leave-one-set-out. Fitted by bench/confidence_fit.py on 100 fit queries of each of the
+# six sets, chosen by leave-one-set-out; figures in docs/design/confidence.md.
+CALIBRATION: dict[str, dict[str, tuple[float, float, float, float]]] = {
     "use-multilingual-v3": {
-        "semantic": (-6.0852, 11.2448, 0.0),
-        "hybrid": (-5.849, 10.3131, 0.0),
+        "semantic": (-6.0852, 11.2448, 0.0, 0.0),
+        "hybrid": (-5.849, 10.3131, 0.0, 0.0),
     },
     "multilingual-e5-small": {
-        "semantic": (-22.724, 23.2523, 0.0),
-        "hybrid": (-23.5267, 24.2018, 0.0),
+        "semantic": (-18.3496, 25.1264, 0.0, -8.2282),
+        "hybrid": (-18.3015, 25.2347, 0.0, -8.4138),
     },
 }
 # The default floor (DEFAULT_MIN_CONFIDENCE) is declared with the option, in search/contract/options.py.
 
 
-def hit_features(hit: ChunkHit) -> tuple[float | None, float | None]:
-    """(cosine similarity, BM25 score) of a row, None for a leg that did not score it."""
+def hit_features(hit: ChunkHit) -> tuple[float | None, float | None, float | None]:
+    """(cosine similarity, BM25 score, the query's background) of a row, None for what did not score it."""
     if hit.legs is None:
-        return hit.score, None  # semantic search: the score is the cosine similarity
+        return hit.score, None, hit.background  # semantic search: the score is the cosine similarity
     semantic = (hit.legs.get("semantic") or {}).get("score")
     keyword = (hit.legs.get("keyword") or {}).get("score")
-    return semantic, keyword
+    return semantic, keyword, hit.background
+
+
+@functools.lru_cache(maxsize=8)
+def _background_vectors(model: str) -> np.ndarray:
+    """BACKGROUND embedded as documents by `model` (once per process), L2-normalised, as rows."""
+    vectors = np.asarray(get_embedding_backend_for_model(model).embed_documents(BACKGROUND), dtype=np.float64)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def query_background(model: str | None, query_vector: Sequence[float] | None) -> float | None:
+    """The query's mean cosine similarity to BACKGROUND under `model`; None for a model without a
+    calibration (nothing reads it) or no vector."""
+    if model not in CALIBRATION or query_vector is None:
+        return None
+    vector = np.asarray(query_vector, dtype=np.float64)
+    return float((_background_vectors(model) @ vector).mean() / (np.linalg.norm(vector) or 1.0))
+
+
+def hits_with_background(hits: Sequence[ChunkHit], background: float | None) -> list[ChunkHit]:
+    """`hits`, each carrying its query's background (unchanged for None)."""
+    return list(hits) if background is None else [replace(hit, background=background) for hit in hits]
 
 
 def confidence_calibrated(model: str | None) -> bool:
@@ -66,13 +93,17 @@ def confidence_calibrated(model: str | None) -> bool:
     return model in CALIBRATION
 
 
-def confidence_from(similarity: float | None, keyword: float | None, *, model: str | None) -> float | None:
-    """The calibrated confidence of a row with these leg scores; None when no leg scored it or
-    the model has no calibration."""
+def confidence_from(similarity: float | None, keyword: float | None, background: float | None = None, *,
+                    model: str | None) -> float | None:
+    """The calibrated confidence of a row with these leg scores and its query's background; None
+    when no leg scored it or the model has no calibration."""
     if similarity is None or model not in CALIBRATION:
         return None
-    bias, w_similarity, w_keyword = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
-    z = bias + w_similarity * (similarity or 0.0) + w_keyword * math.log1p(max(keyword or 0.0, 0.0))
+    bias, w_similarity, w_keyword, w_background = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
+    if w_background and background is None:
+        return None  # a row whose query's background was not computed cannot be read on this scale
+    z = (bias + w_similarity * (similarity or 0.0) + w_keyword * math.log1p(max(keyword or 0.0, 0.0))
+         + w_background * (background or 0.0))
     return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
 

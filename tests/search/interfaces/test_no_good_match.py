@@ -242,3 +242,22 @@ def test_published_only_best_confidence_never_comes_from_a_draft(shop, workspace
     assert all(s["metadata"]["status"] == "published" for s in published_only["sources"])
     assert published_only["meta"]["best_confidence"] == max(s["confidence"] for s in published_only["sources"])
     assert published_only["meta"]["best_confidence"] < with_drafts["meta"]["best_confidence"]
+
+
+@pytest.mark.parametrize("kind", ["semantic_search", "hybrid_search", "agentic_search"])
+def test_e5_rows_are_read_against_their_querys_background(e5_shop, workspace, kind):
+    """Every row of every chunk search carries its query's background (the query's mean cosine to
+    search/engine/confidence_background.py's sentences, by the model that ranked it), and the
+    confidence reads it: the same cosine counts for less from a query that sits near everything."""
+    from ingestion.embeddings import get_embedding_backend
+    from search.engine.confidence import confidence_from, hit_features, query_background
+
+    access = workspace_access_for_operator(workspace=workspace)
+    answer = SEARCH_KINDS[kind].run(access, {"query": REAL_QUESTION, "include_candidates": True})
+    expected = query_background("multilingual-e5-small", get_embedding_backend().embed_query(REAL_QUESTION))
+
+    assert 0.5 < expected < 0.95  # E5's cosines run high, even for unrelated sentences
+    assert answer.hits and all(hit.background == pytest.approx(expected) for hit in answer.hits)
+    assert answer.hits[0].confidence == confidence_from(*hit_features(answer.hits[0]), model=answer.model)
+    assert (confidence_from(0.85, None, expected + 0.05, model=answer.model)
+            < confidence_from(0.85, None, expected, model=answer.model))
