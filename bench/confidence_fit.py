@@ -198,6 +198,10 @@ MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap",
 # queries in 100) over the cosine alone: E5's semantic rows on five sets gained 0.02 from "gap"
 # with a negative weight, noise that would have cost the product a per-answer feature.
 MIN_GAIN = 0.05
+# The second features search/engine/confidence.py reads (the row's own and its query's
+# background); "kw", "kwnorm" and "gap" are measured and printed, and chosen only once the
+# product computes them.
+PRODUCT_FEATURES = (None, "background")
 
 
 def design(row: dict, model: str, kind: str) -> np.ndarray:
@@ -308,10 +312,12 @@ def leave_one_set_out(data: dict, names: list[str], kind: str) -> str:
             worst = min(worst, true_rate - max(0.0, false_rate - FALSE_TARGET) * 4)
             print(f"{model:<10} {kind:<9} {name:<12} {floor:>6.3f} {false_rate:>6.1%} {true_rate:>6.1%}")
         veto = " (refuses a cosine of 1 with no second feature: not eligible)" if (
-            model != "sim" and vetoes_answers(data, names, model, kind)) else ""
+            model != "sim" and vetoes_answers(data, names, model, kind)) else (
+            " (the product does not compute it: not eligible)" if MODELS[model] not in PRODUCT_FEATURES else "")
         print(f"{model:<10} {kind:<9} {'worst score':<12} {worst:>6.3f}{veto}", flush=True)
         scores[model] = worst
-    eligible = [m for m in scores if m == "sim" or not vetoes_answers(data, names, m, kind)]
+    eligible = [m for m in scores if MODELS[m] in PRODUCT_FEATURES
+                and (m == "sim" or not vetoes_answers(data, names, m, kind))]
     best = max(eligible, key=lambda m: (scores[m], m == "sim"))
     return best if scores[best] >= scores["sim"] + MIN_GAIN else "sim"
 

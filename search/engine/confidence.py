@@ -47,8 +47,8 @@ from search.engine.confidence_background import BACKGROUND
 # six sets, chosen by leave-one-set-out; figures in docs/design/confidence.md.
 CALIBRATION: dict[str, dict[str, tuple[float, float, float, float]]] = {
     "use-multilingual-v3": {
-        "semantic": (-6.0852, 11.2448, 0.0, 0.0),
-        "hybrid": (-5.849, 10.3131, 0.0, 0.0),
+        "semantic": (-6.1613, 11.4714, 0.0, 0.0),
+        "hybrid": (-5.9219, 10.4521, 0.0, 0.0),
     },
     "multilingual-e5-small": {
         "semantic": (-18.3496, 25.1264, 0.0, -8.2282),
@@ -75,9 +75,9 @@ def _background_vectors(model: str) -> np.ndarray:
 
 
 def query_background(model: str | None, query_vector: Sequence[float] | None) -> float | None:
-    """The query's mean cosine similarity to BACKGROUND under `model`; None for a model without a
-    calibration (nothing reads it) or no vector."""
-    if model not in CALIBRATION or query_vector is None:
+    """The query's mean cosine similarity to BACKGROUND under `model`; None for a model whose
+    calibration does not read it (none, or USE's: its fit kept the cosine alone) or no vector."""
+    if query_vector is None or not any(table[3] for table in CALIBRATION.get(model or "", {}).values()):
         return None
     vector = np.asarray(query_vector, dtype=np.float64)
     return float((_background_vectors(model) @ vector).mean() / (np.linalg.norm(vector) or 1.0))

@@ -53,8 +53,8 @@ RRF_K = 60
 # Which candidate these are, how they were chosen and why the bias is 0: docs/design/fusion.md,
 # "The fitted values".
 ADAPTIVE_BIAS = 0.0
-ADAPTIVE_KEYWORD = (0.9610, 0.8976, -0.7634, -0.8579, -0.2969, 0.0, 0.0)
-ADAPTIVE_SEMANTIC = (0.6317, -0.1471, 0.2905, -0.8065, 0.5888, 0.0, 0.0)
+ADAPTIVE_KEYWORD = (0.2086, 0.8457, 1.7121, -0.4358, -1.9987, 0.0, 0.0)
+ADAPTIVE_SEMANTIC = (0.7086, 0.3336, -1.1422, 0.4544, 0.6373, 0.0, 0.0)
 ADAPTIVE_AGGREGATE = True  # an entry's best chunk fused on the entry's best evidence per leg
 # The embedding models fitted apart, (bias, keyword coefficients, semantic coefficients) each:
 # each model's cosines have their own spread, so the features that read them (semantic_spread)
