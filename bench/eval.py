@@ -242,6 +242,9 @@ HYBRID_METHODS = {
     # entry by default; hybrid-page-chunks asks for raw chunks (`raw_chunks`), as before issue 34.
     "hybrid-page": {"top_k": 10},
     "hybrid-page-chunks": {"top_k": 10, "raw_chunks": True},
+    # The ranking alone: the candidates of a query under the confidence floor are returned too
+    # (`include_candidates`), where `hybrid` scores a "no good match" as nothing found.
+    "hybrid-candidates": {"include_candidates": True},
 }
 TODAY_WEIGHTS = {"latin": 0.6, "cjk": 0.75}
 

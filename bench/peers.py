@@ -5,8 +5,10 @@ Run from the repo root (`make bench-peers` installs the peers, requirements-peer
     .venv/bin/python bench/peers.py [--docs 100000] [--sets scifact,...] [--max-queries N] [--load]
                                     [--speed-queries 40] [--real 3000] [--no-api] [--explain]
 
-Every engine gets the same rows: the product's chunks (its chunker's text, the local model's
-stored vectors, read back from PostgreSQL: embedded once, handed to every vector engine) and
+Every engine gets the same rows: the product's chunks (its chunker's text, the model's stored
+vectors, read back from PostgreSQL: embedded once, handed to every vector engine; for the
+quality sets EVAL_EMBEDDING's model, `e5` for the default multilingual-e5-small, and USE for
+the speed corpus, bench/growth.py's) and
 the same queries. bench/peer_engines.py says how each peer is configured (its tokenizer for
 English, Japanese and Chinese, its BM25 defaults, its HNSW settings).
 
@@ -89,8 +91,9 @@ def load_avg() -> str:
     return f"load average {one:.2f}/{five:.2f}/{fifteen:.2f} on {os.cpu_count()} CPUs"
 
 
-def chunk_rows(workspace_id: int, fields: bool = False) -> tuple[list[int], list[int | None], peer_engines.Rows]:
-    """A workspace's embedded chunks, by id: (chunk ids, entry ids, rows for the peers)."""
+def chunk_rows(workspace_id: int, fields: bool = False, *, model: str = MODEL, dimensions: int = growth.DIMENSIONS
+               ) -> tuple[list[int], list[int | None], peer_engines.Rows]:
+    """A workspace's chunks embedded by `model`, by id: (chunk ids, entry ids, rows for the peers)."""
     from django.db import connection
     from pgvector.psycopg import register_vector
 
@@ -99,10 +102,10 @@ def chunk_rows(workspace_id: int, fields: bool = False) -> tuple[list[int], list
              else ", 0, 0")
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT c.id, c.entry_id, c.text, v.embedding::vector({growth.DIMENSIONS}) {extra}"
+            f"SELECT c.id, c.entry_id, c.text, v.embedding::vector({int(dimensions)}) {extra}"
             " FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id"
             " AND c.content_hash = v.content_hash WHERE v.model = %s AND v.workspace_id = %s ORDER BY c.id",
-            [MODEL, workspace_id])
+            [model, workspace_id])
         rows = cursor.fetchall()
     vectors = np.asarray([r[3].to_numpy() for r in rows], dtype=np.float32)
     return ([r[0] for r in rows], [r[1] for r in rows],
@@ -168,6 +171,7 @@ def quality_set(name: str, services, max_queries: int | None, load: bool) -> dic
     """One set's nDCG@10 per engine (and recall@10 against exact kNN per vector engine); or,
     without `load`, why its workspace is not ready (another process may be loading it)."""
     from cms.access import workspace_access_for_operator
+    from ingestion.embeddings import get_embedding_backend
     from search.engine.semantic import semantic_search
 
     data = load_set(name, split="test")
@@ -179,7 +183,8 @@ def quality_set(name: str, services, max_queries: int | None, load: bool) -> dic
     queries = data.queries[:max_queries]
     qrels = {q["_id"]: data.qrels[q["_id"]] for q in queries}
     texts = [q["text"][:2000] for q in queries]
-    ids, entries, rows = chunk_rows(workspace.pk)
+    backend = get_embedding_backend()  # EVAL_EMBEDDING's model: the one the set was embedded with
+    ids, entries, rows = chunk_rows(workspace.pk, model=backend.model_name, dimensions=backend.dimensions)
     row_of = {chunk_id: i for i, chunk_id in enumerate(ids)}
     row_doc = [entry_to_doc.get(e) for e in entries]
     vectors = query_vectors(texts)
