@@ -203,13 +203,18 @@ def quality_set(name: str, services, max_queries: int | None, load: bool) -> dic
         seconds[method] = time.perf_counter() - started
 
     access = workspace_access_for_operator(workspace=workspace)
-    timed_run("ours keyword", lambda: judged.run_hybrid(workspace, queries, entry_to_doc, {"semantic_weight": 0}))
-    timed_run("ours hybrid", lambda: judged.run_hybrid(workspace, queries, entry_to_doc, {}))
+    # Rankings against rankings: a query under our confidence floor ("no good match") keeps its
+    # candidates here (include_candidates), as no peer has a floor; bench/unanswerable.py
+    # measures the floor.
+    ranked = {"include_candidates": True}
+    timed_run("ours keyword", lambda: judged.run_hybrid(workspace, queries, entry_to_doc,
+                                                        {"semantic_weight": 0, **ranked}))
+    timed_run("ours hybrid", lambda: judged.run_hybrid(workspace, queries, entry_to_doc, ranked))
 
     def ours_semantic() -> dict:
         run, tops = {}, []
         for query, text in zip(queries, texts):
-            hits = semantic_search(access=access, query=text, top_k=DEPTH).hits
+            hits = semantic_search(access=access, query=text, top_k=DEPTH, raw_chunks=True, **ranked).hits
             tops.append([row_of[h.id] for h in hits if h.id in row_of])
             run[query["_id"]] = rows_to_docs(tops[-1], row_doc)
         chunk_tops["ours semantic"] = tops
