@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Fit the chunk searches' confidence (search/engine/confidence.py) and its default floor on the fit splits only.
 
-Run from the repo root:  DEBUG=true .venv/bin/python bench/confidence_fit.py [--max-queries 100] [--sets ...]
+Run from the repo root:  DEBUG=true .venv/bin/python bench/confidence_fit.py [--max-queries 300] [--sets ...]
 (EVAL_EMBEDDING=e5 fits multilingual-e5-small on its own database, as bench/eval.py loads it.)
 
 Data: every set of ../shared/eval/ loaded as bench/eval.py loads it (workspace `eval-<set>`,
@@ -335,7 +335,8 @@ def vetoes_answers(data: dict, names: list[str], model: str, kind: str) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(EVAL_SETS))
-    parser.add_argument("--max-queries", type=int, default=100, help="fit queries per set (spread over the split)")
+    parser.add_argument("--max-queries", type=int, default=300,
+                        help="fit queries per set (spread over the split; CALIBRATION was fitted on 300)")
     parser.add_argument("--refresh", action="store_true", help="rerun the searches instead of reading the cache")
     parser.add_argument("--rows-only", action="store_true", help="run and cache the searches of --sets, fit nothing")
     args = parser.parse_args()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """How often the chunk searches say "no good match" when they should and when they should not (search/engine/confidence.py).
 
-Run from the repo root:  DEBUG=true .venv/bin/python bench/unanswerable.py [--max-queries 100] [--sets ...] [--kinds semantic,hybrid]
+Run from the repo root:  DEBUG=true .venv/bin/python bench/unanswerable.py [--max-queries 300] [--sets ...] [--kinds semantic,hybrid]
 
 For every set of ../shared/eval/ (loaded by bench/eval.py: workspace `eval-<set>`, in the
 database of EVAL_EMBEDDING's model), --max-queries of its TEST queries spread evenly over the
@@ -45,7 +45,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(EVAL_SETS))
     parser.add_argument("--kinds", default="semantic,hybrid")
-    parser.add_argument("--max-queries", type=int, default=100, help="test queries per set (spread over the split)")
+    parser.add_argument("--max-queries", type=int, default=300, help="test queries per set (spread over the split)")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]

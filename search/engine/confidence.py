@@ -43,7 +43,7 @@ from search.engine.confidence_background import BACKGROUND
 # weight of log(1 + BM25), weight of the query's background). Cosine similarities differ in
 # scale from model to model, so each model has its own fit. A row scored by the keyword leg
 # alone (the vector leg down) has no confidence: raw BM25 depends on the corpus and did not
-# survive leave-one-set-out. Fitted by bench/confidence_fit.py on 100 fit queries of each of the
+# survive leave-one-set-out. Fitted by bench/confidence_fit.py on 300 fit queries of each of the
 # six sets, chosen by leave-one-set-out; figures in docs/design/confidence.md.
 CALIBRATION: dict[str, dict[str, tuple[float, float, float, float]]] = {
     "use-multilingual-v3": {
