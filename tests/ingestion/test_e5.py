@@ -71,15 +71,19 @@ def test_top_ten_is_the_engines(ours, engine):
     engine_scores = engine.query(QUERIES) @ engine.passage(PASSAGES).T
     engine_ranked = np.argsort(-engine_scores, axis=1)[:, :10]
 
+    # What must hold: at every rank, our hit scores (by the engine's vectors) within a tolerance
+    # of the engine's own hit there, so only near-ties may swap. numpy: float32 in another order
+    # of summation, which depends on the CPU's vector units: on an AVX-512 Xeon (2026-12-04) its
+    # scores differed from the engine's by up to 0.0016 and swapped a near-tie 0.0002 apart,
+    # where earlier machines agreed to the order, so exact order cannot be asked.
+    # onnx: int8 activations, quantised per matrix (docs/design/vectors.md counts the swaps);
+    # the largest gap measured is 0.011.
+    tolerance = 0.005 if ours.runtime == "numpy" else 0.02
+    ours_by_engine = np.take_along_axis(engine_scores, ranked, axis=1)
+    engine_best = np.take_along_axis(engine_scores, engine_ranked, axis=1)
+    assert np.abs(ours_by_engine - engine_best).max() < tolerance
     if ours.runtime == "numpy":
-        assert ranked.tolist() == engine_ranked.tolist()
-    else:
-        # int8 activations, quantised per matrix, swap E5's near-ties (docs/design/vectors.md
-        # counts them). What must hold: at every rank, our hit scores (by the engine's vectors)
-        # within 0.02 of the engine's own hit there; the largest such gap measured is 0.011.
-        ours_by_engine = np.take_along_axis(engine_scores, ranked, axis=1)
-        engine_best = np.take_along_axis(engine_scores, engine_ranked, axis=1)
-        assert np.abs(ours_by_engine - engine_best).max() < 0.02
+        assert (ranked[:, 0] == engine_ranked[:, 0]).all()  # and every first hit is the engine's
 
 
 def test_a_text_over_512_tokens_is_windowed_as_the_engine_does(ours, engine):
