@@ -50,6 +50,15 @@ def post_fork(server, worker):
     gunicorn_request_line.install()
 
 
+# The embedding model and its confidence background, loaded while the worker already answers,
+# instead of by its first search (search/operations/preload.py). After the app is loaded, so
+# Django is set up.
+def post_worker_init(worker):
+    from search.operations.preload import query_side_preload_started
+
+    query_side_preload_started()
+
+
 # Metrics (search/operations/metrics.py): with PROMETHEUS_MULTIPROC_DIR set, every worker writes its counts
 # to files there and /metrics sums them. prometheus-client reads the variable itself, so the
 # hooks do too. The directory starts empty (counts of an earlier run would be summed in), and a

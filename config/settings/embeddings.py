@@ -45,7 +45,9 @@ _EMBEDDING_OPTIONS = {
     "e5_cache_dir": env("E5_ONNX_CACHE_DIR", default=str(BASE_DIR / "var" / "e5")),
 }
 # Load the embedding models (the configured one, and the others workspaces use) when a worker
-# process starts (ingestion/worker_start.py), not in its first task.
+# process starts (ingestion/worker_start.py), not in its first task; and in each web worker the
+# configured model with its confidence background, on a thread, not in its first search
+# (search/operations/preload.py).
 EMBEDDING_WORKER_PRELOAD = env.bool("EMBEDDING_WORKER_PRELOAD", default=True)
 SEARCH_EMBEDDING_BACKENDS = {
     "default": {

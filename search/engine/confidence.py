@@ -74,6 +74,14 @@ def _background_vectors(model: str) -> np.ndarray:
     return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
+def background_preload(model: str) -> bool:
+    """Embed `model`'s background now (once per process) when its calibration reads it; whether it did."""
+    if not any(table[3] for table in CALIBRATION.get(model, {}).values()):
+        return False
+    _background_vectors(model)
+    return True
+
+
 def query_background(model: str | None, query_vector: Sequence[float] | None) -> float | None:
     """The query's mean cosine similarity to BACKGROUND under `model`; None for a model whose
     calibration does not read it (none, or USE's: its fit kept the cosine alone) or no vector."""
