@@ -35,7 +35,12 @@ Candidates (only CJK runs change; every other word is today's term):
 - jieba-t2s: the run converted to Simplified by OpenCC (t2s) first, then jieba: the
   OpenCC-aware alternative for Traditional Chinese; applied to a text with Han and no kana;
 - <word tokenizer>+bigrams: the words and the bigrams of each run, in one index (as
-  Elasticsearch users often index both).
+  Elasticsearch users often index both);
+- <candidate>+joined: and where a word and a CJK run touch (1992年, 第3回, iPhone版), the whole
+  word joined to the run's nearest character (ingestion.keywords._joined): Tantivy's bigrams,
+  which run across scripts, gave JaQuAD's "when"/"how many" questions their 2年 and 3回
+  (docs/design/peers.md, "JaQuAD's keyword gap"). `bigrams+joined` is the Chinese and
+  kana-free form, `sudachi-A+bigrams+joined` the Japanese.
 """
 
 from __future__ import annotations
@@ -57,10 +62,10 @@ sys.path.insert(0, str(REPO_ROOT / "bench"))
 from evalsets import EVAL_SETS, load_set  # noqa: E402
 
 from ingestion.chunking import chunk_text  # noqa: E402
-from ingestion.keywords import BM25_B, BM25_K1, ENGLISH_STOPWORDS, MAX_WORD_CHARS, _TOKEN, _stemmer  # noqa: E402
+from ingestion.keywords import BM25_B, BM25_K1, ENGLISH_STOPWORDS, MAX_WORD_CHARS, _TOKEN, _joined, _stemmer  # noqa: E402
 
-JA_CANDIDATES = ("sudachi-C", "sudachi-A", "sudachi-C+bigrams", "sudachi-A+bigrams")
-ZH_CANDIDATES = ("jieba", "jieba-t2s", "jieba+bigrams", "jieba-t2s+bigrams")
+JA_CANDIDATES = ("sudachi-C", "sudachi-A", "sudachi-C+bigrams", "sudachi-A+bigrams", "sudachi-A+bigrams+joined")
+ZH_CANDIDATES = ("jieba", "jieba-t2s", "jieba+bigrams", "jieba-t2s+bigrams", "bigrams+joined")
 CANDIDATES = ("bigrams", *JA_CANDIDATES, *ZH_CANDIDATES)
 SCRIPT_SETS = {"ja": ("jsquad-ja", "jaquad-ja"), "zh": ("drcd-zh",)}
 MAX_LOSS = 0.005
@@ -101,7 +106,7 @@ def _has_kana(text: str) -> bool:
 
 def _words(name: str, run: str, japanese: bool) -> list[str] | None:
     """The dictionary words of one CJK run, or None when the candidate does not apply to it."""
-    base = name.removesuffix("+bigrams")
+    base = name.removesuffix("+joined").removesuffix("+bigrams")
     if base.startswith("sudachi") and japanese:
         tokenizer, mode = _sudachi(base[-1])
         return [m.normalized_form() for m in tokenizer.tokenize(run, mode)
@@ -120,18 +125,27 @@ def tokens(name: str, text: str) -> tuple[list[str], list[str]]:
     words: list[str] = []
     normalised = unicodedata.normalize("NFKC", text).lower()
     japanese = _has_kana(normalised)
-    for cjk, word in _TOKEN.findall(normalised):
+    previous = None
+    for match in _TOKEN.finditer(normalised):
+        cjk, word = match.groups()
+        joined = _joined(previous, match) if name.endswith("+joined") else None
+        previous = match
+        if joined:
+            if words:
+                out.extend(_stemmer().stemWords(words))
+                words = []
+            out.append(joined)
         if cjk:
             if words:
                 out.extend(_stemmer().stemWords(words))
                 words = []
             runs.append(cjk)
-            segmented = None if name == "bigrams" else _words(name, cjk, japanese)
+            segmented = None if name.removesuffix("+joined") == "bigrams" else _words(name, cjk, japanese)
             if segmented is None:
                 out.extend(_bigrams(cjk))
             else:
                 out.extend(segmented)
-                if name.endswith("+bigrams"):
+                if name.removesuffix("+joined").endswith("+bigrams"):
                     out.extend(_bigrams(cjk))
         elif word not in ENGLISH_STOPWORDS and len(word) <= MAX_WORD_CHARS:
             words.append(word)

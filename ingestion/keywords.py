@@ -21,6 +21,12 @@ Terms:
   terms is folded after: the fold is one character to one, so a bigram of the folded run is
   the folded bigram, and every search meets the same terms.
 
+- Where a word and a CJK run touch with nothing between them (1992年, 第3回, iPhone版), the
+  whole word joined to the run's nearest character is one more term (1992年, 第3, 3回,
+  iphone版), as written, not stemmed: a year, a count or a model name is what such a
+  question asks by, and apart its 年 or 回 is among the commonest characters. Chosen on the
+  fit splits by bench/cjk_tokenizers.py (candidate `+joined`, docs/design/cjk-tokenizers.md).
+
 For indexing, `keyword_index_terms` adds every CJK character of longer runs as an extra
 unigram term, so a 1-character query (返, 品) finds the chunks that contain it anywhere.
 Those unigrams are not counted in a chunk's length and never come out of a query of two or
@@ -99,7 +105,16 @@ def keyword_tokens(text: str) -> list[str]:
     tokens: list[str] = []
     words: list[str] = []
     japanese = is_japanese(text)
-    for cjk, word in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
+    previous: re.Match | None = None
+    for match in _TOKEN.finditer(unicodedata.normalize("NFKC", text).lower()):
+        cjk, word = match.groups()
+        joined = _joined(previous, match)
+        previous = match
+        if joined and words:
+            tokens.extend(_stemmer().stemWords(words))
+            words = []
+        if joined:
+            tokens.append(text_fold(joined))
         if cjk:
             if words:
                 tokens.extend(_stemmer().stemWords(words))
@@ -110,6 +125,20 @@ def keyword_tokens(text: str) -> list[str]:
     if words:
         tokens.extend(_stemmer().stemWords(words))
     return tokens
+
+
+def _joined(previous: re.Match | None, match: re.Match) -> str | None:
+    """The term where a word and a CJK run touch, nothing between them: the whole word and the
+    run's nearest character (1992年, 第3, iphone版), or None.
+
+    >>> keyword_tokens("1992年に")  # Sudachi's 年, then the bigram 年に, folded
+    ['1992', '1992年', '年', '年ニ']
+    """
+    if previous is None or previous.end() != match.start() or bool(previous.group(1)) == bool(match.group(1)):
+        return None
+    if previous.group(1):  # a run, then a word
+        return None if len(match.group(2)) > MAX_WORD_CHARS else previous.group(1)[-1] + match.group(2)
+    return None if len(previous.group(2)) > MAX_WORD_CHARS else previous.group(2) + match.group(1)[0]
 
 
 def keyword_index_terms(text: str) -> IndexTerms:

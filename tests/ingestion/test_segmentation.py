@@ -52,6 +52,19 @@ def test_chinese_and_korean_stay_bigrams(settings):
     assert keyword_tokens("Refunds within 30 days") == ["refund", "within", "30", "day"]
 
 
+def test_a_word_touching_a_cjk_run_is_joined_to_its_nearest_character():
+    assert "1992年" in keyword_tokens("1992年に設立")
+    assert {"第3", "3回"} <= set(keyword_tokens("第3回大会"))
+    assert text_fold("iphone版") in keyword_tokens("iPhone版の発売")
+    assert text_fold("2010年") in keyword_tokens("臺灣2010年的選舉")  # Chinese too
+
+
+def test_words_apart_from_a_cjk_run_are_not_joined():
+    assert "1992年" not in keyword_tokens("1992 年")
+    assert keyword_tokens("Refunds within 30 days") == ["refund", "within", "30", "day"]
+    assert keyword_tokens("x" * 65 + "年") == ["年"]  # a word too long to be one is not half of a term either
+
+
 def test_kana_decides_japanese_half_width_too():
     assert is_japanese("ﾘﾝｺﾞ")
     assert is_japanese("東京の")

@@ -95,6 +95,16 @@ def test_two_character_japanese_query_finds_its_chunk(no_embeddings, docs, works
     assert titles(result) == ["返品について"]
 
 
+def test_a_year_written_against_its_kanji_outranks_its_digits_and_kanji_apart(no_embeddings, docs, workspace):
+    doc_type, _ = docs
+    entry_make(doc_type, title="沿革", body="<p>当社は1992年に大阪で設立されました。</p>")
+    entry_make(doc_type, title="1992", body="<p>1992 年 1992 年</p>")
+
+    result = hybrid_search(access=full_access(workspace), query="1992年")
+
+    assert titles(result)[:2] == ["沿革", "1992"]
+
+
 def test_one_character_query_finds_chunks_containing_it(no_embeddings, docs, workspace):
     result = hybrid_search(access=full_access(workspace), query="返")
 
