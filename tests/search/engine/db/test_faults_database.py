@@ -1,17 +1,24 @@
 """PostgreSQL restarted during a burst of searches: clean 503s with a code, then recovery.
 
-The real app runs under gunicorn on loopback against the test database; a pool of clients
-searches while the embedded server restarts. Every answer must be a 200 or a 503
-`database_unavailable` (never a 500, never a hang), and searches must succeed again
-without restarting the web process.
+The real app runs under gunicorn on loopback against a copy of the test database on a server
+of its own (the embedded wheel's binaries: initdb, pg_dump of the test database, psql); a
+pool of clients searches while that server restarts (fast shutdown, then start). Every answer
+must be a 200 or a 503 `database_unavailable` (never a 500, never a hang), and searches must
+succeed again without restarting the web process. Restarting the shared embedded server
+instead ended every other connection to it: another checkout's tests, or a bench run beside
+the suite (bench/peers.py was killed midway by it on 2026-12-04).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import tempfile
 import threading
 import time
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,14 +27,14 @@ from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
-from config.embedded_postgres import _restart
+from tests.postgres_servers import EmbeddedServer, pg_bin, pg_environment, run_as_server, server_root_made
 from tests.factories import (
     ContentTypeFactory,
     MembershipFactory,
     UserFactory,
     entry_make,
 )
-from tests.servers import gunicorn_started
+from tests.servers import free_port, gunicorn_started
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,15 +44,42 @@ BURST_SECONDS = 8.0
 
 
 @pytest.fixture
-def app_server(tmp_path):
-    """gunicorn serving the app (2 sync workers) on the test database; yields its base URL."""
-    if settings.DATABASES["default"]["ENGINE"] != "config.embedded_postgres":
-        pytest.skip("restarts the embedded PostgreSQL; DATABASE_URL points elsewhere")
+def private_server():
+    """A server of the embedded wheel's binaries, for this test alone (a short socket path)."""
+    parent = Path(tempfile.mkdtemp(prefix="pgfault-"))
+    parent.chmod(0o755)  # the server's user (pgserver, when this is root) must reach its folder
+    root = server_root_made(parent / "pg")
+    run_as_server(["initdb", "-D", str(root / "data"), "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                   "--locale=C.UTF-8", "--no-sync"], timeout=300)
+    server = EmbeddedServer(root=root, port=free_port())
+    server.start()
+    yield server
+    server.stop()
+    shutil.rmtree(parent, ignore_errors=True)
+
+
+def database_copied(server: EmbeddedServer) -> str:
+    """The test database, as committed now, copied onto `server` (pg_dump | psql); its name."""
     params = connection.get_connection_params()
+    name = connection.settings_dict["NAME"]
+    with server.connect("postgres") as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    dump = subprocess.run([str(pg_bin() / "pg_dump"), "--no-owner", "--no-privileges", "-h", params["host"],
+                           "-p", str(params.get("port") or 5432), "-U", params.get("user") or "postgres", name],
+                          env=pg_environment(), capture_output=True, check=True, timeout=300)
+    subprocess.run([str(pg_bin() / "psql"), "-q", "-v", "ON_ERROR_STOP=1", "-h", server.host, "-p", str(server.port),
+                    "-U", "postgres", name], input=dump.stdout, env=pg_environment(), capture_output=True,
+                   check=True, timeout=300)
+    return name
+
+
+@contextmanager
+def app_served(server: EmbeddedServer, name: str, log: Path):
+    """gunicorn serving the app (2 sync workers) on the copy; yields its base URL."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": f"postgres://{params['user']}@/{connection.settings_dict['NAME']}?host={params['host']}",
+        "DATABASE_URL": f"postgres://postgres@/{name}?host={server.host}&port={server.port}",
         "DEBUG": "true",
         "EMBEDDING_PROVIDER": "none",
         "CELERY_BROKER_URL": "memory://",
@@ -55,7 +89,7 @@ def app_server(tmp_path):
         "PYTHONPATH": str(REPO),
     }
     with gunicorn_started(env, "--timeout", "30", "--graceful-timeout", "2", workers=2,
-                          log_path=tmp_path / "gunicorn.log", new_session=True) as (base, _):
+                          log_path=log, new_session=True) as (base, _):
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -75,13 +109,20 @@ def session_cookie(user) -> dict[str, str]:
     return {settings.SESSION_COOKIE_NAME: session.session_key}
 
 
-def test_searches_answer_503_with_a_code_while_postgres_restarts_then_recover(app_server, workspace, tmp_path):
+def test_searches_answer_503_with_a_code_while_postgres_restarts_then_recover(private_server, workspace, tmp_path):
     user = UserFactory()
     MembershipFactory(user=user, workspace=workspace)
     articles = ContentTypeFactory(workspace=workspace, api_id="article")
     entry_make(articles, title="Refund policy", body="Return any item within 30 days.")
     cookies = session_cookie(user)
-    url = f"{app_server}/api/v1/workspaces/acme/search/entries"
+    with app_served(private_server, database_copied(private_server), tmp_path / "gunicorn.log") as base:
+        burst(f"{base}/api/v1/workspaces/acme/search/entries", cookies, private_server)
+    with connection.cursor() as cursor:  # the shared server's connections lived through it
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+
+
+def burst(url: str, cookies: dict[str, str], server: EmbeddedServer) -> None:
     assert requests.get(url, params={"q": "refund"}, cookies=cookies, timeout=10).status_code == 200
 
     outcomes: Counter[str] = Counter()
@@ -110,13 +151,13 @@ def test_searches_answer_503_with_a_code_while_postgres_restarts_then_recover(ap
     for thread in threads:
         thread.start()
     time.sleep(1.0)
-    _restart(Path(settings.EMBEDDED_PGDATA).resolve())  # pg_ctl restart -m fast: every connection drops
+    server.stop()  # fast shutdown: every connection drops, new ones are refused
+    server.start()
     restarted_at = time.monotonic()
     time.sleep(BURST_SECONDS / 2)
     stop.set()
     for thread in threads:
         thread.join(timeout=30)
-    connection.close()  # this process's own connection died with the restart
 
     recovered = requests.get(url, params={"q": "refund"}, cookies=cookies, timeout=10)
     print(f"\nburst of {sum(outcomes.values())} searches over a PostgreSQL restart: {dict(outcomes)}; "
