@@ -110,15 +110,12 @@ def keyword_tokens(text: str) -> list[str]:
         cjk, word = match.groups()
         joined = _joined(previous, match)
         previous = match
-        if joined and words:
+        if (joined or cjk) and words:  # the words before keep their place in the order
             tokens.extend(_stemmer().stemWords(words))
             words = []
         if joined:
             tokens.append(text_fold(joined))
         if cjk:
-            if words:
-                tokens.extend(_stemmer().stemWords(words))
-                words = []
             tokens.extend(text_fold(term) for term in cjk_run_tokens(cjk, japanese=japanese))
         elif word not in ENGLISH_STOPWORDS and len(word) <= MAX_WORD_CHARS:
             words.append(text_fold(word))

@@ -74,9 +74,14 @@ def _background_vectors(model: str) -> np.ndarray:
     return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
+def _reads_background(model: str | None) -> bool:
+    """Whether `model`'s calibration weighs the query's background (USE's fit kept the cosine alone)."""
+    return any(table[3] for table in CALIBRATION.get(model or "", {}).values())
+
+
 def background_preload(model: str) -> bool:
     """Embed `model`'s background now (once per process) when its calibration reads it; whether it did."""
-    if not any(table[3] for table in CALIBRATION.get(model, {}).values()):
+    if not _reads_background(model):
         return False
     _background_vectors(model)
     return True
@@ -85,7 +90,7 @@ def background_preload(model: str) -> bool:
 def query_background(model: str | None, query_vector: Sequence[float] | None) -> float | None:
     """The query's mean cosine similarity to BACKGROUND under `model`; None for a model whose
     calibration does not read it (none, or USE's: its fit kept the cosine alone) or no vector."""
-    if query_vector is None or not any(table[3] for table in CALIBRATION.get(model or "", {}).values()):
+    if query_vector is None or not _reads_background(model):
         return None
     vector = np.asarray(query_vector, dtype=np.float64)
     return float((_background_vectors(model) @ vector).mean() / (np.linalg.norm(vector) or 1.0))

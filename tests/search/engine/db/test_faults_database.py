@@ -11,7 +11,6 @@ the suite (bench/peers.py was killed midway by it on 2026-12-04).
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import tempfile
@@ -34,7 +33,7 @@ from tests.factories import (
     UserFactory,
     entry_make,
 )
-from tests.servers import free_port, gunicorn_started
+from tests.servers import database_env, free_port, gunicorn_started
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,18 +75,15 @@ def database_copied(server: EmbeddedServer) -> str:
 @contextmanager
 def app_served(server: EmbeddedServer, name: str, log: Path):
     """gunicorn serving the app (2 sync workers) on the copy; yields its base URL."""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": f"postgres://postgres@/{name}?host={server.host}&port={server.port}",
-        "DEBUG": "true",
-        "EMBEDDING_PROVIDER": "none",
-        "CELERY_BROKER_URL": "memory://",
+    env = database_env(
+        DATABASE_URL=f"postgres://postgres@/{name}?host={server.host}&port={server.port}",
+        EMBEDDING_PROVIDER="none",
+        CELERY_BROKER_URL="memory://",
         # The burst is thousands of searches by one user; on a fast machine it passed the
         # per-user rate limit and measured throttling instead of the restart.
-        "API_RATE_LIMIT_USER": "",
-        "PYTHONPATH": str(REPO),
-    }
+        API_RATE_LIMIT_USER="",
+        PYTHONPATH=str(REPO),
+    )
     with gunicorn_started(env, "--timeout", "30", "--graceful-timeout", "2", workers=2,
                           log_path=log, new_session=True) as (base, _):
         deadline = time.monotonic() + 60
