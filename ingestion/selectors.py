@@ -276,10 +276,13 @@ def embedding_usage_by_day(*, workspace: Workspace, days: int = 30) -> list[Embe
     return list(EmbeddingUsage.objects.filter(workspace=workspace, day__gte=since).order_by("-day", "model"))
 
 
-def embedding_models_in_use() -> set[str]:
-    """Every model some workspace has active, or as a running switch's target (the workspaces
-    without a row use the configured provider's). Across workspaces, as chunk_stalled_workspace_ids
-    is: a worker embeds for all of them, and loads these at start (ingestion/worker_start.py)."""
+def embedding_models_in_use(*, targets: bool = True) -> set[str]:
+    """Every model some workspace has active, or (`targets`) as a running switch's target (the
+    workspaces without a row use the configured provider's). Across workspaces, as
+    chunk_stalled_workspace_ids is: a worker embeds for all of them, a web worker searches with
+    the active ones, and each loads these at start (ingestion/preload.py)."""
+    if not targets:
+        return set(WorkspaceEmbedding.objects.values_list("active_model", flat=True).distinct()) - {""}
     pairs = WorkspaceEmbedding.objects.values_list("active_model", "target_model").distinct()
     return {name for pair in pairs for name in pair if name}
 

@@ -8,9 +8,8 @@ per process, and no two processes loading at once on a small machine. `worker_pr
 Off with EMBEDDING_WORKER_PRELOAD=false (the lazy load, bench/first_embedding.py's "before").
 
 Beside the configured model it loads every other model a workspace has active or is switching
-to: after the default became multilingual-e5-small, an upgraded deployment's workspaces stay on
-USE (migration ingestion.0015), and each pool process would otherwise load USE on its own in
-its first task, unshared. The database connection that read them is closed before the pool forks.
+to (ingestion/preload.py): each pool process would otherwise load, say, USE on its own in its
+first task, unshared. The database connection that read them is closed before the pool forks.
 
 After that load, the worker's main process and beat freeze the garbage collector's view of
 every object they hold (`gc.freeze()`, as the gc docs advise before forking): the pool's
@@ -27,10 +26,9 @@ import time
 
 from celery.signals import beat_init, worker_init, worker_process_init
 from django.conf import settings
-from django.db import connections
 
-from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend, get_embedding_backend_for_model
-from ingestion.selectors import embedding_models_in_use
+from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
+from ingestion.preload import workspace_models_preload
 
 logger = logging.getLogger(__name__)
 
@@ -56,30 +54,6 @@ def embedding_backend_preload() -> None:
     _loaded = True
     logger.info("Embedding model %s loaded at worker start in %.2f s.", backend.model_name, time.monotonic() - started)
     workspace_models_preload(configured=backend.model_name)
-
-
-def workspace_models_preload(*, configured: str) -> None:
-    """Load each model a workspace has active or as a switch's target, but the configured one;
-    one that fails (or lacks its key) is left to its first task."""
-    try:
-        names = sorted(embedding_models_in_use() - {configured})
-    except Exception as error:  # no database yet, or not migrated: the worker starts all the same
-        logger.warning("Could not read the workspaces' embedding models at worker start (%s); each loads in its"
-                       " first task.", str(error).splitlines()[0] if str(error) else type(error).__name__)
-        return
-    finally:
-        connections.close_all()  # opened in the worker's main process: no pool process may share it
-    for name in names:
-        started = time.monotonic()
-        try:
-            backend = get_embedding_backend_for_model(name)
-            backend.load()
-        except EmbeddingNotConfigured:
-            continue
-        except Exception:
-            logger.exception("Loading embedding model %s at worker start failed; its first task will try again.", name)
-            continue
-        logger.info("Embedding model %s loaded at worker start in %.2f s.", backend.model_name, time.monotonic() - started)
 
 
 @worker_init.connect(dispatch_uid="ingestion.worker_init_preload")

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -96,7 +96,7 @@ def query_background(model: str | None, query_vector: Sequence[float] | None) ->
     return float((_background_vectors(model) @ vector).mean() / (np.linalg.norm(vector) or 1.0))
 
 
-def hits_with_background(hits: Sequence[ChunkHit], background: float | None) -> list[ChunkHit]:
+def hits_with_background(hits: Iterable[ChunkHit], background: float | None) -> list[ChunkHit]:
     """`hits`, each carrying its query's background (unchanged for None)."""
     return list(hits) if background is None else [replace(hit, background=background) for hit in hits]
 

@@ -6,11 +6,13 @@ and, for a model whose confidence reads it, compares the query with the backgrou
 each gunicorn worker paid for both: multilingual-e5-small's load (0.96 s) and its 50
 background sentences (0.39 s) on the 2-CPU machine, against 11 ms for a query once loaded.
 
-gunicorn.conf.py's post_fork starts `query_side_preload` on a daemon thread, so the worker
-answers at once (health checks, full-text) while the model loads; a search that arrives
+gunicorn.conf.py's post_worker_init starts `query_side_preload` on a daemon thread, so the
+worker answers at once (health checks, full-text) while the model loads; a search that arrives
 meanwhile waits on the backend's own lock for the load already under way rather than starting
-another. Celery workers preload the same model for ingestion (ingestion/worker_start.py); one
-setting, EMBEDDING_WORKER_PRELOAD, turns both off. It never raises: a failure is logged and
+another. The models other workspaces search with (USE, in a deployment upgraded past the
+default's change) load next on the same thread (ingestion/preload.py, as Celery's workers do,
+less the switches' targets, which no search reads). Celery workers preload the same models for
+ingestion (ingestion/worker_start.py); one setting, EMBEDDING_WORKER_PRELOAD, turns both off. It never raises: a failure is logged and
 the first search loads (and reports) as before.
 """
 
@@ -23,13 +25,15 @@ import time
 from django.conf import settings
 
 from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
+from ingestion.preload import workspace_models_preload
 from search.engine.confidence import background_preload
 
 logger = logging.getLogger(__name__)
 
 
 def query_side_preload() -> None:
-    """Load the configured embedding model and its confidence background in this process."""
+    """Load the configured embedding model and its confidence background in this process, then
+    every other model a workspace searches with (and its background)."""
     if not getattr(settings, "EMBEDDING_WORKER_PRELOAD", True):
         return
     started = time.monotonic()
@@ -44,6 +48,12 @@ def query_side_preload() -> None:
         return
     logger.info("Query side loaded at web worker start: %s%s in %.2f s.", backend.model_name,
                 " and its confidence background" if background else "", time.monotonic() - started)
+    for name in workspace_models_preload(configured=backend.model_name, searched_only=True):
+        try:
+            if background_preload(name):
+                logger.info("Confidence background of %s loaded at web worker start.", name)
+        except Exception:  # as above: its first search embeds it, and reports the error there
+            logger.exception("Embedding the confidence background of %s at web worker start failed.", name)
 
 
 def query_side_preload_started() -> threading.Thread:

@@ -8,9 +8,16 @@ import time
 import pytest
 import requests
 
+from ingestion.embeddings import get_embedding_backend_for_model, reset_embedding_backends
+from ingestion.models import WorkspaceEmbedding
 from search.engine import confidence
+from search.operations import preload
+from tests.factories import WorkspaceFactory
+from tests.search.pipeline_helpers import FAKE_BACKEND
 from tests.servers import database_env, deployed_gunicorn_options, gunicorn_started
 
+USE = "use-multilingual-v3"
+MINILM = "all-minilm-l6-v2"
 LINE = "Query side loaded at web worker start: multilingual-e5-small and its confidence background"
 
 
@@ -46,3 +53,24 @@ def test_only_a_model_whose_calibration_reads_the_background_embeds_it(monkeypat
     assert not confidence.background_preload("use-multilingual-v3")  # USE's fit kept the cosine alone
     assert confidence.background_preload("multilingual-e5-small")
     assert embedded == ["multilingual-e5-small"]
+
+
+@pytest.mark.django_db(transaction=True)  # the preload closes its thread's connection, as the web worker's must
+def test_the_models_workspaces_search_with_load_beside_the_configured_one(settings, monkeypatch):
+    """A workspace pinned to USE (an upgraded deployment: migration ingestion.0015) while the
+    configured provider is another: the web worker loads USE at start too, not in that
+    workspace's first search; a running switch's target, which no search reads, it leaves."""
+    settings.SEARCH_EMBEDDING_BACKENDS = {"default": FAKE_BACKEND}
+    reset_embedding_backends()
+    WorkspaceEmbedding.objects.create(workspace=WorkspaceFactory(), active_model=USE, target_model=MINILM)
+    backgrounds = []
+    monkeypatch.setattr(confidence, "_background_vectors", backgrounds.append)
+    try:
+        assert get_embedding_backend_for_model(USE)._model is None
+        preload.query_side_preload()
+        assert get_embedding_backend_for_model(USE)._model is not None
+        assert get_embedding_backend_for_model(MINILM)._encoder is None  # the switch's target: the workers embed it
+        assert backgrounds == []  # USE's calibration reads no background (E5's does: the test above)
+        assert WorkspaceEmbedding.objects.count() == 1  # the closed connection reopens for the next query
+    finally:
+        reset_embedding_backends()
