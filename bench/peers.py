@@ -436,9 +436,34 @@ def speed(args: argparse.Namespace) -> None:
         if api is not None:
             api.close()
     speed_report(timings, classes, figures, peers, embed_ms, len(ids))
+    statement_floor(timings)
     if args.explain:
         where_time_goes(access, classes["filter 1%"][0])
     peers.close()
+
+
+def statement_floor(timings: dict) -> None:
+    """The least any search through PostgreSQL costs: one `SELECT 1` through Django's connection
+    (the one our in-process searches use), beside each peer's keyword p95 on rare words. A
+    keyword leg sends at least two statements (the terms' statistics, the candidates), so a peer
+    answering under a third of two of these is out of reach of any SQL layout: the target is
+    structural there (docs/design/peers.md, "What is structural")."""
+    from django.db import connection
+
+    def select_one(_):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+
+    ms = timed(select_one, list(range(400)))
+    print(f"\nTHE FLOOR: one 'SELECT 1' through Django's connection: p50 {statistics.median(ms):.3f} / p95 "
+          f"{pct(ms, 0.95):.3f} ms (400 timed); two of them (the fewest a keyword leg sends): p95 "
+          f"{2 * pct(ms, 0.95):.3f} ms; {load_avg()}")
+    for engine in ("tantivy", "bm25s", "lancedb fts"):
+        if ("keyword", engine, "rare") in timings:
+            peer = pct(timings["keyword", engine, "rare"], 0.95)
+            print(f"  {engine} rare words p95 {peer:.3f} ms: 3x is {3 * peer:.3f} ms, "
+                  f"{3 * peer / (2 * pct(ms, 0.95)):.2f}x the floor of two statements")
 
 
 def search_statement(sql: str) -> str:

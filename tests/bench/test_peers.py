@@ -86,3 +86,12 @@ def test_speed_run_prints_ratios_builds_load_and_versions(output):
     builds = output.split("build time and size on disk per index", 1)[1]
     for name in ("tantivy", "bm25s", "hnswlib", "usearch", "lancedb"):
         assert re.search(rf"^{name}\S*.*\s\d+\.\d\s+\d+\.\d$", builds, re.MULTILINE), name
+
+
+def test_speed_run_prints_the_floor_of_a_statement_beside_the_peers(output):
+    floor = output.split("\nTHE FLOOR: ", 1)[1]
+    p50, p95 = (float(x) for x in re.search(r"p50 (\d+\.\d{3}) / p95 (\d+\.\d{3}) ms \(400 timed\)", floor).groups())
+    assert 0 < p50 <= p95
+    for engine in ("tantivy", "bm25s", "lancedb fts"):
+        assert re.search(rf"^  {engine} rare words p95 \d+\.\d{{3}} ms: 3x is \d+\.\d{{3}} ms, \d+\.\d\dx the floor",
+                         floor, re.MULTILINE), floor
