@@ -27,14 +27,17 @@ semantic search's rows; "hybrid": hybrid's), the cosine and one more feature (MO
   sim+kw:      ... + w2 * log(1 + BM25)                         (hybrid rows)
   sim+kwnorm:  ... + w2 * BM25 / the query's best BM25          (hybrid rows)
   sim+gap:     ... + w2 * (the query's first cosine - its tenth)
-  sim+background: ... + w2 * the query's mean cosine to search/engine/confidence_background.py's
-               sentences (hit.background, as the product computes it)
+  sim+bg-<statistic>: ... + w2 * the query's background: its cosines to
+               search/engine/confidence_background.py's sentences, summed up by `statistic`
+               (search/engine/confidence.py BACKGROUND_STATISTICS: their mean; their mean over
+               the sentences in the query's own script; the mean of the nearest 10, 5, 1)
 The floor for a fit: the highest confidence such that, on EVERY set fitted on, at most 5% of
 the answerable queries have a best confidence under it. The model is chosen per kind by
 leave-one-set-out: fit on five sets, pick the floor on them, and score the sixth (false "no
 good match" rate on its answerable queries, true rate on its unanswerable ones); the model
 with the best worst set wins (true rate, a false rate over 5% counted four times against it;
-a second feature must gain MIN_GAIN over the cosine alone), and is refitted on all six.
+a second feature must gain MIN_GAIN over the cosine alone; one background statistic serves
+both kinds, the one whose worse kind scores best), and is refitted on all six.
 Then each kind's bias is moved so that its floor falls on the one default floor
 (DEFAULT_MIN_CONFIDENCE, search/contract/options.py): every model and kind maps onto the same
 scale, where the floor means "at most 5% of answerable fit queries refused on any set". It prints the entry to paste into search/engine/confidence.py's CALIBRATION.
@@ -58,6 +61,7 @@ sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from evalsets import EVAL_SETS, load_set  # noqa: E402
+from search.engine.confidence_background import BACKGROUND_STATISTICS, background_statistic, text_script  # noqa: E402
 
 # Which corpus a set's queries are run against as unanswerable ones: a corpus on another
 # subject, so that no question of the set can be answered there (bench/unanswerable.py reads
@@ -139,7 +143,8 @@ def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: lis
     entry (chunk_fetch: 40), so their features, and the verdict, are exactly what
     answer_floor_apply reads in the product."""
     from cms.access import workspace_access_for_operator
-    from search.engine.confidence import hit_features
+    from ingestion.embeddings import get_embedding_backend
+    from search.engine.confidence import background_cosines, hit_features
     from search.engine.hybrid import hybrid_search
     from search.contract.options import DEFAULT_TOP_K
     from search.engine.entry_results import chunk_fetch
@@ -150,6 +155,7 @@ def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: lis
     queries_prime(q["text"][:2000] for q in queries)
     access = workspace_access_for_operator(workspace=workspace)
     run = semantic_search if kind == "semantic" else hybrid_search
+    backend = get_embedding_backend()  # the bench's: its query vectors are cached (evalsets)
     rows = []
     for query in queries:
         result = run(access=access, query=query["text"][:2000], top_k=chunk_fetch(DEFAULT_TOP_K), raw_chunks=True,
@@ -159,7 +165,11 @@ def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: lis
         for hit in result.hits:
             similarity, keyword, background = hit_features(hit)
             hits.append([similarity, keyword, int(entry_to_doc.get(hit.entry_id) in judged)])
+        # The query's cosine to each background sentence, whatever the calibration reads: the
+        # fit compares ways of summing them up (BACKGROUND_STATISTICS).
+        cohort = background_cosines(backend.model_name, backend.embed_query(query["text"][:2000]))
         rows.append({"id": query["_id"], "hits": hits, "background": background,
+                     "cohort": [round(float(c), 5) for c in cohort], "script": text_script(query["text"]),
                      "answerable": result.extra_meta.get("answerable"),
                      "best_confidence": result.extra_meta.get("best_confidence")})
     return rows
@@ -193,15 +203,21 @@ def rows_cached(name: str, split: str, corpus: str, kind: str, max_queries: int 
 # query's first cosine minus its tenth (the rows' spread). The last two are per answer, not
 # per row: the product (search/engine/confidence.py) reads the row alone, and would have to
 # compute them from the answer's rows in answer_floor_apply if a fit chose one.
-MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap", "sim+background": "background"}
+MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap",
+          **{f"sim+bg-{name}": f"bg-{name}" for name in BACKGROUND_STATISTICS}}
 # A second feature is kept only when it raises the worst held-out set's score by this much (5
 # queries in 100) over the cosine alone: E5's semantic rows on five sets gained 0.02 from "gap"
 # with a negative weight, noise that would have cost the product a per-answer feature.
 MIN_GAIN = 0.05
-# The second features search/engine/confidence.py reads (the row's own and its query's
-# background); "kw", "kwnorm" and "gap" are measured and printed, and chosen only once the
-# product computes them.
-PRODUCT_FEATURES = (None, "background")
+# The second features search/engine/confidence.py reads; "kw", "kwnorm" and "gap" are measured
+# and printed, and chosen only once the product computes them.
+# The query's background, summed up each way the product can (search/engine/confidence_background.py
+# BACKGROUND_STATISTICS: the mean of its cosines to the background sentences; their mean over the
+# sentences in the query's own script, as E5's and USE's cosines run lower across languages than
+# within one; the mean of the nearest 10, 5 or 1, the "adaptive" cohort of speaker verification's
+# score normalisation, which takes the impostors nearest the test utterance), from the row's
+# "cohort" (its query's cosine to each sentence) by the product's own background_statistic.
+PRODUCT_FEATURES = (None, *(f"bg-{name}" for name in BACKGROUND_STATISTICS))
 
 
 def design(row: dict, model: str, kind: str) -> np.ndarray:
@@ -216,10 +232,11 @@ def design(row: dict, model: str, kind: str) -> np.ndarray:
     similarities = sorted((h[0] for h in hits), reverse=True)
     gap = similarities[0] - similarities[min(9, len(similarities) - 1)] if similarities else 0.0
     columns = []
+    background = (background_statistic(extra.removeprefix("bg-"), np.asarray(row["cohort"]), row["script"])
+                  if extra and extra.startswith("bg-") else 0.0)
     for similarity, keyword, _ in hits:
         value = {None: 0.0, "kw": math.log1p(max(keyword or 0.0, 0.0)),
-                 "kwnorm": (keyword or 0.0) / best_bm25 if best_bm25 > 0 else 0.0, "gap": gap,
-                 "background": row.get("background") or 0.0}[extra]
+                 "kwnorm": (keyword or 0.0) / best_bm25 if best_bm25 > 0 else 0.0, "gap": gap}.get(extra, background)
         columns.append([1.0, similarity, value])
     return np.array(columns, dtype=float).reshape(-1, 3)
 
@@ -297,8 +314,8 @@ def logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def leave_one_set_out(data: dict, names: list[str], kind: str) -> str:
-    """Print each model's held-out rates per left-out set; the model with the best worst set."""
+def leave_one_set_out(data: dict, names: list[str], kind: str) -> dict[str, float]:
+    """Print each model's held-out rates per left-out set; each eligible model's worst set's score."""
     scores = {}
     for model in MODELS:
         if kind == "semantic" and MODELS[model] in ("kw", "kwnorm"):
@@ -310,16 +327,25 @@ def leave_one_set_out(data: dict, names: list[str], kind: str) -> str:
             floor = floor_for(data, others, table, model, kind)
             false_rate, true_rate = rates(data, name, table, model, kind, floor)
             worst = min(worst, true_rate - max(0.0, false_rate - FALSE_TARGET) * 4)
-            print(f"{model:<10} {kind:<9} {name:<12} {floor:>6.3f} {false_rate:>6.1%} {true_rate:>6.1%}")
+            print(f"{model:<16} {kind:<9} {name:<12} {floor:>6.3f} {false_rate:>6.1%} {true_rate:>6.1%}")
         veto = " (refuses a cosine of 1 with no second feature: not eligible)" if (
             model != "sim" and vetoes_answers(data, names, model, kind)) else (
             " (the product does not compute it: not eligible)" if MODELS[model] not in PRODUCT_FEATURES else "")
-        print(f"{model:<10} {kind:<9} {'worst score':<12} {worst:>6.3f}{veto}", flush=True)
+        print(f"{model:<16} {kind:<9} {'worst score':<12} {worst:>6.3f}{veto}", flush=True)
         scores[model] = worst
-    eligible = [m for m in scores if MODELS[m] in PRODUCT_FEATURES
-                and (m == "sim" or not vetoes_answers(data, names, m, kind))]
-    best = max(eligible, key=lambda m: (scores[m], m == "sim"))
-    return best if scores[best] >= scores["sim"] + MIN_GAIN else "sim"
+    return {m: score for m, score in scores.items() if MODELS[m] in PRODUCT_FEATURES
+            and (m == "sim" or not vetoes_answers(data, names, m, kind))}
+
+
+def models_choose(scores: dict[str, dict[str, float]]) -> dict[str, str]:
+    """Per kind, the cosine alone or the cosine and the query's background, from each eligible
+    model's worst held-out score (`scores[kind][model]`). The product computes one background
+    per query and model, so one statistic serves both kinds: the one whose worse kind scores
+    best; a kind keeps it where it gains MIN_GAIN over the cosine alone."""
+    statistics = [m for m in scores[KINDS[0]] if m != "sim" and all(m in scores[kind] for kind in KINDS)]
+    best = max(statistics, key=lambda m: min(scores[kind][m] for kind in KINDS), default=None)
+    return {kind: best if best is not None and scores[kind][best] >= scores[kind]["sim"] + MIN_GAIN else "sim"
+            for kind in KINDS}
 
 
 def vetoes_answers(data: dict, names: list[str], model: str, kind: str) -> bool:
@@ -362,8 +388,8 @@ def main() -> None:
         return
 
     print("\nleave-one-set-out (fit on the others, floor chosen on the others, scored on the one left out)")
-    print(f"{'model':<10} {'kind':<9} {'left out':<12} {'floor':>6} {'false':>6} {'true':>6}")
-    chosen = {kind: leave_one_set_out(data, names, kind) for kind in KINDS}
+    print(f"{'model':<16} {'kind':<9} {'left out':<12} {'floor':>6} {'false':>6} {'true':>6}")
+    chosen = models_choose({kind: leave_one_set_out(data, names, kind) for kind in KINDS})
     print(f"\nchosen by the worst held-out set: {chosen}; refitted on all {len(names)} sets, each kind's bias "
           f"moved so that its floor is the default floor {DEFAULT_MIN_CONFIDENCE}")
     entry = {}
@@ -373,17 +399,17 @@ def main() -> None:
         floor = floor_for(data, names, table, model, kind)
         # (+ 0.001: the query the floor was read from stays at or over it once the weights are rounded)
         table[0] += logit(DEFAULT_MIN_CONFIDENCE) - logit(floor) + 0.001
-        if MODELS[model] not in (None, "background"):
-            raise SystemExit(f"{model} won: search/engine/confidence.py reads the cosine only; compute its "
-                             "feature there (answer_floor_apply) before pasting its weights.")
-        background = table[2] if MODELS[model] == "background" else 0.0
+        background = table[2] if MODELS[model] else 0.0
         entry[kind] = tuple(round(float(v), 4) for v in (table[0], table[1], 0.0, background))
-        print(f"  {kind:<9} {model:<10} fitted floor {floor:.4f}; bias {table[0]: .4f}  similarity {table[1]: .4f}"
+        print(f"  {kind:<9} {model:<16} fitted floor {floor:.4f}; bias {table[0]: .4f}  similarity {table[1]: .4f}"
               f"  {MODELS[model] or '-'} {table[2]: .4f}")
         for name in names:
             false_rate, true_rate = rates(data, name, table, model, kind, DEFAULT_MIN_CONFIDENCE)
             print(f"    {name:<12} fit queries at the floor: false {false_rate:>6.1%}  true {true_rate:>6.1%}")
     print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword weight, background weight) = {entry}")
+    statistic = {MODELS[model] for model in chosen.values()} - {None}
+    print(f"BACKGROUND_STATISTIC[{model_name!r}] = "
+          + (repr(statistic.pop().removeprefix("bg-")) if statistic else "(none: reads no background)"))
 
 
 if __name__ == "__main__":

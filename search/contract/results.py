@@ -38,7 +38,7 @@ class ChunkHit:
     passages: tuple[ChunkHit, ...] | None = None
     # The calibrated confidence that it answers the query (search/engine/confidence.py); None until computed.
     confidence: float | None = None
-    # The query's mean cosine similarity to a fixed background of unrelated sentences
+    # The query's cosines to a fixed background of unrelated sentences, summed up per model
     # (search/engine/confidence.py query_background), which the confidence reads beside the
     # row's own cosine; None when the row was not ranked by a model with a calibration.
     background: float | None = None

@@ -2,10 +2,10 @@
 
 `hit_confidence(hit)` is a probability (0..1) that the row is relevant, read from the scores
 the row already carries: the vector leg's cosine similarity and the keyword leg's BM25 score
-(`hit.legs`, or `hit.score` for semantic search), and its query's background: the query's mean
-cosine to a fixed set of unrelated sentences (search/engine/confidence_background.py,
-`hit.background`, set by the search that embedded the query). It is a logistic model per embedding model
-and per set of legs that scored the row, fitted by bench/confidence_fit.py on the fit splits of
+(`hit.legs`, or `hit.score` for semantic search), and its query's background: the query's
+cosines to a fixed set of unrelated sentences, summed up as the model's calibration reads them
+(search/engine/confidence_background.py, `hit.background`, set by the search that embedded the
+query). It is a logistic model per embedding model and per set of legs that scored the row, fitted by bench/confidence_fit.py on the fit splits of
 ../shared/eval/ only (model chosen by leave-one-set-out; figures in docs/design/confidence.md),
 each table's bias set so that one floor (DEFAULT_MIN_CONFIDENCE) serves every model and kind:
 it is where at most 5% of the answerable fit queries of any set are refused. It depends on
@@ -37,7 +37,7 @@ import numpy as np
 from ingestion.embeddings import get_embedding_backend_for_model
 from search.contract.options import DEFAULT_MIN_CONFIDENCE
 from search.contract.results import ChunkHit, SearchResult
-from search.engine.confidence_background import BACKGROUND
+from search.engine.confidence_background import BACKGROUND, background_statistic, text_script
 
 # The embedding model -> which legs scored a row -> (bias, weight of the cosine similarity,
 # weight of log(1 + BM25), weight of the query's background). Cosine similarities differ in
@@ -47,13 +47,20 @@ from search.engine.confidence_background import BACKGROUND
 # six sets, chosen by leave-one-set-out; figures in docs/design/confidence.md.
 CALIBRATION: dict[str, dict[str, tuple[float, float, float, float]]] = {
     "use-multilingual-v3": {
-        "semantic": (-6.1613, 11.4714, 0.0, 0.0),
-        "hybrid": (-5.9219, 10.4521, 0.0, 0.0),
+        "semantic": (-6.0174, 11.1655, 0.0, -3.7895),
+        "hybrid": (-5.729, 10.1299, 0.0, -4.9898),
     },
     "multilingual-e5-small": {
         "semantic": (-18.3496, 25.1264, 0.0, -8.2282),
         "hybrid": (-18.3015, 25.2347, 0.0, -8.4138),
     },
+}
+# How each model's calibration sums up its query's cosines to the background sentences into the
+# one number it weighs (search/engine/confidence_background.py BACKGROUND_STATISTICS), chosen with
+# the weights, by the same leave-one-set-out (bench/confidence_fit.py).
+BACKGROUND_STATISTIC: dict[str, str] = {
+    "use-multilingual-v3": "script",
+    "multilingual-e5-small": "mean",
 }
 # The default floor (DEFAULT_MIN_CONFIDENCE) is declared with the option, in search/contract/options.py.
 
@@ -75,8 +82,8 @@ def _background_vectors(model: str) -> np.ndarray:
 
 
 def _reads_background(model: str | None) -> bool:
-    """Whether `model`'s calibration weighs the query's background (USE's fit kept the cosine alone)."""
-    return any(table[3] for table in CALIBRATION.get(model or "", {}).values())
+    """Whether `model`'s calibration weighs the query's background."""
+    return model in BACKGROUND_STATISTIC and any(table[3] for table in CALIBRATION[model].values())
 
 
 def background_preload(model: str) -> bool:
@@ -87,13 +94,21 @@ def background_preload(model: str) -> bool:
     return True
 
 
-def query_background(model: str | None, query_vector: Sequence[float] | None) -> float | None:
-    """The query's mean cosine similarity to BACKGROUND under `model`; None for a model whose
-    calibration does not read it (none, or USE's: its fit kept the cosine alone) or no vector."""
+def background_cosines(model: str, query_vector: Sequence[float]) -> np.ndarray:
+    """The query's cosine similarity to each BACKGROUND sentence under `model` (bench/confidence_fit.py
+    records them, to fit each way of summing them up)."""
+    vector = np.asarray(query_vector, dtype=np.float64)
+    return (_background_vectors(model) @ vector) / (np.linalg.norm(vector) or 1.0)
+
+
+def query_background(model: str | None, query_vector: Sequence[float] | None, query: str) -> float | None:
+    """The query's background under `model`: its cosines to BACKGROUND summed up as the model's
+    calibration reads them (BACKGROUND_STATISTIC); None for a model whose calibration reads no
+    background (none has been fitted) or no vector."""
     if query_vector is None or not _reads_background(model):
         return None
-    vector = np.asarray(query_vector, dtype=np.float64)
-    return float((_background_vectors(model) @ vector).mean() / (np.linalg.norm(vector) or 1.0))
+    return background_statistic(BACKGROUND_STATISTIC[model], background_cosines(model, query_vector),
+                                text_script(query))
 
 
 def hits_with_background(hits: Iterable[ChunkHit], background: float | None) -> list[ChunkHit]:

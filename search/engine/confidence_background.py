@@ -1,8 +1,9 @@
 """The background the confidence reads a query against: everyday sentences on many subjects, in
 English, Japanese and Traditional Chinese, none about anything the product or a workspace holds.
 
-A query's mean cosine similarity to them (search/engine/confidence.py query_background) says
-how close that query sits to text in general under its model. E5's cosines run high for
+A query's cosine similarities to them, summed up as its model's calibration reads them (their
+mean, or their mean over the sentences in the query's own script: search/engine/confidence.py
+query_background), say how close that query sits to text in general under its model. E5's cosines run high for
 unrelated text, and some questions ("How long could the virus stay alive on doorknobs") sit
 close to everything, so a row's own cosine alone cannot tell "near" from "relevant" the same
 way for every query; the row's cosine over the query's background can (score normalisation
@@ -10,6 +11,24 @@ against a cohort, as speaker verification does). Written once, never fitted on a
 (bench/confidence_fit.py fits the weights that read it); change them and the calibration must
 be fitted again.
 """
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def text_script(text: str) -> str:
+    """"ja" (any kana), "zh" (Han without kana) or "en" (neither): the script of a query, or of a
+    background sentence, for the background statistic that reads the query's own script."""
+    if _KANA.search(text):
+        return "ja"
+    return "zh" if _HAN.search(text) else "en"
+
 
 BACKGROUND = [
     "The train to the airport leaves every fifteen minutes from platform two.",
@@ -63,3 +82,23 @@ BACKGROUND = [
     "這座寺廟已有三百多年的歷史。",
     "圖書館的自修室晚上十點關閉。",
 ]
+# Each sentence's script (text_script): 20 English, 15 Japanese, 15 Traditional Chinese.
+BACKGROUND_SCRIPTS = tuple(text_script(sentence) for sentence in BACKGROUND)
+_SCRIPTS = np.array(BACKGROUND_SCRIPTS)
+
+# The ways of summing up a query's cosines to BACKGROUND into one number (search/engine/confidence.py
+# BACKGROUND_STATISTIC says which one each model's calibration reads): "mean" (all 50), "script"
+# (their mean over the sentences in the query's own script: E5's and USE's cosines run lower
+# across languages than within one), "nearestN" (the mean of the N nearest: the "adaptive"
+# cohort of speaker verification's score normalisation, which takes the impostors nearest the
+# test utterance).
+BACKGROUND_STATISTICS = ("mean", "script", "nearest10", "nearest5", "nearest1")
+
+
+def background_statistic(name: str, cosines: np.ndarray, script: str) -> float:
+    """A query's cosines to BACKGROUND (in its order) summed up as statistic `name`;
+    `script` is the query's (text_script)."""
+    if name == "script":
+        return float(cosines[_SCRIPTS == script].mean())
+    nearest = {"mean": len(cosines), "nearest10": 10, "nearest5": 5, "nearest1": 1}[name]
+    return float(np.sort(cosines)[::-1][:nearest].mean())

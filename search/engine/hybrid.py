@@ -396,7 +396,7 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
 
     _candidates_score_on_every_leg(collected, prepared=prepared, query_vector=query_vector)
     if LEG_SEMANTIC in collected.legs_used:
-        collected.background = query_background(collected.model, query_vector)
+        collected.background = query_background(collected.model, query_vector, query)
         collected.hits = dict(zip(collected.hits, hits_with_background(collected.hits.values(),
                                                                       collected.background)))
     collected.features = query_features(

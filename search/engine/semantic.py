@@ -123,8 +123,8 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
     pool = tuple(hit.id for hit in hits)
     facets = chunk_search_facets(access=access, request=request, pool=pool,
                                  rerun=lambda widened: semantic_run(access, widened, model=model, facet_pool=True).pool)
-    result = SearchResult(workspace=workspace,
-                          hits=hits_with_background(hits[:top_k], query_background(embedding.model, query_vector)),
+    background = query_background(embedding.model, query_vector, query)
+    result = SearchResult(workspace=workspace, hits=hits_with_background(hits[:top_k], background),
                           model=embedding.model,
                           dimensions=embedding.dimensions, top_k=top_k, ef_search=ef_search,
                           pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),

@@ -245,19 +245,55 @@ def test_published_only_best_confidence_never_comes_from_a_draft(shop, workspace
 
 
 @pytest.mark.parametrize("kind", ["semantic_search", "hybrid_search", "agentic_search"])
-def test_e5_rows_are_read_against_their_querys_background(e5_shop, workspace, kind):
-    """Every row of every chunk search carries its query's background (the query's mean cosine to
-    search/engine/confidence_background.py's sentences, by the model that ranked it), and the
-    confidence reads it: the same cosine counts for less from a query that sits near everything."""
+@pytest.mark.parametrize(("model_shop", "model", "statistic", "query"), [
+    ("e5_shop", "multilingual-e5-small", "mean", REAL_QUESTION),
+    ("shop", "use-multilingual-v3", "script", REAL_QUESTION),
+    ("shop", "use-multilingual-v3", "script", "返品は何日以内にできますか"),  # read against the Japanese sentences
+])
+def test_rows_are_read_against_their_querys_background(request, workspace, kind, model_shop, model, statistic,
+                                                      query):
+    """Every row of every chunk search carries its query's background (its cosines to
+    search/engine/confidence_background.py's sentences, by the model that ranked it, summed up as
+    that model's calibration reads them: their mean for E5, their mean over the sentences in the
+    query's own script for USE), and the confidence reads it: the same cosine counts for less
+    from a query that sits near everything."""
+    import numpy as np
+
     from ingestion.embeddings import get_embedding_backend
-    from search.engine.confidence import confidence_from, hit_features, query_background
+    from search.engine.confidence import (BACKGROUND_STATISTIC, background_cosines, confidence_from, hit_features,
+                                          query_background)
+    from search.engine.confidence_background import BACKGROUND, text_script
 
+    request.getfixturevalue(model_shop)
     access = workspace_access_for_operator(workspace=workspace)
-    answer = SEARCH_KINDS[kind].run(access, {"query": REAL_QUESTION, "include_candidates": True})
-    expected = query_background("multilingual-e5-small", get_embedding_backend().embed_query(REAL_QUESTION))
+    answer = SEARCH_KINDS[kind].run(access, {"query": query, "include_candidates": True})
+    vector = get_embedding_backend().embed_query(query)
+    expected = query_background(model, vector, query)
+    cosines = background_cosines(model, vector)
+    same_script = [c for c, sentence in zip(cosines, BACKGROUND) if text_script(sentence) == text_script(query)]
 
-    assert 0.5 < expected < 0.95  # E5's cosines run high, even for unrelated sentences
-    assert answer.hits and all(hit.background == pytest.approx(expected) for hit in answer.hits)
+    assert BACKGROUND_STATISTIC[model] == statistic
+    assert expected == pytest.approx(float(np.mean(cosines if statistic == "mean" else same_script)))
+    assert answer.model == model and answer.hits
+    assert all(hit.background == pytest.approx(expected) for hit in answer.hits)
     assert answer.hits[0].confidence == confidence_from(*hit_features(answer.hits[0]), model=answer.model)
     assert (confidence_from(0.85, None, expected + 0.05, model=answer.model)
             < confidence_from(0.85, None, expected, model=answer.model))
+
+
+def test_background_statistics_and_scripts():
+    """search/engine/confidence_background.py: a query's script picks the sentences "script" averages."""
+    import numpy as np
+
+    from search.engine.confidence_background import BACKGROUND_SCRIPTS, background_statistic, text_script
+
+    assert [text_script(t) for t in ("refund policy", "返品ポリシー", "退貨政策", "iPhoneの返品", "")] == [
+        "en", "ja", "zh", "ja", "en"]
+    assert BACKGROUND_SCRIPTS.count("en") == 20 and BACKGROUND_SCRIPTS.count("ja") == 15
+    assert BACKGROUND_SCRIPTS.count("zh") == 15
+    cosines = np.array([{"en": 0.1, "ja": 0.4, "zh": 0.7}[script] for script in BACKGROUND_SCRIPTS])
+    assert background_statistic("script", cosines, "ja") == pytest.approx(0.4)
+    assert background_statistic("script", cosines, "en") == pytest.approx(0.1)
+    assert background_statistic("mean", cosines, "en") == pytest.approx((20 * 0.1 + 15 * 0.4 + 15 * 0.7) / 50)
+    assert background_statistic("nearest10", cosines, "en") == pytest.approx(0.7)
+    assert background_statistic("nearest1", cosines, "en") == pytest.approx(0.7)

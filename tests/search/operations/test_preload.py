@@ -50,9 +50,10 @@ def test_only_a_model_whose_calibration_reads_the_background_embeds_it(monkeypat
     embedded = []
     monkeypatch.setattr(confidence, "_background_vectors", embedded.append)
 
-    assert not confidence.background_preload("use-multilingual-v3")  # USE's fit kept the cosine alone
+    assert not confidence.background_preload(MINILM)  # no calibration fitted for it
+    assert confidence.background_preload(USE)
     assert confidence.background_preload("multilingual-e5-small")
-    assert embedded == ["multilingual-e5-small"]
+    assert embedded == [USE, "multilingual-e5-small"]
 
 
 @pytest.mark.django_db(transaction=True)  # the preload closes its thread's connection, as the web worker's must
@@ -70,7 +71,7 @@ def test_the_models_workspaces_search_with_load_beside_the_configured_one(settin
         preload.query_side_preload()
         assert get_embedding_backend_for_model(USE)._model is not None
         assert get_embedding_backend_for_model(MINILM)._encoder is None  # the switch's target: the workers embed it
-        assert backgrounds == []  # USE's calibration reads no background (E5's does: the test above)
+        assert backgrounds == [USE]  # its calibration reads the query's background, as E5's does
         assert WorkspaceEmbedding.objects.count() == 1  # the closed connection reopens for the next query
     finally:
         reset_embedding_backends()
