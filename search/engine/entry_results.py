@@ -63,17 +63,17 @@ def entries_grouped(options_class: type[SearchOptions]) -> Callable[[Callable[..
     def decorate(run: Callable[..., SearchResult]) -> Callable[..., SearchResult]:
         @functools.wraps(run)
         def grouped(access: Any, options: Mapping[str, Any], **kwargs: Any) -> SearchResult:
-            request = options_class.validated(options)
+            request = options_class.validated(options)  # handed on: `run` does not validate them again
             if request["raw_chunks"]:
-                result = run(access, options, **kwargs)
+                result = run(access, request, **kwargs)
                 return replace(result, extra_meta={**result.extra_meta, "results": "chunks"})
             top_k = request["top_k"]
             fetch = chunk_fetch(top_k)
-            result = run(access, options, fetch_k=fetch, **kwargs)
+            result = run(access, request, fetch_k=fetch, **kwargs)
             rows = hits_by_entry(result.hits)
             if len(rows) < top_k and len(result.hits) >= fetch and fetch < MAX_FETCH:
                 fetch = MAX_FETCH
-                result = run(access, options, fetch_k=fetch, **kwargs)
+                result = run(access, request, fetch_k=fetch, **kwargs)
                 rows = hits_by_entry(result.hits)
             return replace(result, hits=rows[:top_k], top_k=top_k,
                            extra_meta={**result.extra_meta, "results": "entries", "chunks_ranked": len(result.hits)})
