@@ -164,11 +164,11 @@ def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: lis
         hits, background = [], None
         for hit in result.hits:
             similarity, keyword, background = hit_features(hit)
-            hits.append([similarity, keyword, int(entry_to_doc.get(hit.entry_id) in judged)])
+            hits.append([similarity, keyword, int(entry_to_doc.get(hit.entry_id) in judged), hit.id])
         # The query's cosine to each background sentence, whatever the calibration reads: the
         # fit compares ways of summing them up (BACKGROUND_STATISTICS).
         cohort = background_cosines(backend.model_name, backend.embed_query(query["text"][:2000]))
-        rows.append({"id": query["_id"], "hits": hits, "background": background,
+        rows.append({"id": query["_id"], "text": query["text"][:2000], "hits": hits, "background": background,
                      "cohort": [round(float(c), 5) for c in cohort], "script": text_script(query["text"]),
                      "answerable": result.extra_meta.get("answerable"),
                      "best_confidence": result.extra_meta.get("best_confidence")})
@@ -234,7 +234,7 @@ def design(row: dict, model: str, kind: str) -> np.ndarray:
     columns = []
     background = (background_statistic(extra.removeprefix("bg-"), np.asarray(row["cohort"]), row["script"])
                   if extra and extra.startswith("bg-") else 0.0)
-    for similarity, keyword, _ in hits:
+    for similarity, keyword, *_ in hits:
         value = {None: 0.0, "kw": math.log1p(max(keyword or 0.0, 0.0)),
                  "kwnorm": (keyword or 0.0) / best_bm25 if best_bm25 > 0 else 0.0, "gap": gap}.get(extra, background)
         columns.append([1.0, similarity, value])

@@ -24,8 +24,11 @@ import time
 
 from django.conf import settings
 
-from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
+from django.db import connections
+
+from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend, get_embedding_backend_for_model
 from ingestion.preload import workspace_models_preload
+from ingestion.selectors import embedding_models
 from search.engine.confidence import background_preload
 
 logger = logging.getLogger(__name__)
@@ -56,8 +59,33 @@ def query_side_preload() -> None:
             logger.exception("Embedding the confidence background of %s at web worker start failed.", name)
 
 
-def query_side_preload_started() -> threading.Thread:
-    """`query_side_preload` on a daemon thread (a worker that stops does not wait for it)."""
-    thread = threading.Thread(target=query_side_preload, name="query-side-preload", daemon=True)
+def workspace_query_side_preload(workspace_id: int) -> None:
+    """Load one workspace's active embedding model and its confidence background: the MCP stdio
+    server's (search/interfaces/commands/mcp_serve.py), which serves one workspace, one client,
+    in a process of its own, so its first semantic or hybrid tool call no longer waits for them."""
+    if not getattr(settings, "EMBEDDING_WORKER_PRELOAD", True):
+        return
+    started = time.monotonic()
+    try:
+        model = embedding_models(workspace=workspace_id).active
+        if model is None:  # no provider configured: semantic search answers not_configured
+            return
+        get_embedding_backend_for_model(model).load()
+        background = background_preload(model)
+    except EmbeddingNotConfigured:
+        return
+    except Exception:  # the first search loads it again, and reports the error there
+        logger.exception("Loading the query side at start failed; the first search will try again.")
+        return
+    finally:
+        connections.close_all()  # this thread's own connection
+    logger.info("Query side loaded at start: %s%s in %.2f s.", model,
+                " and its confidence background" if background else "", time.monotonic() - started)
+
+
+def query_side_preload_started(target=query_side_preload, *args) -> threading.Thread:
+    """`target` (query_side_preload, or workspace_query_side_preload and its workspace) on a
+    daemon thread: a process that stops does not wait for it."""
+    thread = threading.Thread(target=target, args=args, name="query-side-preload", daemon=True)
     thread.start()
     return thread

@@ -12,6 +12,7 @@ from django.db import connection
 from django.http import Http404
 
 from search.interfaces.mcp.server import Caller, CallerRefused, api_key_caller, build_mcp_server, user_caller
+from search.operations.preload import query_side_preload_started, workspace_query_side_preload
 
 API_KEY_ENV = "CMS_API_KEY"
 
@@ -34,14 +35,17 @@ class Command(BaseCommand):
     def handle(self, *args, api_key: str | None, user: str | None, workspace: str | None, **options):
         caller = self._caller(api_key=api_key, user=user, workspace=workspace)
         try:
-            caller()  # refuse to start for a caller the first tool call would refuse
+            access = caller()  # refuse to start for a caller the first tool call would refuse
         except CallerRefused as refused:
             raise CommandError(refused.message) from refused
         except Http404 as missing:
             raise CommandError(f"User {user!r} may not search workspace {workspace!r}, or it does not exist.") from missing
         finally:
             connection.close()
-        # stdout carries the protocol: nothing else may be printed there.
+        # The workspace's model and confidence background load on a thread while the client
+        # connects, not in its first semantic or hybrid tool call (EMBEDDING_WORKER_PRELOAD).
+        query_side_preload_started(workspace_query_side_preload, access.workspace.pk)
+        # stdout carries the protocol: nothing else may be printed there (the log goes to stderr).
         build_mcp_server(caller=caller).run("stdio")
 
     def _caller(self, *, api_key: str | None, user: str | None, workspace: str | None) -> Caller:

@@ -238,6 +238,28 @@ def test_stdio_key_of_a_never_returns_b_data_whatever_the_arguments(tenants):
     assert [B_MARKER in answer for answer in answers] == [False] * len(CROSS_TENANT_CALLS)
 
 
+@pytest.mark.parametrize("preload", ["true", "false"])
+def test_stdio_server_loads_its_workspaces_model_as_it_starts(tenants, preload):
+    """The workspace's model and its confidence background load on a thread as the server starts,
+    not in the client's first semantic or hybrid call; logged on stderr, never on stdout, which
+    carries the protocol alone."""
+    import subprocess
+    import time
+
+    params = stdio_server("--api-key", tenants.acme_key)
+    env = {**params.env, "LOG_LEVEL": "INFO", "EMBEDDING_WORKER_PRELOAD": preload}
+    line = "Query side loaded at start: use-multilingual-v3 and its confidence background"
+    server = subprocess.Popen([params.command, *params.args], cwd=params.cwd, env=env, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(20 if preload == "true" else 8)  # USE loads in a few seconds here
+        out, err = server.communicate(input=b"", timeout=60)  # end of input: the server stops
+    finally:
+        server.kill()
+    assert (line in err.decode()) is (preload == "true"), err.decode()[-2000:]
+    assert out == b""  # no request, so no protocol message, and no log line either
+
+
 # --- over HTTP (/mcp/ on a live server) ------------------------------------------------------
 
 def over_http(live_server, key: str, coroutine_fn, *, mode: str = "auto"):
