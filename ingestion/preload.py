@@ -46,5 +46,6 @@ def workspace_models_preload(*, configured: str, searched_only: bool = False) ->
             logger.exception("Loading embedding model %s at start failed; its first use will try again.", name)
             continue
         loaded.append(name)
-        logger.info("Embedding model %s loaded at worker start in %.2f s.", backend.model_name, time.monotonic() - started)
+        logger.info("Embedding model %s loaded at worker start in %.2f s.", backend.model_name,
+                    time.monotonic() - started)
     return loaded

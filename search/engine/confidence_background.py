@@ -3,8 +3,8 @@ English, Japanese and Traditional Chinese, none about anything the product or a 
 
 A query's cosine similarities to them, summed up as its model's calibration reads them (their
 mean, or their mean over the sentences in the query's own script: search/engine/confidence.py
-query_background), say how close that query sits to text in general under its model. E5's cosines run high for
-unrelated text, and some questions ("How long could the virus stay alive on doorknobs") sit
+query_background), say how close that query sits to text in general under its model. E5's
+cosines run high for unrelated text, and some questions ("How long could the virus stay alive on doorknobs") sit
 close to everything, so a row's own cosine alone cannot tell "near" from "relevant" the same
 way for every query; the row's cosine over the query's background can (score normalisation
 against a cohort, as speaker verification does). Written once, never fitted on any judged set

@@ -12,8 +12,8 @@ meanwhile waits on the backend's own lock for the load already under way rather 
 another. The models other workspaces search with (USE, in a deployment upgraded past the
 default's change) load next on the same thread (ingestion/preload.py, as Celery's workers do,
 less the switches' targets, which no search reads). Celery workers preload the same models for
-ingestion (ingestion/worker_start.py); one setting, EMBEDDING_WORKER_PRELOAD, turns both off. It never raises: a failure is logged and
-the first search loads (and reports) as before.
+ingestion (ingestion/worker_start.py); one setting, EMBEDDING_WORKER_PRELOAD, turns both off.
+It never raises: a failure is logged and the first search loads (and reports) as before.
 """
 
 from __future__ import annotations
