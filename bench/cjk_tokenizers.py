@@ -125,27 +125,25 @@ def tokens(name: str, text: str) -> tuple[list[str], list[str]]:
     words: list[str] = []
     normalised = unicodedata.normalize("NFKC", text).lower()
     japanese = _has_kana(normalised)
+    base = name.removesuffix("+joined")
     previous = None
     for match in _TOKEN.finditer(normalised):
         cjk, word = match.groups()
-        joined = _joined(previous, match) if name.endswith("+joined") else None
+        joined = _joined(previous, match) if base != name else None
         previous = match
+        if (joined or cjk) and words:  # the words before keep their place in the order
+            out.extend(_stemmer().stemWords(words))
+            words = []
         if joined:
-            if words:
-                out.extend(_stemmer().stemWords(words))
-                words = []
             out.append(joined)
         if cjk:
-            if words:
-                out.extend(_stemmer().stemWords(words))
-                words = []
             runs.append(cjk)
-            segmented = None if name.removesuffix("+joined") == "bigrams" else _words(name, cjk, japanese)
+            segmented = None if base == "bigrams" else _words(name, cjk, japanese)
             if segmented is None:
                 out.extend(_bigrams(cjk))
             else:
                 out.extend(segmented)
-                if name.removesuffix("+joined").endswith("+bigrams"):
+                if base.endswith("+bigrams"):
                     out.extend(_bigrams(cjk))
         elif word not in ENGLISH_STOPWORDS and len(word) <= MAX_WORD_CHARS:
             words.append(word)

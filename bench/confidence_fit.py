@@ -29,7 +29,7 @@ semantic search's rows; "hybrid": hybrid's), the cosine and one more feature (MO
   sim+gap:     ... + w2 * (the query's first cosine - its tenth)
   sim+bg-<statistic>: ... + w2 * the query's background: its cosines to
                search/engine/confidence_background.py's sentences, summed up by `statistic`
-               (search/engine/confidence.py BACKGROUND_STATISTICS: their mean; their mean over
+               (search/engine/confidence_background.py BACKGROUND_STATISTICS: their mean; their mean over
                the sentences in the query's own script; the mean of the nearest 10, 5, 1)
 The floor for a fit: the highest confidence such that, on EVERY set fitted on, at most 5% of
 the answerable queries have a best confidence under it. The model is chosen per kind by
@@ -209,9 +209,8 @@ MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap",
 # queries in 100) over the cosine alone: E5's semantic rows on five sets gained 0.02 from "gap"
 # with a negative weight, noise that would have cost the product a per-answer feature.
 MIN_GAIN = 0.05
-# The second features search/engine/confidence.py reads; "kw", "kwnorm" and "gap" are measured
-# and printed, and chosen only once the product computes them.
-# The query's background, summed up each way the product can (search/engine/confidence_background.py
+# The second features search/engine/confidence.py reads ("kw", "kwnorm" and "gap" are measured
+# and printed, and chosen only once the product computes them): the query's background, summed up each way the product can (search/engine/confidence_background.py
 # BACKGROUND_STATISTICS: the mean of its cosines to the background sentences; their mean over the
 # sentences in the query's own script, as E5's and USE's cosines run lower across languages than
 # within one; the mean of the nearest 10, 5 or 1, the "adaptive" cohort of speaker verification's

@@ -85,6 +85,12 @@ class EmbeddedServer:
     def host(self) -> str:
         return "127.0.0.1" if self.tcp else str(self.root)
 
+    def init(self) -> None:
+        """A new cluster in `data` (initdb: user postgres, trust, UTF-8), its root made afresh."""
+        server_root_made(self.root)
+        run_as_server(["initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                       "--locale=C.UTF-8", "--no-sync"], timeout=300)
+
     def start(self, *, ready_sql: str | None = None, timeout: float = 60) -> None:
         """Start the server and wait until it takes connections (and `ready_sql` answers true)."""
         command = [str(pg_bin() / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.root),

@@ -213,7 +213,7 @@ def _by_parts(access: WorkspaceAccess, request: HybridRequest, *, parts: list[st
     for part_index, candidate, score in merged:
         owner[candidate.chunk_id] = part_index
         collected = searched[part_index].collected
-        hits.append(replace(collected.hits[candidate.chunk_id], score=score,
+        hits.append(replace(collected.hits[candidate.chunk_id], score=score, background=collected.background,
                             legs=candidate_legs(candidate, collected.legs_used)))
     meta = _meta(request, searched, parts=parts, source=source, merge=merge, owner=owner)
     if rerank_meta is not None:

@@ -9,9 +9,9 @@ query). It is a logistic model per embedding model and per set of legs that scor
 fitted by bench/confidence_fit.py on the fit splits of ../shared/eval/ only (model chosen by
 leave-one-set-out; figures in docs/design/confidence.md), each table's bias set so that one
 floor (DEFAULT_MIN_CONFIDENCE) serves every model and kind: it is where at most 5% of the
-answerable fit queries of any set are refused. It depends on
-nothing but the row and its query, so it means the same for any workspace, fusion or rerank,
-and for whatever row is presented (a chunk, or an entry's best chunk).
+answerable fit queries of any set are refused. It depends on nothing but the row and its
+query, so it means the same for any workspace, fusion or rerank, and for whatever row is
+presented (a chunk, or an entry's best chunk).
 
 `answer_floor_apply` runs last in every chunk search, on hits already scoped to what the
 caller may see (a published-only caller's `best_confidence` never comes from a draft). Under
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -112,7 +112,7 @@ def query_background(model: str | None, query_vector: Sequence[float] | None, qu
                                 text_script(query))
 
 
-def hits_with_background(hits: Iterable[ChunkHit], background: float | None) -> list[ChunkHit]:
+def hits_with_background(hits: Sequence[ChunkHit], background: float | None) -> list[ChunkHit]:
     """`hits`, each carrying its query's background (unchanged for None)."""
     return list(hits) if background is None else [replace(hit, background=background) for hit in hits]
 

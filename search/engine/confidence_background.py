@@ -4,9 +4,9 @@ English, Japanese and Traditional Chinese, none about anything the product or a 
 A query's cosine similarities to them, summed up as its model's calibration reads them (their
 mean, or their mean over the sentences in the query's own script: search/engine/confidence.py
 query_background), say how close that query sits to text in general under its model. E5's
-cosines run high for unrelated text, and some questions ("How long could the virus stay alive on doorknobs") sit
-close to everything, so a row's own cosine alone cannot tell "near" from "relevant" the same
-way for every query; the row's cosine over the query's background can (score normalisation
+cosines run high for unrelated text, and some questions ("How long could the virus stay alive
+on doorknobs") sit close to everything, so a row's own cosine alone cannot tell "near" from
+"relevant" the same way for every query; the row's cosine over the query's background can (score normalisation
 against a cohort, as speaker verification does). Written once, never fitted on any judged set
 (bench/confidence_fit.py fits the weights that read it); change them and the calibration must
 be fitted again.
@@ -18,14 +18,16 @@ import re
 
 import numpy as np
 
-_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+from ingestion.segmentation import is_japanese
+
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def text_script(text: str) -> str:
-    """"ja" (any kana), "zh" (Han without kana) or "en" (neither): the script of a query, or of a
-    background sentence, for the background statistic that reads the query's own script."""
-    if _KANA.search(text):
+    """"ja" (any kana, as the keyword tokenizer tells Japanese), "zh" (Han without kana) or "en"
+    (neither): the script of a query, or of a background sentence, for the background statistic
+    that reads the query's own script."""
+    if is_japanese(text):
         return "ja"
     return "zh" if _HAN.search(text) else "en"
 
@@ -98,7 +100,9 @@ BACKGROUND_STATISTICS = ("mean", "script", "nearest10", "nearest5", "nearest1")
 def background_statistic(name: str, cosines: np.ndarray, script: str) -> float:
     """A query's cosines to BACKGROUND (in its order) summed up as statistic `name`;
     `script` is the query's (text_script)."""
+    if name == "mean":
+        return float(cosines.mean())
     if name == "script":
         return float(cosines[_SCRIPTS == script].mean())
-    nearest = {"mean": len(cosines), "nearest10": 10, "nearest5": 5, "nearest1": 1}[name]
-    return float(np.sort(cosines)[::-1][:nearest].mean())
+    nearest = {"nearest10": 10, "nearest5": 5, "nearest1": 1}[name]
+    return float(np.sort(cosines)[-nearest:].mean())

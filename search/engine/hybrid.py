@@ -43,7 +43,7 @@ from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.engine.filters.compile import CompiledFilter
 from search.engine.entry_results import entries_grouped
-from search.engine.confidence import answer_floor_apply, hits_with_background, query_background
+from search.engine.confidence import answer_floor_apply, query_background
 from search.engine.legs.fusion import (
     DEFAULT_RERANK_WEIGHTS,
     FUSION_ADAPTIVE,
@@ -287,7 +287,7 @@ def hybrid_hits(ranked: list[Candidate], scores: list[float], collected: Collect
     for candidate, score in zip(ranked, scores):
         if threshold is not None and score < threshold:
             continue
-        results.append(replace(collected.hits[candidate.chunk_id], score=score,
+        results.append(replace(collected.hits[candidate.chunk_id], score=score, background=collected.background,
                                legs=candidate_legs(candidate, collected.legs_used)))
         if len(results) == top_k:
             break
@@ -342,7 +342,8 @@ class Collected:
     query: str = ""
     corrections: list[Correction] = field(default_factory=list)
     expansions: list[Expansion] = field(default_factory=list)
-    # The query's background under `model` (search/engine/confidence.py), stamped on each of `hits`.
+    # The query's background under `model` (search/engine/confidence.py), which each returned hit carries
+    # (set in the one copy a hit gets as it is returned: hybrid_hits, agentic's merge).
     background: float | None = None
 
 
@@ -397,8 +398,6 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
     _candidates_score_on_every_leg(collected, prepared=prepared, query_vector=query_vector)
     if LEG_SEMANTIC in collected.legs_used:
         collected.background = query_background(collected.model, query_vector, query)
-        collected.hits = dict(zip(collected.hits, hits_with_background(collected.hits.values(),
-                                                                      collected.background)))
     collected.features = query_features(
         query=query, query_terms=prepared.query_terms if prepared is not None else 0,
         known_idfs=[bm25_idf(chunks=prepared.chunks, df=t.df) for t in prepared.typed_terms] if prepared is not None

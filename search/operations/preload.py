@@ -21,9 +21,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
-
 from django.db import connections
 
 from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend, get_embedding_backend_for_model
@@ -39,23 +40,17 @@ def query_side_preload() -> None:
     every other model a workspace searches with (and its background)."""
     if not getattr(settings, "EMBEDDING_WORKER_PRELOAD", True):
         return
-    started = time.monotonic()
     try:
-        backend = get_embedding_backend()
-        backend.load()
-        background = background_preload(backend.model_name)
+        configured = get_embedding_backend().model_name
     except EmbeddingNotConfigured:
         return
-    except Exception:  # the first search loads it again, and reports the error there
-        logger.exception("Loading the query side at web worker start failed; the first search will try again.")
+    if not _model_and_background_load(configured, where="web worker start"):
         return
-    logger.info("Query side loaded at web worker start: %s%s in %.2f s.", backend.model_name,
-                " and its confidence background" if background else "", time.monotonic() - started)
-    for name in workspace_models_preload(configured=backend.model_name, searched_only=True):
+    for name in workspace_models_preload(configured=configured, searched_only=True):
         try:
             if background_preload(name):
                 logger.info("Confidence background of %s loaded at web worker start.", name)
-        except Exception:  # as above: its first search embeds it, and reports the error there
+        except Exception:  # its first search embeds it, and reports the error there
             logger.exception("Embedding the confidence background of %s at web worker start failed.", name)
 
 
@@ -65,25 +60,35 @@ def workspace_query_side_preload(workspace_id: int) -> None:
     in a process of its own, so its first semantic or hybrid tool call no longer waits for them."""
     if not getattr(settings, "EMBEDDING_WORKER_PRELOAD", True):
         return
-    started = time.monotonic()
     try:
         model = embedding_models(workspace=workspace_id).active
-        if model is None:  # no provider configured: semantic search answers not_configured
-            return
-        get_embedding_backend_for_model(model).load()
-        background = background_preload(model)
-    except EmbeddingNotConfigured:
-        return
-    except Exception:  # the first search loads it again, and reports the error there
-        logger.exception("Loading the query side at start failed; the first search will try again.")
+    except Exception:  # the first search reads it again, and reports the error there
+        logger.exception("Reading the workspace's embedding model at start failed; the first search will load it.")
         return
     finally:
         connections.close_all()  # this thread's own connection
-    logger.info("Query side loaded at start: %s%s in %.2f s.", model,
+    if model is not None:  # None: no provider configured, semantic search answers not_configured
+        _model_and_background_load(model, where="start")
+
+
+def _model_and_background_load(model: str, *, where: str) -> bool:
+    """Load `model` and, where its calibration reads it, its confidence background; log it.
+    Whether it loaded: a failure is logged, and the first search loads (and reports) it again."""
+    started = time.monotonic()
+    try:
+        get_embedding_backend_for_model(model).load()
+        background = background_preload(model)
+    except EmbeddingNotConfigured:
+        return False
+    except Exception:
+        logger.exception("Loading the query side at %s failed; the first search will try again.", where)
+        return False
+    logger.info("Query side loaded at %s: %s%s in %.2f s.", where, model,
                 " and its confidence background" if background else "", time.monotonic() - started)
+    return True
 
 
-def query_side_preload_started(target=query_side_preload, *args) -> threading.Thread:
+def query_side_preload_started(target: Callable[..., None] = query_side_preload, *args: Any) -> threading.Thread:
     """`target` (query_side_preload, or workspace_query_side_preload and its workspace) on a
     daemon thread: a process that stops does not wait for it."""
     thread = threading.Thread(target=target, args=args, name="query-side-preload", daemon=True)

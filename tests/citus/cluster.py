@@ -16,7 +16,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.postgres_servers import EmbeddedServer, pg_bin, run_as_server, server_root_made
+from tests.postgres_servers import EmbeddedServer, pg_bin
 from tests.servers import free_port
 
 NODE_NAMES = ("coordinator", "worker1", "worker2")
@@ -39,11 +39,6 @@ class Node(EmbeddedServer):
     name: str = ""
     tcp: bool = True
     options: tuple[str, ...] = NODE_SETTINGS
-
-    def init(self) -> None:
-        server_root_made(self.root)
-        run_as_server(["initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
-                       "--locale=C.UTF-8", "--no-sync"], timeout=300)
 
     def start(self) -> None:
         try:

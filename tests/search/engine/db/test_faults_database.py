@@ -26,7 +26,7 @@ from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
-from tests.postgres_servers import EmbeddedServer, pg_bin, pg_environment, run_as_server, server_root_made
+from tests.postgres_servers import EmbeddedServer, pg_bin, pg_environment
 from tests.factories import (
     ContentTypeFactory,
     MembershipFactory,
@@ -47,10 +47,8 @@ def private_server():
     """A server of the embedded wheel's binaries, for this test alone (a short socket path)."""
     parent = Path(tempfile.mkdtemp(prefix="pgfault-"))
     parent.chmod(0o755)  # the server's user (pgserver, when this is root) must reach its folder
-    root = server_root_made(parent / "pg")
-    run_as_server(["initdb", "-D", str(root / "data"), "-U", "postgres", "-A", "trust", "-E", "UTF8",
-                   "--locale=C.UTF-8", "--no-sync"], timeout=300)
-    server = EmbeddedServer(root=root, port=free_port())
+    server = EmbeddedServer(root=parent / "pg", port=free_port())
+    server.init()
     server.start()
     yield server
     server.stop()

@@ -239,7 +239,7 @@ def test_stdio_key_of_a_never_returns_b_data_whatever_the_arguments(tenants):
 
 
 @pytest.mark.parametrize("preload", ["true", "false"])
-def test_stdio_server_loads_its_workspaces_model_as_it_starts(tenants, preload):
+def test_stdio_server_loads_its_workspaces_model_as_it_starts(tenants, preload, tmp_path):
     """The workspace's model and its confidence background load on a thread as the server starts,
     not in the client's first semantic or hybrid call; logged on stderr, never on stdout, which
     carries the protocol alone."""
@@ -249,14 +249,21 @@ def test_stdio_server_loads_its_workspaces_model_as_it_starts(tenants, preload):
     params = stdio_server("--api-key", tenants.acme_key)
     env = {**params.env, "LOG_LEVEL": "INFO", "EMBEDDING_WORKER_PRELOAD": preload}
     line = "Query side loaded at start: use-multilingual-v3 and its confidence background"
-    server = subprocess.Popen([params.command, *params.args], cwd=params.cwd, env=env, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    stderr = tmp_path / "stderr.log"
+    with stderr.open("wb") as err_file:
+        server = subprocess.Popen([params.command, *params.args], cwd=params.cwd, env=env, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=err_file)
     try:
-        time.sleep(20 if preload == "true" else 8)  # USE loads in a few seconds here
-        out, err = server.communicate(input=b"", timeout=60)  # end of input: the server stops
+        # Until the line is logged (with the preload on: USE loads in a few seconds here), or, off,
+        # long enough that a load would have been.
+        deadline = time.monotonic() + (60 if preload == "true" else 8)
+        while time.monotonic() < deadline and line not in stderr.read_text(errors="replace"):
+            time.sleep(0.2)
+        out, _ = server.communicate(input=b"", timeout=60)  # end of input: the server stops
     finally:
         server.kill()
-    assert (line in err.decode()) is (preload == "true"), err.decode()[-2000:]
+    err = stderr.read_text(errors="replace")
+    assert (line in err) is (preload == "true"), err[-2000:]
     assert out == b""  # no request, so no protocol message, and no log line either
 
 
