@@ -18,7 +18,8 @@ spread evenly over the split):
 
 Rows are read from the searches as the product runs them (`include_candidates: true`, so
 the floor drops nothing); their features are what search/engine/confidence.py reads: cosine
-similarity and BM25. Rows are cached in var/bench/confidence/ per (model, set, split,
+similarity and BM25, the query's cosine to each background sentence, and each row's own
+background (from its stored vector, whether or not the calibration reads it yet). Rows are cached in var/bench/confidence/ per (model, set, split,
 corpus, kind); --refresh reruns the searches.
 
 Models (logistic, each set weighted equally, L2 1e-3), per kind of row ("semantic": the
@@ -31,13 +32,17 @@ semantic search's rows; "hybrid": hybrid's), the cosine and one more feature (MO
                search/engine/confidence_background.py's sentences, summed up by `statistic`
                (search/engine/confidence_background.py BACKGROUND_STATISTICS: their mean; their mean over
                the sentences in the query's own script; the mean of the nearest 10, 5, 1)
+  <model>+passage: ... + w3 * the row's own background: its vector's mean cosine to the same
+               sentences (ChunkHit.passage_background), beside the cosine alone or beside
+               each statistic of the query's background
 The floor for a fit: the highest confidence such that, on EVERY set fitted on, at most 5% of
 the answerable queries have a best confidence under it. The model is chosen per kind by
 leave-one-set-out: fit on five sets, pick the floor on them, and score the sixth (false "no
 good match" rate on its answerable queries, true rate on its unanswerable ones); the model
 with the best worst set wins (true rate, a false rate over 5% counted four times against it;
-a second feature must gain MIN_GAIN over the cosine alone; one background statistic serves
-both kinds, the one whose worse kind scores best), and is refitted on all six.
+each feature added must gain MIN_GAIN over the model without it: a second over the cosine
+alone, a third over the best with two; one model serves both kinds, judged by its worse
+kind: models_choose), and is refitted on all six.
 Then each kind's bias is moved so that its floor falls on the one default floor
 (DEFAULT_MIN_CONFIDENCE, search/contract/options.py): every model and kind maps onto the same
 scale, where the floor means "at most 5% of answerable fit queries refused on any set". It prints the entry to paste into search/engine/confidence.py's CALIBRATION.
@@ -144,7 +149,8 @@ def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: lis
     answer_floor_apply reads in the product."""
     from cms.access import workspace_access_for_operator
     from ingestion.embeddings import get_embedding_backend
-    from search.engine.confidence import background_cosines, hit_features
+    from ingestion.models import ChunkVector
+    from search.engine.confidence import background_cosines, hit_features, passage_background
     from search.engine.hybrid import hybrid_search
     from search.contract.options import DEFAULT_TOP_K
     from search.engine.entry_results import chunk_fetch
@@ -161,10 +167,17 @@ def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: lis
         result = run(access=access, query=query["text"][:2000], top_k=chunk_fetch(DEFAULT_TOP_K), raw_chunks=True,
                      include_candidates=True)
         judged = (qrels or {}).get(query["_id"], {})
+        # Each row's own background (its mean cosine to the background sentences), whether or not
+        # the model's calibration reads it yet: from its stored vector, by the product's
+        # passage_background (what the vector leg's SQL computes when the calibration reads it).
+        passages = {chunk_id: passage_background(backend.model_name, vector) for chunk_id, vector in
+                    ChunkVector.objects.filter(chunk_id__in=[hit.id for hit in result.hits], model=backend.model_name
+                                               ).values_list("chunk_id", "embedding")}
         hits, background = [], None
         for hit in result.hits:
-            similarity, keyword, background = hit_features(hit)
-            hits.append([similarity, keyword, int(entry_to_doc.get(hit.entry_id) in judged), hit.id])
+            similarity, keyword, background, _ = hit_features(hit)
+            hits.append([similarity, keyword, int(entry_to_doc.get(hit.entry_id) in judged), hit.id,
+                         round(passages[hit.id], 5) if hit.id in passages else None])
         # The query's cosine to each background sentence, whatever the calibration reads: the
         # fit compares ways of summing them up (BACKGROUND_STATISTICS).
         cohort = background_cosines(backend.model_name, backend.embed_query(query["text"][:2000]))
@@ -182,7 +195,7 @@ def rows_cached(name: str, split: str, corpus: str, kind: str, max_queries: int 
     from evalsets import EVAL_EMBEDDING
 
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"{EVAL_EMBEDDING}.chunks.{name}.{split}.{corpus}.{kind}.{max_queries or 'all'}.jsonl"
+    path = CACHE / f"{EVAL_EMBEDDING}.passages.{name}.{split}.{corpus}.{kind}.{max_queries or 'all'}.jsonl"
     if path.exists() and not refresh:
         return [json.loads(line) for line in path.open(encoding="utf-8")]
     data = load_set(name, split=split)
@@ -203,8 +216,17 @@ def rows_cached(name: str, split: str, corpus: str, kind: str, max_queries: int 
 # query's first cosine minus its tenth (the rows' spread). The last two are per answer, not
 # per row: the product (search/engine/confidence.py) reads the row alone, and would have to
 # compute them from the answer's rows in answer_floor_apply if a fit chose one.
+# "+passage": and the row's own background (its mean cosine to the same sentences; ChunkHit
+# .passage_background), beside the cosine alone or beside each statistic of the query's.
 MODELS = {"sim": None, "sim+kw": "kw", "sim+kwnorm": "kwnorm", "sim+gap": "gap",
           **{f"sim+bg-{name}": f"bg-{name}" for name in BACKGROUND_STATISTICS}}
+MODELS |= {f"{model}+passage": second for model, second in MODELS.items()
+           if second is None or second.startswith("bg-")}
+
+
+def reads_passage(model: str) -> bool:
+    return model.endswith("+passage")
+
 # A second feature is kept only when it raises the worst held-out set's score by this much (5
 # queries in 100) over the cosine alone: E5's semantic rows on five sets gained 0.02 from "gap"
 # with a negative weight, noise that would have cost the product a per-answer feature.
@@ -220,9 +242,10 @@ PRODUCT_FEATURES = (None, *(f"bg-{name}" for name in BACKGROUND_STATISTICS))
 
 
 def design(row: dict, model: str, kind: str) -> np.ndarray:
-    """Feature columns [1, similarity, the model's second feature] of one query's hits
-    [similarity, BM25, relevant] that have a similarity (the best BM25 is over all of them, as
-    a product computing it would read it)."""
+    """Feature columns [1, similarity, the model's second feature, the row's own background (0
+    unless the model reads it)] of one query's hits [similarity, BM25, relevant, chunk id, own
+    background] that have a similarity (the best BM25 is over all of them, as a product
+    computing it would read it)."""
     extra = MODELS[model]
     if kind == "semantic" and extra in ("kw", "kwnorm"):
         extra = None  # semantic rows carry no BM25
@@ -233,11 +256,11 @@ def design(row: dict, model: str, kind: str) -> np.ndarray:
     columns = []
     background = (background_statistic(extra.removeprefix("bg-"), np.asarray(row["cohort"]), row["script"])
                   if extra and extra.startswith("bg-") else 0.0)
-    for similarity, keyword, *_ in hits:
+    for similarity, keyword, _, _, passage in hits:
         value = {None: 0.0, "kw": math.log1p(max(keyword or 0.0, 0.0)),
                  "kwnorm": (keyword or 0.0) / best_bm25 if best_bm25 > 0 else 0.0, "gap": gap}.get(extra, background)
-        columns.append([1.0, similarity, value])
-    return np.array(columns, dtype=float).reshape(-1, 3)
+        columns.append([1.0, similarity, value, passage if reads_passage(model) else 0.0])
+    return np.array(columns, dtype=float).reshape(-1, 4)
 
 
 def logistic_fit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, l2: float = 1e-3) -> np.ndarray:
@@ -253,17 +276,18 @@ def logistic_fit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, l2: float = 
         beta -= step
         if np.abs(step).max() < 1e-8:
             break
-    full = np.zeros(3)
+    full = np.zeros(x.shape[1])
     full[used] = beta
     return full
 
 
 def scored_hits(row: dict) -> list[list]:
-    return [h for h in row["hits"] if h[0] is not None]
+    """The row's hits with a cosine (and a vector, so an own background): what the confidence reads."""
+    return [h for h in row["hits"] if h[0] is not None and h[4] is not None]
 
 
 def fit_table(data: dict, sets: list[str], model: str, kind: str) -> np.ndarray:
-    """(bias, w_similarity, w_second) for `kind`'s rows, fitted on `sets` (each weighted equally)."""
+    """(bias, w_similarity, w_second, w_own_background) for `kind`'s rows, fitted on `sets` (each weighted equally)."""
     xs, ys, ws = [], [], []
     for name in sets:
         blocks = [design(row, model, kind) for side in ("answerable", "unanswerable")
@@ -337,14 +361,24 @@ def leave_one_set_out(data: dict, names: list[str], kind: str) -> dict[str, floa
 
 
 def models_choose(scores: dict[str, dict[str, float]]) -> dict[str, str]:
-    """Per kind, the cosine alone or the cosine and the query's background, from each eligible
-    model's worst held-out score (`scores[kind][model]`). The product computes one background
-    per query and model, so one statistic serves both kinds: the one whose worse kind scores
-    best; a kind keeps it where it gains MIN_GAIN over the cosine alone."""
-    statistics = [m for m in scores[KINDS[0]] if m != "sim" and all(m in scores[kind] for kind in KINDS)]
-    best = max(statistics, key=lambda m: min(scores[kind][m] for kind in KINDS), default=None)
-    return {kind: best if best is not None and scores[kind][best] >= scores[kind]["sim"] + MIN_GAIN else "sim"
-            for kind in KINDS}
+    """Per kind, the cosine alone or the cosine and the backgrounds the model reads, from each
+    eligible model's worst held-out score (`scores[kind][model]`). The product computes one
+    background per query and model, so one model serves both kinds, judged by its worse kind.
+    Features are added one at a time: the best model with one more feature is taken only where
+    it raises that score by MIN_GAIN over the model taken so far (the cosine alone; then the
+    best with one feature beside it); a kind keeps the result where it gains MIN_GAIN over the
+    cosine alone."""
+    eligible = [m for m in scores[KINDS[0]] if all(m in scores[kind] for kind in KINDS)]
+
+    def worse(model: str) -> float:
+        return min(scores[kind][model] for kind in KINDS)
+
+    chosen = "sim"
+    for size in (1, 2):  # features beside the cosine
+        best = max((m for m in eligible if m.count("+") == size), key=worse, default=None)
+        if best is not None and worse(best) >= worse(chosen) + MIN_GAIN:
+            chosen = best
+    return {kind: chosen if scores[kind][chosen] >= scores[kind]["sim"] + MIN_GAIN else "sim" for kind in KINDS}
 
 
 def vetoes_answers(data: dict, names: list[str], model: str, kind: str) -> bool:
@@ -355,6 +389,28 @@ def vetoes_answers(data: dict, names: list[str], model: str, kind: str) -> bool:
     table = fit_table(data, names, model, kind)
     floor = floor_for(data, names, table, model, kind)
     return 1 / (1 + math.exp(-(table[0] + table[1]))) < floor
+
+
+def needed_cosine_print(data: dict, names: list[str], table: np.ndarray, model: str, kind: str) -> None:
+    """The cosine a row needs to reach the default floor, at the fit rows' 5th, 50th and 95th
+    percentile of each background the model reads (the others at their median): what a
+    background weight costs an answer, in the cosine it asks for."""
+    from search.contract.options import DEFAULT_MIN_CONFIDENCE
+
+    rows = [design(row, model, kind) for name in names for side in ("answerable", "unanswerable")
+            for row in data[name][kind][side] if scored_hits(row)]
+    features = np.vstack(rows)
+    median = np.median(features, axis=0)
+    for column, label in ((2, "query's background"), (3, "row's own background")):
+        if not table[column]:
+            continue
+        needed = []
+        for q in (5, 50, 95):
+            point = median.copy()
+            point[column] = np.percentile(features[:, column], q)
+            rest = float(point @ table) - table[1] * point[1]
+            needed.append(f"{point[column]:.3f} -> {(logit(DEFAULT_MIN_CONFIDENCE) - rest) / table[1]:.3f}")
+        print(f"    cosine needed at the floor by the {label} (p5, p50, p95 of the fit rows): " + ", ".join(needed))
 
 
 def main() -> None:
@@ -399,13 +455,15 @@ def main() -> None:
         # (+ 0.001: the query the floor was read from stays at or over it once the weights are rounded)
         table[0] += logit(DEFAULT_MIN_CONFIDENCE) - logit(floor) + 0.001
         background = table[2] if MODELS[model] else 0.0
-        entry[kind] = tuple(round(float(v), 4) for v in (table[0], table[1], 0.0, background))
+        entry[kind] = tuple(round(float(v), 4) for v in (table[0], table[1], 0.0, background, table[3]))
         print(f"  {kind:<9} {model:<16} fitted floor {floor:.4f}; bias {table[0]: .4f}  similarity {table[1]: .4f}"
-              f"  {MODELS[model] or '-'} {table[2]: .4f}")
+              f"  {MODELS[model] or '-'} {table[2]: .4f}  own background {table[3]: .4f}")
         for name in names:
             false_rate, true_rate = rates(data, name, table, model, kind, DEFAULT_MIN_CONFIDENCE)
             print(f"    {name:<12} fit queries at the floor: false {false_rate:>6.1%}  true {true_rate:>6.1%}")
-    print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword weight, background weight) = {entry}")
+        needed_cosine_print(data, names, table, model, kind)
+    print(f"\nCALIBRATION[{model_name!r}] (bias, similarity, keyword weight, background weight, "
+          f"own background weight) = {entry}")
     statistic = {MODELS[model] for model in chosen.values()} - {None}
     print(f"BACKGROUND_STATISTIC[{model_name!r}] = "
           + (repr(statistic.pop().removeprefix("bg-")) if statistic else "(none: reads no background)"))

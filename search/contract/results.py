@@ -42,6 +42,10 @@ class ChunkHit:
     # (search/engine/confidence.py query_background), which the confidence reads beside the
     # row's own cosine; None when the row was not ranked by a model with a calibration.
     background: float | None = None
+    # The row's own vector's mean cosine to the same background sentences (its "hubness": text
+    # near everything; search/engine/confidence.py passage_centroid), which the confidence reads
+    # beside the query's; None when the row's model's calibration does not read it.
+    passage_background: float | None = None
 
     def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
         metadata: dict[str, Any] = {"workspace": workspace_slug}

@@ -214,6 +214,7 @@ def _by_parts(access: WorkspaceAccess, request: HybridRequest, *, parts: list[st
         owner[candidate.chunk_id] = part_index
         collected = searched[part_index].collected
         hits.append(replace(collected.hits[candidate.chunk_id], score=score, background=collected.background,
+                            passage_background=candidate.passage_background,
                             legs=candidate_legs(candidate, collected.legs_used)))
     meta = _meta(request, searched, parts=parts, source=source, merge=merge, owner=owner)
     if rerank_meta is not None:

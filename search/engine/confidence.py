@@ -5,7 +5,9 @@ the row already carries: the vector leg's cosine similarity and the keyword leg'
 (`hit.legs`, or `hit.score` for semantic search), and its query's background: the query's
 cosines to a fixed set of unrelated sentences, summed up as the model's calibration reads them
 (search/engine/confidence_background.py, `hit.background`, set by the search that embedded the
-query). It is a logistic model per embedding model and per set of legs that scored the row,
+query), and the row's own background where the model's calibration reads it: its vector's mean
+cosine to the same sentences (`hit.passage_background`, computed by the vector leg's SQL beside
+the row's distance), so a passage near everything needs a higher cosine. It is a logistic model per embedding model and per set of legs that scored the row,
 fitted by bench/confidence_fit.py on the fit splits of ../shared/eval/ only (model chosen by
 leave-one-set-out; figures in docs/design/confidence.md), each table's bias set so that one
 floor (DEFAULT_MIN_CONFIDENCE) serves every model and kind: it is where at most 5% of the
@@ -41,19 +43,19 @@ from search.contract.results import ChunkHit, SearchResult
 from search.engine.confidence_background import BACKGROUND, background_statistic, text_script
 
 # The embedding model -> which legs scored a row -> (bias, weight of the cosine similarity,
-# weight of log(1 + BM25), weight of the query's background). Cosine similarities differ in
-# scale from model to model, so each model has its own fit. A row scored by the keyword leg
-# alone (the vector leg down) has no confidence: raw BM25 depends on the corpus and did not
-# survive leave-one-set-out. Fitted by bench/confidence_fit.py on 300 fit queries of each of the
-# six sets, chosen by leave-one-set-out; figures in docs/design/confidence.md.
-CALIBRATION: dict[str, dict[str, tuple[float, float, float, float]]] = {
+# weight of log(1 + BM25), weight of the query's background, weight of the row's own background).
+# Cosine similarities differ in scale from model to model, so each model has its own fit. A row
+# scored by the keyword leg alone (the vector leg down) has no confidence: raw BM25 depends on
+# the corpus and did not survive leave-one-set-out. Fitted by bench/confidence_fit.py on 300 fit
+# queries of each of the six sets, chosen by leave-one-set-out; figures in docs/design/confidence.md.
+CALIBRATION: dict[str, dict[str, tuple[float, float, float, float, float]]] = {
     "use-multilingual-v3": {
-        "semantic": (-6.0174, 11.1655, 0.0, -3.7895),
-        "hybrid": (-5.729, 10.1299, 0.0, -4.9898),
+        "semantic": (-6.0174, 11.1655, 0.0, -3.7895, 0.0),
+        "hybrid": (-5.729, 10.1299, 0.0, -4.9898, 0.0),
     },
     "multilingual-e5-small": {
-        "semantic": (-18.3496, 25.1264, 0.0, -8.2282),
-        "hybrid": (-18.3015, 25.2347, 0.0, -8.4138),
+        "semantic": (-11.6314, 26.2566, 0.0, -4.353, -14.2185),
+        "hybrid": (-12.0356, 26.3675, 0.0, -4.7945, -13.3646),
     },
 }
 # How each model's calibration sums up its query's cosines to the background sentences into the
@@ -66,13 +68,14 @@ BACKGROUND_STATISTIC: dict[str, str] = {
 # The default floor (DEFAULT_MIN_CONFIDENCE) is declared with the option, in search/contract/options.py.
 
 
-def hit_features(hit: ChunkHit) -> tuple[float | None, float | None, float | None]:
-    """(cosine similarity, BM25 score, the query's background) of a row, None for what did not score it."""
-    if hit.legs is None:
-        return hit.score, None, hit.background  # semantic search: the score is the cosine similarity
+def hit_features(hit: ChunkHit) -> tuple[float | None, float | None, float | None, float | None]:
+    """(cosine similarity, BM25 score, the query's background, the row's own background) of a row,
+    None for what did not score it."""
+    if hit.legs is None:  # semantic search: the score is the cosine similarity
+        return hit.score, None, hit.background, hit.passage_background
     semantic = (hit.legs.get("semantic") or {}).get("score")
     keyword = (hit.legs.get("keyword") or {}).get("score")
-    return semantic, keyword, hit.background
+    return semantic, keyword, hit.background, hit.passage_background
 
 
 @functools.lru_cache(maxsize=8)
@@ -87,12 +90,42 @@ def _reads_background(model: str | None) -> bool:
     return model in BACKGROUND_STATISTIC and any(table[3] for table in CALIBRATION[model].values())
 
 
+def _reads_passage_background(model: str | None) -> bool:
+    """Whether `model`'s calibration weighs each row's own background."""
+    return model in CALIBRATION and any(table[4] for table in CALIBRATION[model].values())
+
+
 def background_preload(model: str) -> bool:
     """Embed `model`'s background now (once per process) when its calibration reads it; whether it did."""
-    if not _reads_background(model):
+    if not (_reads_background(model) or _reads_passage_background(model)):
         return False
     _background_vectors(model)
     return True
+
+
+@functools.lru_cache(maxsize=8)
+def _centroid(model: str) -> tuple[float, ...]:
+    return tuple(float(x) for x in _background_vectors(model).mean(axis=0))
+
+
+def passage_centroid(model: str | None) -> tuple[float, ...] | None:
+    """The mean of `model`'s background vectors, for the vector leg to give each row its own
+    background (its mean cosine to them: search.engine.legs.vector_leg.centroid_column), when the
+    model's calibration reads it; None otherwise.
+
+    A passage near everything (a short field, a list of generic words) is near every query too,
+    so its cosine alone overstates how well it answers; its own background says how near
+    everything it is (score normalisation on both sides, as speaker verification's symmetric
+    normalisation does; the "hubs" of high-dimensional nearest-neighbour search)."""
+    if not _reads_passage_background(model):
+        return None
+    return _centroid(model)
+
+
+def passage_background(model: str, vector: Sequence[float]) -> float:
+    """A vector's mean cosine to `model`'s background sentences: what the vector leg's
+    `passage_background` column computes in SQL, here in Python (bench/confidence_fit.py, tests)."""
+    return float(np.mean(background_cosines(model, vector)))
 
 
 def background_cosines(model: str, query_vector: Sequence[float]) -> np.ndarray:
@@ -122,17 +155,18 @@ def confidence_calibrated(model: str | None) -> bool:
     return model in CALIBRATION
 
 
-def confidence_from(similarity: float | None, keyword: float | None, background: float | None = None, *,
-                    model: str | None) -> float | None:
-    """The calibrated confidence of a row with these leg scores and its query's background; None
-    when no leg scored it or the model has no calibration."""
+def confidence_from(similarity: float | None, keyword: float | None, background: float | None = None,
+                    passage: float | None = None, *, model: str | None) -> float | None:
+    """The calibrated confidence of a row with these leg scores, its query's background and its
+    own (`passage`); None when no leg scored it or the model has no calibration."""
     if similarity is None or model not in CALIBRATION:
         return None
-    bias, w_similarity, w_keyword, w_background = CALIBRATION[model]["semantic" if keyword is None else "hybrid"]
-    if w_background and background is None:
-        return None  # a row whose query's background was not computed cannot be read on this scale
+    bias, w_similarity, w_keyword, w_background, w_passage = CALIBRATION[model][
+        "semantic" if keyword is None else "hybrid"]
+    if (w_background and background is None) or (w_passage and passage is None):
+        return None  # a row whose backgrounds were not computed cannot be read on this scale
     z = (bias + w_similarity * (similarity or 0.0) + w_keyword * math.log1p(max(keyword or 0.0, 0.0))
-         + w_background * (background or 0.0))
+         + w_background * (background or 0.0) + w_passage * (passage or 0.0))
     return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
 

@@ -43,7 +43,7 @@ from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.engine.filters.compile import CompiledFilter
 from search.engine.entry_results import entries_grouped
-from search.engine.confidence import answer_floor_apply, query_background
+from search.engine.confidence import answer_floor_apply, passage_centroid, query_background
 from search.engine.legs.fusion import (
     DEFAULT_RERANK_WEIGHTS,
     FUSION_ADAPTIVE,
@@ -65,7 +65,8 @@ from search.engine.db.statements import search_cursor
 from search.engine.forgiving.synonyms import Expansion, SynonymRule, expanded_meta, synonym_rules
 from search.engine.forgiving.typos import Correction, TypoBudget, corrected_query, corrections_meta, typo_budget_for
 from search.engine.filters.visibility import caller_visibility
-from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates, vector_literal
+from search.engine.legs.vector_leg import (DEFAULT_EF_SEARCH, centroid_column, centroid_params, chunks_pending_count,
+                                          vector_candidates, vector_literal)
 
 # Chunks each leg contributes to the fusion (more than top_k, so a chunk ranked low by one
 # leg and high by the other can still win). bench/fusion_fit.py measured 50 against 20/100.
@@ -288,6 +289,7 @@ def hybrid_hits(ranked: list[Candidate], scores: list[float], collected: Collect
         if threshold is not None and score < threshold:
             continue
         results.append(replace(collected.hits[candidate.chunk_id], score=score, background=collected.background,
+                               passage_background=candidate.passage_background,
                                legs=candidate_legs(candidate, collected.legs_used)))
         if len(results) == top_k:
             break
@@ -448,7 +450,7 @@ def _semantic_leg_collect(collected: Collected, *, embedding: QueryEmbedding, qu
     semantic_hits = vector_candidates(
         workspace_id=workspace_id, model_name=embedding.model, dimensions=embedding.dimensions,
         query_vector=query_vector, limit=depth, where=where.compiled, ef_search=ef_search,
-        include_vectors=include_vectors,
+        include_vectors=include_vectors, centroid=passage_centroid(embedding.model),
         # The keyword leg read the workspace's chunk count with its terms' statistics.
         workspace_chunks=prepared.chunks if prepared is not None and prepared.query_terms else None)
     collected.legs_used.append(LEG_SEMANTIC)
@@ -458,6 +460,7 @@ def _semantic_leg_collect(collected: Collected, *, embedding: QueryEmbedding, qu
             hits[hit.id] = hit
         candidate = candidates.setdefault(hit.id, Candidate(chunk_id=hit.id, entry_id=hit.entry_id))
         candidate.semantic_score, candidate.semantic_rank = hit.score, rank
+        candidate.passage_background = hit.passage_background
 
 
 def _candidates_score_on_every_leg(collected: Collected, *, prepared: KeywordQuery | None,
@@ -472,8 +475,8 @@ def _candidates_score_on_every_leg(collected: Collected, *, prepared: KeywordQue
     if LEG_SEMANTIC in collected.legs_used and query_vector is not None:
         missing = [cid for cid, c in candidates.items() if c.semantic_score is None]
         scores = _cosine_scores(missing, model=collected.model, dimensions=collected.dimensions, vector=query_vector)
-        for cid, score in scores.items():
-            candidates[cid].semantic_score = score
+        for cid, (score, passage) in scores.items():
+            candidates[cid].semantic_score, candidates[cid].passage_background = score, passage
 
 
 def _round(value: float | None) -> float | None:
@@ -481,19 +484,23 @@ def _round(value: float | None) -> float | None:
 
 
 def _cosine_scores(chunk_ids: list[int], *, model: str | None, dimensions: int | None, vector: list[float]
-                   ) -> dict[int, float]:
-    """Cosine similarity of the query to each of these chunks that has a vector of `model`."""
+                   ) -> dict[int, tuple[float, float | None]]:
+    """Cosine similarity of the query to each of these chunks that has a vector of `model`, and
+    the chunk's own background where the model's calibration reads it (else None)."""
     if not chunk_ids or model is None or dimensions is None:
         return {}
     dims = int(dimensions)
+    centroid = centroid_params(passage_centroid(model))
     with search_cursor() as cursor:
         cursor.execute(
             f"SELECT c.id, 1 - ((v.embedding::vector({dims})) <=> %s::vector({dims}))"
-            f" FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id{same_workspace('c', 'v')}"
+            + (centroid_column(dims) if centroid else ", NULL")
+            + f" FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id{same_workspace('c', 'v')}"
             " WHERE v.chunk_id = ANY(%s) AND v.model = %s",
-            [vector_literal(vector), chunk_ids, model],
+            [vector_literal(vector), *(centroid or ()), chunk_ids, model],
         )
-        return {int(cid): float(score) for cid, score in cursor.fetchall()}
+        return {int(cid): (float(score), None if passage is None else float(passage))
+                for cid, score, passage in cursor.fetchall()}
 
 
 def candidates_rerank(workspace_id: int, query: str, ranked: list[Candidate], hits: dict[int, ChunkHit],

@@ -60,7 +60,7 @@ from search.contract.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOpti
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
 from search.engine.entry_results import entries_grouped
-from search.engine.confidence import answer_floor_apply, hits_with_background, query_background
+from search.engine.confidence import answer_floor_apply, hits_with_background, passage_centroid, query_background
 
 __all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "ChunkHit", "SearchResult", "SemanticSearchError", "semantic_run",
            "semantic_search"]
@@ -119,6 +119,7 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
         ef_search=ef_search,
         max_distance=max_distance,
         include_vectors=request["include_vectors"],
+        centroid=passage_centroid(embedding.model),
     )
     pool = tuple(hit.id for hit in hits)
     facets = chunk_search_facets(access=access, request=request, pool=pool,

@@ -91,6 +91,9 @@ class Candidate:
     semantic_rank: int | None = None
     fused: float = 0.0
     entry_id: int | None = None
+    # Its vector's mean cosine to the confidence's background (ChunkHit.passage_background), read
+    # with the semantic score where the model's calibration reads it.
+    passage_background: float | None = None
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ runs the same candidates beside the keyword leg.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -46,7 +48,8 @@ def vector_literal(vector: list[float]) -> str:
     return "[" + ",".join(repr(float(x)) for x in vector) + "]"
 
 
-def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool) -> str:
+def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool,
+                          centroid: bool = False) -> str:
     """The SQL of one vector search (see the module docstring); `dimensions` is trusted config.
 
     Two ranked lists, of which exactly one is read:
@@ -59,7 +62,7 @@ def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: b
     """
     dims = int(dimensions)
     distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
-    columns = _columns(distance, include_vectors)
+    columns = _columns(distance, include_vectors, centroid_column(dims) if centroid else "")
     matching = matching_sql(where_sql=where_sql)
     return (
         f"WITH candidates AS MATERIALIZED (SELECT {columns}{matching} ORDER BY {distance} LIMIT %s),"
@@ -87,7 +90,8 @@ def matching_sql(*, where_sql: str) -> str:
     )
 
 
-def vector_exact_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool) -> str:
+def vector_exact_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool,
+                     centroid: bool = False) -> str:
     """The plan for a small matching set (EXACT_MAX_ROWS), in one scan: the ids of the chunks
     passing the filter, listed up to EXACT_MAX_ROWS + 1; if no more than EXACT_MAX_ROWS, their
     vectors' distances, every one computed once, top-N sorted, no index (the distances are a
@@ -105,13 +109,14 @@ def vector_exact_sql(*, dimensions: int, where_sql: str, include_vectors: bool, 
         "WITH f AS MATERIALIZED (SELECT c.id FROM ingestion_chunk c WHERE c.workspace_id = %s"
         f" AND {where_sql} LIMIT %s),"
         f" d AS (SELECT * FROM (SELECT v.chunk_id, {distance} AS distance"
-        + (", v.embedding" if include_vectors else "")
+        + (", v.embedding" if include_vectors else "") + (centroid_column(dims) if centroid else "")
         + " FROM f JOIN ingestion_chunkvector v ON v.chunk_id = f.id AND v.model = %s AND v.workspace_id = %s"
         " WHERE (SELECT count(*) FROM f) <= %s OFFSET 0) AS s"
         + (" WHERE s.distance <= %s" if bounded else "")
         + " ORDER BY s.distance, s.chunk_id LIMIT %s),"
         " r AS (SELECT c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
         " d.distance" + (", d.embedding::real[] AS vector" if include_vectors else "")
+        + (", d.passage_background" if centroid else "")
         + ", false AS exact, true AS exact_plan FROM d JOIN ingestion_chunk c ON c.id = d.chunk_id"
         + workspace_named("c") + ")"
         " SELECT (SELECT count(*) FROM f) AS matching, r.* FROM (SELECT 1) one LEFT JOIN r ON true"
@@ -120,28 +125,47 @@ def vector_exact_sql(*, dimensions: int, where_sql: str, include_vectors: bool, 
 
 
 def vector_exact_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
-                        limit: int, max_distance: float | None) -> list[Any]:
+                        limit: int, max_distance: float | None, centroid: tuple[Any, ...] | None = None) -> list[Any]:
     params: list[Any] = [workspace_id, *where.params, EXACT_MAX_ROWS + 1,
-                         vector_text, model_name, workspace_id, EXACT_MAX_ROWS]
+                         vector_text, *(centroid or ()), model_name, workspace_id, EXACT_MAX_ROWS]
     if max_distance is not None:
         params.append(max_distance)
     return params + [limit, *workspace_param(workspace_id)]
 
 
-def _columns(distance: str, include_vectors: bool) -> str:
+def _columns(distance: str, include_vectors: bool, extra: str = "") -> str:
     return (
         "c.id, c.text, c.title, c.field, c.ordinal, c.source_kind, c.entry_id, c.asset_id, c.metadata,"
-        f" {distance} AS distance" + (", v.embedding::real[] AS vector" if include_vectors else "")
+        f" {distance} AS distance" + (", v.embedding::real[] AS vector" if include_vectors else "") + extra
     )
 
 
+def centroid_column(dimensions: int) -> str:
+    """The select-list column `passage_background` of a row of `v` (ingestion_chunkvector): its
+    vector's mean cosine similarity to a set of unit vectors, as the cosine to their mean times
+    that mean's length (the mean of dot products with unit vectors is the dot product with their
+    mean). Placeholders: the mean (a vector literal), its length (centroid_params)."""
+    dims = int(dimensions)
+    return f", (1 - ((v.embedding::vector({dims})) <=> %s::vector({dims}))) * %s AS passage_background"
+
+
+@functools.lru_cache(maxsize=8)
+def centroid_params(centroid: tuple[float, ...] | None) -> tuple[Any, ...] | None:
+    """centroid_column's parameters for `centroid` (the mean of the unit vectors; None: no column),
+    once per centroid."""
+    if centroid is None:
+        return None
+    return vector_literal(list(centroid)), math.sqrt(sum(float(x) * float(x) for x in centroid))
+
+
 def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
-                             limit: int, max_distance: float | None) -> list[Any]:
+                             limit: int, max_distance: float | None, centroid: tuple[Any, ...] | None = None) -> list[Any]:
     """Parameters for vector_candidates_sql, in placeholder order."""
     matching = [workspace_id, model_name, *where.params]
+    columns = [vector_text, *(centroid or ())]
     params: list[Any] = [
-        vector_text, *matching, vector_text, limit,  # candidates
-        vector_text, *matching, limit, vector_text, limit,  # exact
+        *columns, *matching, vector_text, limit,  # candidates
+        *columns, *matching, limit, vector_text, limit,  # exact
         limit,  # ranked
     ]
     if max_distance is not None:
@@ -175,6 +199,7 @@ def vector_candidates(
     max_distance: float | None = None,
     include_vectors: bool = False,
     workspace_chunks: int | None = None,
+    centroid: tuple[float, ...] | None = None,
 ) -> list[ChunkHit]:
     """The nearest chunks of one workspace by their current vectors of one model, ranked by cosine distance.
 
@@ -182,16 +207,19 @@ def vector_candidates(
     more are ranked by the HNSW walk (with its own exact fallback, vector_candidates_sql).
     `workspace_chunks`: the workspace's chunk count, when the caller has read it already (the
     keyword leg of hybrid search has), so an unfiltered search does not read it again.
+    `centroid`: the mean of a set of unit vectors; each hit then carries its vector's mean cosine
+    to them (`passage_background`, centroid_column), which the confidence reads.
     """
     vector_text = vector_literal(query_vector)
+    centroid_values = centroid_params(centroid)
     bounded = max_distance is not None
 
     def ranked(cursor: SearchCursor, plan_sql: Callable[..., str], plan_params: Callable[..., list[Any]]) -> list[dict]:
         """The rows of one of the two plans (exact, candidates): both take the same arguments."""
         cursor.execute(plan_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
-                                bounded=bounded),
+                                bounded=bounded, centroid=centroid is not None),
                        plan_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
-                                   where=where, limit=limit, max_distance=max_distance))
+                                   where=where, limit=limit, max_distance=max_distance, centroid=centroid_values))
         return cursor.fetchall_dicts()
 
     every_chunk_passes = where.sql == "TRUE"
@@ -230,6 +258,7 @@ def vector_candidates(
             vector=[float(x) for x in row["vector"]] if include_vectors and row.get("vector") is not None else None,
             exact=bool(row["exact"]),
             exact_plan=bool(row.get("exact_plan")),
+            passage_background=float(row["passage_background"]) if centroid is not None else None,
         )
         for row in rows
     ]

@@ -277,8 +277,8 @@ def test_rows_are_read_against_their_querys_background(request, workspace, kind,
     assert answer.model == model and answer.hits
     assert all(hit.background == pytest.approx(expected) for hit in answer.hits)
     assert answer.hits[0].confidence == confidence_from(*hit_features(answer.hits[0]), model=answer.model)
-    assert (confidence_from(0.85, None, expected + 0.05, model=answer.model)
-            < confidence_from(0.85, None, expected, model=answer.model))
+    assert (confidence_from(0.85, None, expected + 0.05, 0.75, model=answer.model)
+            < confidence_from(0.85, None, expected, 0.75, model=answer.model))
 
 
 def test_background_statistics_and_scripts():
@@ -297,3 +297,49 @@ def test_background_statistics_and_scripts():
     assert background_statistic("mean", cosines, "en") == pytest.approx((20 * 0.1 + 15 * 0.4 + 15 * 0.7) / 50)
     assert background_statistic("nearest10", cosines, "en") == pytest.approx(0.7)
     assert background_statistic("nearest1", cosines, "en") == pytest.approx(0.7)
+
+
+@pytest.mark.parametrize("kind", ["semantic_search", "hybrid_search", "agentic_search"])
+@pytest.mark.parametrize("exact_max_rows", [0, 2_000])  # the HNSW walk; every row's distance computed
+def test_rows_are_read_against_their_own_background(monkeypatch, e5_shop, workspace, kind, exact_max_rows):
+    """Under E5 every row of every chunk search also carries its own background (its vector's
+    mean cosine to the same sentences, computed in the vector leg's SQL, on either plan, and for
+    a hybrid candidate only the keyword leg found), and the confidence reads it: the same cosine
+    counts for less from a passage that sits near everything."""
+    from ingestion.models import ChunkVector
+    from search.engine.confidence import confidence_from, hit_features, passage_background
+
+    import search.engine.hybrid as hybrid
+
+    monkeypatch.setattr("search.engine.legs.vector_leg.EXACT_MAX_ROWS", exact_max_rows)
+    # The vector leg of hybrid and agentic keeps its best row only, so the keyword leg's other
+    # candidates get their cosine, and their own background, from the statement that scores them.
+    leg = hybrid.vector_candidates
+    monkeypatch.setattr(hybrid, "vector_candidates", lambda **kwargs: leg(**kwargs)[:1])
+    access = workspace_access_for_operator(workspace=workspace)
+    # "PayPal": a word the keyword leg finds, in a chunk the vector leg may rank low.
+    answer = SEARCH_KINDS[kind].run(access, {"query": "PayPal " + REAL_QUESTION, "include_candidates": True,
+                                             "raw_chunks": True, "top_k": 20})
+    vectors = dict(ChunkVector.objects.filter(chunk__workspace=workspace, model=answer.model)
+                   .values_list("chunk_id", "embedding"))
+
+    assert answer.model == "multilingual-e5-small" and len(answer.hits) >= 3
+    if kind != "semantic_search":  # the keyword leg's own candidates were among them
+        assert any(hit.legs["semantic"]["rank"] is None for hit in answer.hits)
+    for hit in answer.hits:
+        assert hit.passage_background == pytest.approx(passage_background(answer.model, vectors[hit.id]), abs=1e-5)
+    assert len({round(hit.passage_background, 4) for hit in answer.hits}) > 1
+    best = answer.hits[0]
+    assert best.confidence == confidence_from(*hit_features(best), model=answer.model)
+    assert (confidence_from(0.85, None, 0.75, best.passage_background + 0.05, model=answer.model)
+            < confidence_from(0.85, None, 0.75, best.passage_background, model=answer.model))
+
+
+def test_no_own_background_for_a_model_that_does_not_read_it(shop, workspace):
+    """A model whose calibration weighs no row's own background (USE) does not compute it."""
+    from search.engine.confidence import CALIBRATION
+
+    answer = SEARCH_KINDS["hybrid_search"].run(workspace_access_for_operator(workspace=workspace),
+                                              {"query": REAL_QUESTION, "include_candidates": True})
+    assert not any(table[4] for table in CALIBRATION[answer.model].values())
+    assert answer.hits and all(hit.passage_background is None for hit in answer.hits)
