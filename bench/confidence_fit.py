@@ -19,8 +19,9 @@ spread evenly over the split):
 Rows are read from the searches as the product runs them (`include_candidates: true`, so
 the floor drops nothing); their features are what search/engine/confidence.py reads: cosine
 similarity and BM25, the query's cosine to each background sentence, and each row's own
-background (from its stored vector, whether or not the calibration reads it yet). Rows are cached in var/bench/confidence/ per (model, set, split,
-corpus, kind); --refresh reruns the searches.
+background (from its stored vector, whether or not the calibration reads it yet). Rows are
+cached in var/bench/confidence/ per (model, set, split, corpus, kind); --refresh reruns the
+searches.
 
 Models (logistic, each set weighted equally, L2 1e-3), per kind of row ("semantic": the
 semantic search's rows; "hybrid": hybrid's), the cosine and one more feature (MODELS):
@@ -287,7 +288,8 @@ def scored_hits(row: dict) -> list[list]:
 
 
 def fit_table(data: dict, sets: list[str], model: str, kind: str) -> np.ndarray:
-    """(bias, w_similarity, w_second, w_own_background) for `kind`'s rows, fitted on `sets` (each weighted equally)."""
+    """(bias, w_similarity, w_second, w_own_background) for `kind`'s rows, fitted on `sets` (each
+    weighted equally)."""
     xs, ys, ws = [], [], []
     for name in sets:
         blocks = [design(row, model, kind) for side in ("answerable", "unanswerable")

@@ -5,10 +5,11 @@ the row already carries: the vector leg's cosine similarity and the keyword leg'
 (`hit.legs`, or `hit.score` for semantic search), and its query's background: the query's
 cosines to a fixed set of unrelated sentences, summed up as the model's calibration reads them
 (search/engine/confidence_background.py, `hit.background`, set by the search that embedded the
-query), and the row's own background where the model's calibration reads it: its vector's mean
-cosine to the same sentences (`hit.passage_background`, computed by the vector leg's SQL beside
-the row's distance), so a passage near everything needs a higher cosine. It is a logistic model per embedding model and per set of legs that scored the row,
-fitted by bench/confidence_fit.py on the fit splits of ../shared/eval/ only (model chosen by
+query), and the row's own background where the model's calibration reads it: its vector's
+mean cosine to the same sentences (`hit.passage_background`, computed by the vector leg's SQL
+beside the row's distance), so a passage near everything needs a higher cosine. It is a
+logistic model per embedding model and per set of legs that scored the row, fitted by
+bench/confidence_fit.py on the fit splits of ../shared/eval/ only (model chosen by
 leave-one-set-out; figures in docs/design/confidence.md), each table's bias set so that one
 floor (DEFAULT_MIN_CONFIDENCE) serves every model and kind: it is where at most 5% of the
 answerable fit queries of any set are refused. It depends on nothing but the row and its

@@ -125,7 +125,8 @@ def vector_exact_sql(*, dimensions: int, where_sql: str, include_vectors: bool, 
 
 
 def vector_exact_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
-                        limit: int, max_distance: float | None, centroid: tuple[Any, ...] | None = None) -> list[Any]:
+                        limit: int, max_distance: float | None,
+                        centroid: tuple[Any, ...] | None = None) -> list[Any]:
     params: list[Any] = [workspace_id, *where.params, EXACT_MAX_ROWS + 1,
                          vector_text, *(centroid or ()), model_name, workspace_id, EXACT_MAX_ROWS]
     if max_distance is not None:
@@ -159,7 +160,8 @@ def centroid_params(centroid: tuple[float, ...] | None) -> tuple[Any, ...] | Non
 
 
 def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
-                             limit: int, max_distance: float | None, centroid: tuple[Any, ...] | None = None) -> list[Any]:
+                             limit: int, max_distance: float | None,
+                             centroid: tuple[Any, ...] | None = None) -> list[Any]:
     """Parameters for vector_candidates_sql, in placeholder order."""
     matching = [workspace_id, model_name, *where.params]
     columns = [vector_text, *(centroid or ())]
