@@ -28,11 +28,6 @@ sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[int(q * (len(ordered) - 1))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="scifact")
@@ -40,6 +35,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4)
     args = parser.parse_args()
 
+    from bench_django import pct
     from eval import django_setup
 
     django_setup()
@@ -77,10 +73,10 @@ def main() -> None:
                          "(EVAL_EMBEDDING=e5).")
     for kind in ("semantic", "hybrid"):
         with_own, without = timings[(kind, True)], timings[(kind, False)]
-        print(f"{kind:<9} own background p50 {percentile(with_own, .5):6.2f} p95 {percentile(with_own, .95):6.2f} ms;"
-              f" without p50 {percentile(without, .5):6.2f} p95 {percentile(without, .95):6.2f} ms;"
-              f" ratio p50 {percentile(with_own, .5) / percentile(without, .5):.3f}"
-              f" p95 {percentile(with_own, .95) / percentile(without, .95):.3f}")
+        print(f"{kind:<9} own background p50 {pct(with_own, .5):6.2f} p95 {pct(with_own, .95):6.2f} ms;"
+              f" without p50 {pct(without, .5):6.2f} p95 {pct(without, .95):6.2f} ms;"
+              f" ratio p50 {pct(with_own, .5) / pct(without, .5):.3f}"
+              f" p95 {pct(with_own, .95) / pct(without, .95):.3f}")
     print(f"load average after {tuple(round(x, 2) for x in os.getloadavg())}")
 
 
