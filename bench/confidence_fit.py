@@ -36,8 +36,11 @@ semantic search's rows; "hybrid": hybrid's), the cosine and one more feature (MO
   <model>+passage: ... + w3 * the row's own background: its vector's mean cosine to the same
                sentences (ChunkHit.passage_background), beside the cosine alone or beside
                each statistic of the query's background
-The floor for a fit: the highest confidence such that, on EVERY set fitted on, at most 5% of
-the answerable queries have a best confidence under it. The model is chosen per kind by
+The floor for a fit: the highest confidence such that, on EVERY set fitted on, the share of the
+answerable queries with a best confidence under it is at most 5% with 95% confidence (its
+one-sided Clopper-Pearson upper bound; refusals_allowed: 8 of 300 queries, where the share
+read as a point, 15 of 300, left a binding set over 5% on unseen queries about half the
+time). The model is chosen per kind by
 leave-one-set-out: fit on five sets, pick the floor on them, and score the sixth (false "no
 good match" rate on its answerable queries, true rate on its unanswerable ones); the model
 with the best worst set wins (true rate, a false rate over 5% counted four times against it;
@@ -46,12 +49,14 @@ alone, a third over the best with two; one model serves both kinds, judged by it
 kind: models_choose), and is refitted on all six.
 Then each kind's bias is moved so that its floor falls on the one default floor
 (DEFAULT_MIN_CONFIDENCE, search/contract/options.py): every model and kind maps onto the same
-scale, where the floor means "at most 5% of answerable fit queries refused on any set". It prints the entry to paste into search/engine/confidence.py's CALIBRATION.
+scale, where the floor means "at most 5% of answerable queries refused on any set, with 95%
+confidence". It prints the entry to paste into search/engine/confidence.py's CALIBRATION.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -118,6 +123,10 @@ def unanswerable_queries(name: str, queries: list[dict]) -> list[dict]:
 
 KINDS = ("semantic", "hybrid")
 FALSE_TARGET = 0.05
+# How sure the floor's read must be that a set's false "no good match" rate is within
+# FALSE_TARGET: a one-sided bound, so that a set read at the target on its fit queries is not
+# over it on unseen ones half the time (docs/design/confidence.md, the operating point).
+FLOOR_CONFIDENCE = 0.95
 CACHE = REPO_ROOT / "var" / "bench" / "confidence"
 
 
@@ -317,12 +326,36 @@ def best_confidences(rows: list[dict], table: np.ndarray, model: str, kind: str)
     return best
 
 
+@functools.cache
+def refusals_allowed(queries: int) -> int:
+    """The most answerable queries of `queries` a floor may refuse while the false "no good
+    match" rate's one-sided Clopper-Pearson upper bound (FLOOR_CONFIDENCE) stays at most
+    FALSE_TARGET: 8 of 300 (2.7%), 82 of 1,969 (4.2%); -1 where even none is not enough."""
+    from scipy.stats import beta
+
+    if not FLOOR_CONFIDENCE:  # --floor-confidence 0: the share read as a point (the rule before)
+        return int(math.floor(FALSE_TARGET * queries))
+
+    def upper(refused: int) -> float:
+        if refused >= queries:
+            return 1.0
+        return float(beta.ppf(FLOOR_CONFIDENCE, refused + 1, queries - refused))
+
+    refused = -1
+    while refused + 1 < queries and upper(refused + 1) <= FALSE_TARGET:
+        refused += 1
+    return refused
+
+
 def floor_for(data: dict, sets: list[str], table: np.ndarray, model: str, kind: str) -> float:
-    """The highest floor keeping the false "no good match" rate at most 5% on every set."""
+    """The highest floor keeping the false "no good match" rate within FALSE_TARGET, with
+    FLOOR_CONFIDENCE, on every set: at each set's (refusals_allowed + 1)-th lowest best confidence
+    (a set too small to bound refuses nothing)."""
     floors = []
     for name in sets:
         best = sorted(best_confidences(data[name][kind]["answerable"], table, model, kind))
-        floors.append(best[int(math.floor(FALSE_TARGET * len(best)))] if best else 1.0)
+        allowed = refusals_allowed(len(best))
+        floors.append(best[allowed] if best and allowed >= 0 else 0.0)
     return min(floors)
 
 
@@ -362,14 +395,16 @@ def leave_one_set_out(data: dict, names: list[str], kind: str) -> dict[str, floa
             and (m == "sim" or not vetoes_answers(data, names, m, kind))}
 
 
-def models_choose(scores: dict[str, dict[str, float]]) -> dict[str, str]:
+def models_choose(scores: dict[str, dict[str, float]], current: str | None = None) -> dict[str, str]:
     """Per kind, the cosine alone or the cosine and the backgrounds the model reads, from each
     eligible model's worst held-out score (`scores[kind][model]`). The product computes one
     background per query and model, so one model serves both kinds, judged by its worse kind.
     Features are added one at a time: the best model with one more feature is taken only where
     it raises that score by MIN_GAIN over the model taken so far (the cosine alone; then the
     best with one feature beside it); a kind keeps the result where it gains MIN_GAIN over the
-    cosine alone."""
+    cosine alone. Among the models with as many features, the one the product reads now
+    (`current`, current_model) is kept unless another beats it by MIN_GAIN: a refit does not
+    swap one background statistic for another on a query or two of 300."""
     eligible = [m for m in scores[KINDS[0]] if all(m in scores[kind] for kind in KINDS)]
 
     def worse(model: str) -> float:
@@ -378,9 +413,27 @@ def models_choose(scores: dict[str, dict[str, float]]) -> dict[str, str]:
     chosen = "sim"
     for size in (1, 2):  # features beside the cosine
         best = max((m for m in eligible if m.count("+") == size), key=worse, default=None)
+        if current in eligible and current.count("+") == size and worse(current) >= worse(best) - MIN_GAIN:
+            best = current
         if best is not None and worse(best) >= worse(chosen) + MIN_GAIN:
             chosen = best
     return {kind: chosen if scores[kind][chosen] >= scores[kind]["sim"] + MIN_GAIN else "sim" for kind in KINDS}
+
+
+def current_model(model_name: str) -> str | None:
+    """The MODELS name of what `model_name`'s calibration reads now (search/engine/confidence.py
+    CALIBRATION and BACKGROUND_STATISTIC), None for a model with no calibration."""
+    from search.engine.confidence import BACKGROUND_STATISTIC, CALIBRATION
+
+    tables = CALIBRATION.get(model_name)
+    if not tables:
+        return None
+    name = "sim"
+    if any(table[3] for table in tables.values()):
+        name += f"+bg-{BACKGROUND_STATISTIC[model_name]}"
+    if any(table[4] for table in tables.values()):
+        name += "+passage"
+    return name
 
 
 def vetoes_answers(data: dict, names: list[str], model: str, kind: str) -> bool:
@@ -416,20 +469,28 @@ def needed_cosine_print(data: dict, names: list[str], table: np.ndarray, model: 
 
 
 def main() -> None:
+    global FLOOR_CONFIDENCE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(EVAL_SETS))
     parser.add_argument("--max-queries", type=int, default=300,
                         help="fit queries per set (spread over the split; CALIBRATION was fitted on 300)")
     parser.add_argument("--refresh", action="store_true", help="rerun the searches instead of reading the cache")
+    parser.add_argument("--floor-confidence", type=float, default=FLOOR_CONFIDENCE,
+                        help="how sure the floor's read is that each set's false rate is within 5%% "
+                        "(0: the share read as a point, the rule before)")
     parser.add_argument("--rows-only", action="store_true", help="run and cache the searches of --sets, fit nothing")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
+    FLOOR_CONFIDENCE = args.floor_confidence
     django_ready()
     from ingestion.embeddings import get_embedding_backend
     from search.contract.options import DEFAULT_MIN_CONFIDENCE
 
     model_name = get_embedding_backend().model_name
-    print(f"load average {tuple(round(x, 2) for x in os.getloadavg())}; embedding model {model_name}", flush=True)
+    rule = (f"with {FLOOR_CONFIDENCE:.0%} confidence ({refusals_allowed(300)} refusals of 300 allowed)"
+            if FLOOR_CONFIDENCE else "as a point")
+    print(f"load average {tuple(round(x, 2) for x in os.getloadavg())}; embedding model {model_name}; "
+          f"floors read {rule}", flush=True)
     data: dict = {}
     for name in names:
         data[name] = {}
@@ -446,8 +507,9 @@ def main() -> None:
 
     print("\nleave-one-set-out (fit on the others, floor chosen on the others, scored on the one left out)")
     print(f"{'model':<16} {'kind':<9} {'left out':<12} {'floor':>6} {'false':>6} {'true':>6}")
-    chosen = models_choose({kind: leave_one_set_out(data, names, kind) for kind in KINDS})
-    print(f"\nchosen by the worst held-out set: {chosen}; refitted on all {len(names)} sets, each kind's bias "
+    current = current_model(model_name)
+    chosen = models_choose({kind: leave_one_set_out(data, names, kind) for kind in KINDS}, current)
+    print(f"\nchosen by the worst held-out set (the product reads {current} now): {chosen}; refitted on all {len(names)} sets, each kind's bias "
           f"moved so that its floor is the default floor {DEFAULT_MIN_CONFIDENCE}")
     entry = {}
     for kind in KINDS:

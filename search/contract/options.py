@@ -47,9 +47,9 @@ from search.contract.fusion_methods import DEFAULT_RERANK_WEIGHTS, FUSION_METHOD
 # The default floor of a good match: the confidence (search/engine/confidence.py) under which a
 # chunk search answers "no good match". One floor for every embedding model and kind of search:
 # bench/confidence_fit.py sets each calibration's bias so that this floor is, for that model and
-# kind, the highest one keeping the false "no good match" rate on every set's answerable fit
-# queries at or under 5% (docs/design/confidence.md). The value is the first fit's floor: the
-# scale is anchored on it, so the default the API documents did not move.
+# kind, the highest one keeping the false "no good match" rate on every set's answerable queries at
+# or under 5% with 95% confidence, read on its fit queries (docs/design/confidence.md). The value is
+# the first fit's floor: the scale is anchored on it, so the default the API documents did not move.
 DEFAULT_MIN_CONFIDENCE = 0.0444
 
 # --- limits -------------------------------------------------------------------------------

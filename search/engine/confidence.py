@@ -1,18 +1,18 @@
 """How sure a chunk search is that a result answers the query: a calibrated confidence, and the floor under which the answer is "no good match".
 
-`hit_confidence(hit)` is a probability (0..1) that the row is relevant, read from the scores
-the row already carries: the vector leg's cosine similarity and the keyword leg's BM25 score
+`hit_confidence(hit)` is a probability (0..1) that the row is relevant, read from the scores the
+row already carries: the vector leg's cosine similarity and the keyword leg's BM25 score
 (`hit.legs`, or `hit.score` for semantic search), and its query's background: the query's
 cosines to a fixed set of unrelated sentences, summed up as the model's calibration reads them
 (search/engine/confidence_background.py, `hit.background`, set by the search that embedded the
-query), and the row's own background where the model's calibration reads it: its vector's
-mean cosine to the same sentences (`hit.passage_background`, computed by the vector leg's SQL
-beside the row's distance), so a passage near everything needs a higher cosine. It is a
-logistic model per embedding model and per set of legs that scored the row, fitted by
-bench/confidence_fit.py on the fit splits of ../shared/eval/ only (model chosen by
-leave-one-set-out; figures in docs/design/confidence.md), each table's bias set so that one
-floor (DEFAULT_MIN_CONFIDENCE) serves every model and kind: it is where at most 5% of the
-answerable fit queries of any set are refused. It depends on nothing but the row and its
+query), and the row's own background where the model's calibration reads it: its vector's mean
+cosine to the same sentences (`hit.passage_background`, computed by the vector leg's SQL beside
+the row's distance), so a passage near everything needs a higher cosine. It is a logistic model
+per embedding model and per set of legs that scored the row, fitted by bench/confidence_fit.py
+on the fit splits of ../shared/eval/ only (model chosen by leave-one-set-out; figures in
+docs/design/confidence.md), each table's bias set so that one floor (DEFAULT_MIN_CONFIDENCE)
+serves every model and kind: it is where the share of any set's answerable queries refused is at
+most 5% with 95% confidence, read on its fit queries. It depends on nothing but the row and its
 query, so it means the same for any workspace, fusion or rerank, and for whatever row is
 presented (a chunk, or an entry's best chunk).
 
@@ -51,12 +51,12 @@ from search.engine.confidence_background import BACKGROUND, background_statistic
 # queries of each of the six sets, chosen by leave-one-set-out; figures in docs/design/confidence.md.
 CALIBRATION: dict[str, dict[str, tuple[float, float, float, float, float]]] = {
     "use-multilingual-v3": {
-        "semantic": (-6.0174, 11.1655, 0.0, -3.7895, 0.0),
-        "hybrid": (-5.729, 10.1299, 0.0, -4.9898, 0.0),
+        "semantic": (-5.8118, 11.1757, 0.0, -3.7825, 0.0),
+        "hybrid": (-5.5744, 10.1297, 0.0, -4.9894, 0.0),
     },
     "multilingual-e5-small": {
-        "semantic": (-11.6314, 26.2566, 0.0, -4.353, -14.2185),
-        "hybrid": (-12.0356, 26.3675, 0.0, -4.7945, -13.3646),
+        "semantic": (-11.3898, 26.2558, 0.0, -4.3492, -14.2193),
+        "hybrid": (-11.7969, 26.3702, 0.0, -4.7967, -13.3673),
     },
 }
 # How each model's calibration sums up its query's cosines to the background sentences into the
