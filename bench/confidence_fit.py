@@ -327,19 +327,20 @@ def best_confidences(rows: list[dict], table: np.ndarray, model: str, kind: str)
 
 
 @functools.cache
-def refusals_allowed(queries: int) -> int:
+def refusals_allowed(queries: int, confidence: float) -> int:
     """The most answerable queries of `queries` a floor may refuse while the false "no good
-    match" rate's one-sided Clopper-Pearson upper bound (FLOOR_CONFIDENCE) stays at most
-    FALSE_TARGET: 8 of 300 (2.7%), 82 of 1,969 (4.2%); -1 where even none is not enough."""
+    match" rate's one-sided Clopper-Pearson upper bound at `confidence` (FLOOR_CONFIDENCE) stays
+    at most FALSE_TARGET: 8 of 300 (2.7%), 82 of 1,969 (4.2%) at 95%; -1 where even none is not
+    enough (under 59 queries). `confidence` 0 reads the share as a point (the rule before)."""
     from scipy.stats import beta
 
-    if not FLOOR_CONFIDENCE:  # --floor-confidence 0: the share read as a point (the rule before)
+    if not confidence:
         return int(math.floor(FALSE_TARGET * queries))
 
     def upper(refused: int) -> float:
         if refused >= queries:
             return 1.0
-        return float(beta.ppf(FLOOR_CONFIDENCE, refused + 1, queries - refused))
+        return float(beta.ppf(confidence, refused + 1, queries - refused))
 
     refused = -1
     while refused + 1 < queries and upper(refused + 1) <= FALSE_TARGET:
@@ -350,12 +351,11 @@ def refusals_allowed(queries: int) -> int:
 def floor_for(data: dict, sets: list[str], table: np.ndarray, model: str, kind: str) -> float:
     """The highest floor keeping the false "no good match" rate within FALSE_TARGET, with
     FLOOR_CONFIDENCE, on every set: at each set's (refusals_allowed + 1)-th lowest best confidence
-    (a set too small to bound refuses nothing)."""
+    (main refuses to fit a set too small to bound)."""
     floors = []
     for name in sets:
         best = sorted(best_confidences(data[name][kind]["answerable"], table, model, kind))
-        allowed = refusals_allowed(len(best))
-        floors.append(best[allowed] if best and allowed >= 0 else 0.0)
+        floors.append(best[refusals_allowed(len(best), FLOOR_CONFIDENCE)] if best else 1.0)
     return min(floors)
 
 
@@ -487,7 +487,8 @@ def main() -> None:
     from search.contract.options import DEFAULT_MIN_CONFIDENCE
 
     model_name = get_embedding_backend().model_name
-    rule = (f"with {FLOOR_CONFIDENCE:.0%} confidence ({refusals_allowed(300)} refusals of 300 allowed)"
+    rule = (f"with {FLOOR_CONFIDENCE:.0%} confidence ({refusals_allowed(300, FLOOR_CONFIDENCE)} refusals "
+            "of 300 allowed)"
             if FLOOR_CONFIDENCE else "as a point")
     print(f"load average {tuple(round(x, 2) for x in os.getloadavg())}; embedding model {model_name}; "
           f"floors read {rule}", flush=True)
@@ -504,6 +505,12 @@ def main() -> None:
               f"{len(data[name]['hybrid']['unanswerable'])} on {UNANSWERABLE_CORPUS[name]}'s", flush=True)
     if args.rows_only:
         return
+    for name in names:
+        queries = len(data[name]["hybrid"]["answerable"])
+        if refusals_allowed(queries, FLOOR_CONFIDENCE) < 0:
+            raise SystemExit(f"{name}: {queries} answerable fit queries cannot bound a {FALSE_TARGET:.0%} false "
+                             f"rate with {FLOOR_CONFIDENCE:.0%} confidence even with none refused: "
+                             "raise --max-queries (59 at least at 95%)")
 
     print("\nleave-one-set-out (fit on the others, floor chosen on the others, scored on the one left out)")
     print(f"{'model':<16} {'kind':<9} {'left out':<12} {'floor':>6} {'false':>6} {'true':>6}")

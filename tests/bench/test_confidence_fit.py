@@ -31,21 +31,31 @@ def binomial_tail(refused: int, queries: int, rate: float) -> float:
 
 @pytest.mark.parametrize("queries", [59, 60, 300, 536, 1762, 1969])
 def test_refusals_allowed_is_the_last_count_whose_bound_is_within_the_target(confidence_fit, queries):
-    allowed = confidence_fit.refusals_allowed(queries)
+    allowed = confidence_fit.refusals_allowed(queries, 0.95)
     assert allowed >= 0
     assert binomial_tail(allowed, queries, 0.05) <= 0.05 < binomial_tail(allowed + 1, queries, 0.05)
 
 
 def test_too_few_queries_to_bound_allow_no_refusal_at_all(confidence_fit):
     # With 58 queries, even none refused leaves the rate's 95% upper bound over 5% (0.95^58 > 0.05).
-    assert confidence_fit.refusals_allowed(58) == -1
+    assert confidence_fit.refusals_allowed(58, 0.95) == -1
 
 
-def test_the_fits_300_queries_allow_8_refusals_against_15_read_as_a_point(confidence_fit, monkeypatch):
-    assert confidence_fit.refusals_allowed(300) == 8
-    monkeypatch.setattr(confidence_fit, "FLOOR_CONFIDENCE", 0)
-    confidence_fit.refusals_allowed.cache_clear()
-    try:
-        assert confidence_fit.refusals_allowed(300) == 15
-    finally:
-        confidence_fit.refusals_allowed.cache_clear()
+def test_the_fits_300_queries_allow_8_refusals_against_15_read_as_a_point(confidence_fit):
+    assert confidence_fit.FLOOR_CONFIDENCE == 0.95
+    assert confidence_fit.refusals_allowed(300, confidence_fit.FLOOR_CONFIDENCE) == 8
+    assert confidence_fit.refusals_allowed(300, 0) == 15
+
+
+def test_a_refit_keeps_what_the_product_reads_unless_another_wins_by_min_gain(confidence_fit):
+    def scores(mean: float, nearest5: float) -> dict[str, dict[str, float]]:
+        kind = {"sim": 0.40, "sim+passage": 0.85, "sim+bg-mean+passage": mean, "sim+bg-nearest5+passage": nearest5}
+        return {"semantic": dict(kind), "hybrid": dict(kind)}
+
+    current = "sim+bg-mean+passage"
+    # E5's refit: nearest5 led by one CovidFAQ query of 300.
+    assert confidence_fit.models_choose(scores(0.917, 0.920), current)["semantic"] == current
+    assert confidence_fit.models_choose(scores(0.917, 0.920))["semantic"] == "sim+bg-nearest5+passage"
+    assert confidence_fit.models_choose(scores(0.917, 0.970), current)["semantic"] == "sim+bg-nearest5+passage"
+    # What the product reads is not taken where it gains too little over fewer features.
+    assert confidence_fit.models_choose(scores(0.880, 0.870), current)["semantic"] == "sim+passage"
