@@ -423,15 +423,15 @@ def models_choose(scores: dict[str, dict[str, float]], current: str | None = Non
 def current_model(model_name: str) -> str | None:
     """The MODELS name of what `model_name`'s calibration reads now (search/engine/confidence.py
     CALIBRATION and BACKGROUND_STATISTIC), None for a model with no calibration."""
-    from search.engine.confidence import BACKGROUND_STATISTIC, CALIBRATION
+    from search.engine.confidence import (BACKGROUND_STATISTIC, confidence_calibrated, reads_background,
+                                          reads_passage_background)
 
-    tables = CALIBRATION.get(model_name)
-    if not tables:
+    if not confidence_calibrated(model_name):
         return None
     name = "sim"
-    if any(table[3] for table in tables.values()):
+    if reads_background(model_name):
         name += f"+bg-{BACKGROUND_STATISTIC[model_name]}"
-    if any(table[4] for table in tables.values()):
+    if reads_passage_background(model_name):
         name += "+passage"
     return name
 

@@ -86,19 +86,19 @@ def _background_vectors(model: str) -> np.ndarray:
     return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
-def _reads_background(model: str | None) -> bool:
+def reads_background(model: str | None) -> bool:
     """Whether `model`'s calibration weighs the query's background."""
     return model in BACKGROUND_STATISTIC and any(table[3] for table in CALIBRATION[model].values())
 
 
-def _reads_passage_background(model: str | None) -> bool:
+def reads_passage_background(model: str | None) -> bool:
     """Whether `model`'s calibration weighs each row's own background."""
     return model in CALIBRATION and any(table[4] for table in CALIBRATION[model].values())
 
 
 def background_preload(model: str) -> bool:
     """Embed `model`'s background now (once per process) when its calibration reads it; whether it did."""
-    if not (_reads_background(model) or _reads_passage_background(model)):
+    if not (reads_background(model) or reads_passage_background(model)):
         return False
     _background_vectors(model)
     return True
@@ -118,7 +118,7 @@ def passage_centroid(model: str | None) -> tuple[float, ...] | None:
     so its cosine alone overstates how well it answers; its own background says how near
     everything it is (score normalisation on both sides, as speaker verification's symmetric
     normalisation does; the "hubs" of high-dimensional nearest-neighbour search)."""
-    if not _reads_passage_background(model):
+    if not reads_passage_background(model):
         return None
     return _centroid(model)
 
@@ -140,7 +140,7 @@ def query_background(model: str | None, query_vector: Sequence[float] | None, qu
     """The query's background under `model`: its cosines to BACKGROUND summed up as the model's
     calibration reads them (BACKGROUND_STATISTIC); None for a model whose calibration reads no
     background (none has been fitted) or no vector."""
-    if query_vector is None or not _reads_background(model):
+    if query_vector is None or not reads_background(model):
         return None
     return background_statistic(BACKGROUND_STATISTIC[model], background_cosines(model, query_vector),
                                 text_script(query))
