@@ -13,7 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 
-from cms.access import entry_visibility_q
+from cms.access import DRAFT_ROLES, entry_visibility_q
+from cms.admin.access import role_allows
 from cms.admin.entries import EntryPanel, entry_panel_register
 from cms.models import Entry
 from cms.selectors import workspace_get_for_user
@@ -32,6 +33,7 @@ def entry_chunks_context(request: HttpRequest, entry: Entry) -> dict[str, Any]:
         "eta_seconds": _seconds_shown(eta.seconds),
         "workspace": workspace,
         "entry": entry,
+        "show_status": role_allows(request, workspace.pk, DRAFT_ROLES),  # ingestion/admin/views.py
     }
 
 

@@ -1,7 +1,10 @@
 """The ingestion status pages in the admin: per workspace, counts, backlog, usage and actions.
 
-Only members see a workspace's status (others get a 404, as if it did not exist); only its
-editors and owners may run the actions, which queue work through ingestion.admin.actions.
+Only a workspace's editors and owners see its status and run its actions (which queue work
+through ingestion.admin.actions); a viewer gets a 403, a non-member a 404 as if it did not
+exist. The counts, the vectors per model and the usage cover drafts (usage is recorded per
+day, not per entry, so it cannot be narrowed to published content): the page is for those
+who may see drafts, as search insights are (docs/access.md).
 """
 
 from __future__ import annotations
@@ -20,13 +23,11 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
+from cms.access import DRAFT_ROLES, workspace_access_for_user, workspace_accesses_for_user
 from cms.admin.access import WRITE_ROLES, role_allows, user_roles
 from cms.models import ContentType, Workspace
-from cms.selectors import workspace_get_for_user, workspace_list_for_user
 from cms.admin.pages import admin_page
 from ingestion.admin import actions as admin_actions
-
-# The index lists at most this many workspaces (each costs a few count queries).
 from ingestion import selectors
 
 # The index lists at most this many workspaces (each costs a few count queries).
@@ -93,9 +94,22 @@ def _summary(workspace: Workspace) -> dict[str, Any]:
     return {"summary": summary, "provider": rows["provider"]}
 
 
+def status_workspace(request: HttpRequest, slug: str) -> Workspace:
+    """The workspace, if the user may see its status: 404 for a non-member, 403 for a viewer."""
+    access = workspace_access_for_user(user=request.user, slug=slug)
+    if access.role not in DRAFT_ROLES:
+        raise PermissionDenied(gettext("The ingestion status is for the workspace's owners and editors."))
+    return access.workspace
+
+
+def status_workspaces(request: HttpRequest) -> list[Workspace]:
+    """The workspaces whose status the user may see (those where they see drafts), in slug order."""
+    return [a.workspace for a in workspace_accesses_for_user(user=request.user) if a.role in DRAFT_ROLES]
+
+
 def status_index(request: HttpRequest) -> HttpResponse:
-    """Every workspace the user belongs to, with its counts."""
-    workspaces = list(workspace_list_for_user(user=request.user).order_by("slug")[:STATUS_INDEX_MAX_WORKSPACES])
+    """Every workspace the user edits or owns, with its counts."""
+    workspaces = status_workspaces(request)[:STATUS_INDEX_MAX_WORKSPACES]
     lines = [{"workspace": ws, **_summary(ws)} for ws in workspaces]
     provider = lines[0]["provider"] if lines else selectors.embedding_provider_status()
     return admin_page(request, "admin/ingestion/status_index.html", gettext("Ingestion status"), lines=lines,
@@ -104,7 +118,7 @@ def status_index(request: HttpRequest) -> HttpResponse:
 
 def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """One workspace: banners, counts per model and content type, usage by day, and actions."""
-    workspace = workspace_get_for_user(user=request.user, slug=slug)
+    workspace = status_workspace(request, slug)
     can_act = role_allows(request, workspace.pk, WRITE_ROLES)
     form = StatusActionForm(workspace=workspace)
     if request.method == "POST":
@@ -130,7 +144,7 @@ def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "admin/ingestion/status.html",
         gettext("Ingestion status: %(name)s") % {"name": workspace.name},
         workspace=workspace,
-        other_workspaces=workspace_list_for_user(user=request.user).exclude(pk=workspace.pk).order_by("slug")[:20],
+        other_workspaces=[ws for ws in status_workspaces(request) if ws.pk != workspace.pk][:20],
         role=role,
         can_act=can_act,
         form=form,

@@ -6,7 +6,8 @@ Hypothesis builds two workspaces with the same published entries, through the re
 "drafted" has drafts besides, written with words no published entry holds (and some that
 they do), each draft pinned to the probes' phrases. A published-only API key of each asks
 the same thing through every interface (the API's four searches and suggest, the MCP tools,
-and, for a viewer, the admin's search page and its promotions and entries lists), with typo
+and, for a viewer, the admin's search page, its promotions and entries lists, and the ingestion
+status pages with their live fragment), with typo
 tolerance, prefix completion and facets on and off, and queries that aim at the drafts: their
 words, those words misspelt, their first letters. The two answers must be equal once what
 names a row (ids), what measures the run (search ids, latency) and the ranking scores are
@@ -73,7 +74,7 @@ class Side:
 
 
 def side_build(slug: str, published: list[list[str]], drafts: list[tuple[list[str], list[str]]],
-               viewer) -> Side:
+               viewer, editor) -> Side:
     """One workspace: the published entries, then the drafts (none for "plain"), each pinned."""
     workspace = services.workspace_create(slug=slug, name="Docs")
     kind = services.content_type_create(workspace=workspace, api_id="doc", name="Doc",
@@ -92,6 +93,7 @@ def side_build(slug: str, published: list[list[str]], drafts: list[tuple[list[st
         for phrase in dict.fromkeys([*own, *shared, *PUBLISHED_WORDS[:2]]):
             services.promotion_create(workspace=workspace, phrase=phrase, entry=entry, position=100 + n)
     MembershipFactory(user=viewer, workspace=workspace, role=Role.VIEWER)
+    MembershipFactory(user=editor, workspace=workspace, role=Role.EDITOR)
     _, secret = services.api_key_create(workspace=workspace, name="published only", include_drafts=False)
     return Side(slug=slug, secret=secret)
 
@@ -199,7 +201,34 @@ def admin_answers(side: Side, viewer, query: str, flags: dict) -> dict[str, Any]
     for name, path in [("promotions", "/admin/cms/promotion/"), ("entries", "/admin/cms/entry/")]:
         page = client.get(path, {"workspace__id__exact": workspace_id})
         answers[f"admin {name} list"] = (page.status_code, page_text(page.content.decode()))
+    return {**answers, **status_answers(side, client)}
+
+
+def status_answers(side: Side, client: Client) -> dict[str, Any]:
+    """The ingestion status pages as `client` sees them: the index's line for this workspace,
+    the workspace's page and its live fragment (the counts, vectors per model and usage)."""
+    index = client.get("/admin/ingestion/status/")
+    line = re.search(rf'<tr data-workspace="{side.slug}">.*?</tr>', index.content.decode(), re.S)
+    answers = {"admin status index line": (index.status_code, fragment_text(line.group(0)) if line else "")}
+    for name, params in [("admin status page", {}), ("admin status live fragment", {"fragment": "live"})]:
+        page = client.get(f"/admin/ingestion/status/{side.slug}/", params)
+        answers[name] = (page.status_code, fragment_text(page.content.decode()))
     return answers
+
+
+def fragment_text(html: str) -> str:
+    """page_text of a page, or of a part of one (a table row, the live fragment, a bare 403)."""
+    return page_text(html if 'id="content"' in html else f'<div id="content">{html}')
+
+
+def editor_sees_the_drafts_in_the_status(plain: Side, drafted: Side, editor) -> None:
+    """The other side of the status pages' property: an editor gets them, drafts counted."""
+    client = Client()
+    client.force_login(editor)
+    without, with_drafts = status_answers(plain, client), status_answers(drafted, client)
+    for name, (status, text) in without.items():
+        assert status == with_drafts[name][0] == 200, name
+        assert text != with_drafts[name][1], (name, "the drafts' chunks are not counted")
 
 
 def services_workspace_id(slug: str) -> int:
@@ -227,10 +256,12 @@ def test_a_published_only_caller_gets_the_same_answers_with_or_without_drafts():
     def same_answers(published, drafts, probes) -> None:
         with rolled_back():
             viewer = UserFactory(username="viewer", is_staff=True)
-            plain = side_build("acme", published, [], viewer)
-            drafted = side_build("globex", published, drafts, viewer)
+            editor = UserFactory(username="editor", is_staff=True)
+            plain = side_build("acme", published, [], viewer, editor)
+            drafted = side_build("globex", published, drafts, viewer, editor)
             chunks_embed_pending()
             keyword_stats_compact_all()
+            editor_sees_the_drafts_in_the_status(plain, drafted, editor)
             for words, flags in probes:
                 query = " ".join(words)
                 interfaces: list[Callable[[Side], dict[str, Any]]] = [

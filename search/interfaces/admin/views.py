@@ -152,7 +152,9 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
         gettext("Search: %(name)s") % {"name": workspace.name},
         workspace=workspace,
         role=access.role,
-        show_insights=access.role in DRAFT_ROLES,  # who may see search insights (search/interfaces/admin/insights.py)
+        # Who may see search insights and the ingestion status (search/interfaces/admin/insights.py,
+        # ingestion/admin/views.py).
+        show_insights=access.role in DRAFT_ROLES,
         other_workspaces=[a.workspace for a in workspace_accesses_for_user(user=request.user)
                           if a.workspace.pk != workspace.pk][:20],
         modes={mode: MODE_LABELS.get(mode, label) for mode, label in MODES.items()},
