@@ -102,12 +102,23 @@ def _facet_validate(field_id: str, field: dict) -> dict:
     if field["type"] != FieldType.NUMBER:
         return {"facet": True}
     if (not isinstance(ranges, list) or not 1 <= len(ranges) <= MAX_FACET_RANGES
-            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in ranges)
+            or not all(_finite_number(x) for x in ranges)
             or any(a >= b for a, b in zip(ranges, ranges[1:]))):
         raise ValidationError({"fields": _("Field “%(id)s”: a number facet needs its ranges: 1 to %(max)s numbers "
                                            "in ascending order, the edges between ranges (such as 10, 50, 100).")
                                % {"id": field_id, "max": MAX_FACET_RANGES}})
     return {"facet": True, "facet_ranges": ranges}
+
+
+def _finite_number(value: Any) -> bool:
+    """A JSON number a float can hold: an integer of hundreds of digits cannot (math.isfinite
+    raises OverflowError on it)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _value_error(field: dict, value: Any) -> str | None:

@@ -15,6 +15,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, gettext_lazy as _
 
+from cms.json_input import MAX_JSON_DEPTH, JSONRefused, json_loads_checked
 from cms.models import FieldType
 from cms.schemas import BUILTIN_FACETS_SHOWN, FACETABLE_TYPES, MAX_FACET_FIELDS, SIDEBAR_FACETS
 
@@ -34,19 +35,45 @@ TYPE_HELP = {
 }
 
 
+# cms.json_input's refusals, in the editor's language; the code is the API's.
+JSON_REFUSALS = {
+    "json_too_deep": _("The JSON nests deeper than %(limit)s levels."),
+    "json_invalid_character": _("The JSON holds a character that cannot be stored: a NUL (\\u0000) or a lone "
+                                "UTF-16 surrogate (such as \\ud800)."),
+}
+
+
 class SchemaJSONField(forms.JSONField):
-    """The field schema as JSON: shown indented, and a syntax slip said with its line and column."""
+    """The field schema as JSON: shown indented, and a syntax slip said with its line and column.
+
+    The box is read by the one JSON check every interface uses (cms.json_input): too deep, a
+    lone surrogate or a NUL (JSONB stores none) are form errors with the API's codes."""
 
     def to_python(self, value: Any) -> Any:
         if isinstance(value, str) and value.strip():
             try:
-                json.loads(value)
+                json_loads_checked(value, refuse_nul=True)
+            except JSONRefused as exc:
+                raise ValidationError(JSON_REFUSALS[exc.code], code=exc.code,
+                                      params={"limit": MAX_JSON_DEPTH}) from exc
             except json.JSONDecodeError as exc:
                 raise ValidationError(
                     gettext("The JSON has a mistake at line %(line)s, column %(column)s: %(what)s. Check for a "
                             "missing comma or quote, or a comma after the last item.")
                     % {"line": exc.lineno, "column": exc.colno, "what": exc.msg}, code="invalid") from exc
         return super().to_python(value)
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        # The box shown again after an error: refused JSON is shown as typed, as malformed JSON
+        # is (Django's bound_data parses it again, unchecked: RecursionError, a lone surrogate).
+        if self.disabled:
+            return initial
+        if data is None:
+            return None
+        try:
+            return json_loads_checked(data, refuse_nul=True)
+        except (JSONRefused, json.JSONDecodeError):
+            return forms.fields.InvalidJSONInput(data)
 
     def prepare_value(self, value: Any) -> Any:
         if isinstance(value, forms.fields.InvalidJSONInput):

@@ -41,6 +41,32 @@ def test_bad_schema_on_change_is_a_form_error(editor_client, article_type):
     assert article_type.fields[0]["type"] == "text"
 
 
+# The field builder's JSON box goes through the API's one JSON check (cms.json_input): each of
+# these was a 500 (JSONB's DataError, OverflowError in cms.schemas, RecursionError).
+BUILDER_JSON_REFUSED = [
+    ('[{"id": "title", "label": "Ti\\u0000tle", "type": "text"}]', "json_invalid_character"),
+    ('[{"id": "title", "label": "\\ud800", "type": "text"}]', "json_invalid_character"),
+    ('[{"id": "title", "label": "T", "type": "text", "\\ud800": 1}]', "json_invalid_character"),
+    ('[{"id": "price", "label": "Price", "type": "number", "facet": true, "facet_ranges": [1, ' + "9" * 400 + ']}]',
+     "a number facet needs its ranges"),  # cms.schemas' refusal, which has no code of its own
+    ("[" * 5000 + "]" * 5000, "json_too_deep"),
+    ('[{"id": "t", "label": "T", "type": "text", "x": ' + "[" * 5000 + "]" * 5000 + "}]", "json_too_deep"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), BUILDER_JSON_REFUSED, ids=["nul", "surrogate", "surrogate-key",
+                                                                       "huge-integer", "deep", "deep-inside"])
+def test_field_builder_json_the_api_would_refuse_is_a_form_error_with_its_code(editor_client, workspace, text,
+                                                                                code):
+    response = editor_client.post("/admin/cms/contenttype/add/",
+                                  {"workspace": workspace.pk, "api_id": "bad", "name": "Bad", "fields": text})
+    assert response.status_code == 200
+    form = response.context["adminform"].form
+    [error] = form.errors.as_data()["fields"]
+    assert error.code == code if code.startswith("json_") else code in error.message % (error.params or {}), error
+    assert not ContentType.objects.filter(api_id="bad").exists()
+
+
 def test_bad_entry_data_is_a_form_error_naming_the_field(editor_client, article_type):
     response = editor_client.post(
         "/admin/cms/entry/add/",
