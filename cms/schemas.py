@@ -15,6 +15,8 @@ from cms.models import FieldType
 FIELD_ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 # A tags field holds a list of short strings (search filters read it with $in/$all/$size).
 MAX_TAGS = 50
+# An entry id is a PostgreSQL bigint (DEFAULT_AUTO_FIELD): a reference past it names no entry.
+MAX_REFERENCE = 2**63 - 1
 MAX_TAG_CHARS = 64
 # The search page's facet sidebar shows at most five facets (search.contract.options.MAX_FACETS), and
 # two of them are always content type and status: a content type may mark three fields facet.
@@ -144,6 +146,8 @@ def _value_error(field: dict, value: Any) -> str | None:
     elif field_type == FieldType.REFERENCE:
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             return _("must be the id (a whole number above 0) of an entry")
+        if value > MAX_REFERENCE:
+            return _("is out of range: an entry id is at most %(max)s") % {"max": MAX_REFERENCE}
     elif field_type == FieldType.TAGS:
         return _tags_error(value)
     return None

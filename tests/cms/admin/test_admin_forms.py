@@ -67,6 +67,17 @@ def test_field_builder_json_the_api_would_refuse_is_a_form_error_with_its_code(e
     assert not ContentType.objects.filter(api_id="bad").exists()
 
 
+def test_a_reference_past_any_entry_id_is_refused_as_out_of_range(editor_client, workspace):
+    kind = ContentTypeFactory(workspace=workspace, api_id="linked", fields=[
+        {"id": "title", "label": "Title", "type": "text", "required": True},
+        {"id": "related", "label": "Related", "type": "reference"}])
+    response = editor_client.post("/admin/cms/entry/add/", {"content_type": kind.pk, "status": "draft",
+                                                            "data__title": "T", "data__related": str(10**30)})
+    assert response.status_code == 200
+    assert "(related) is out of range: an entry id is at most 9223372036854775807" in response.content.decode()
+    assert not Entry.objects.exists()
+
+
 def test_bad_entry_data_is_a_form_error_naming_the_field(editor_client, article_type):
     response = editor_client.post(
         "/admin/cms/entry/add/",
