@@ -18,6 +18,8 @@ from cms.selectors import promotion_pinned
 PROMOTION_REFUSALS: dict[str, str] = {
     "promotion_phrase_empty": gettext_noop("Give the query phrase the entry should answer."),
     "promotion_phrase_too_long": gettext_noop("A phrase has at most %(limit)s characters."),
+    "promotion_phrase_invalid_character": gettext_noop("A phrase must not contain a NUL character or a lone "
+                                                       "surrogate."),
     "promotion_match_invalid": gettext_noop("Choose how the phrase matches: %(choices)s."),
     "promotion_entry_not_in_workspace": gettext_noop("The entry must belong to the same workspace."),
     "promotion_already_pinned": gettext_noop("“%(title)s” is already pinned to “%(phrase)s”."),
@@ -26,6 +28,18 @@ PROMOTION_REFUSALS: dict[str, str] = {
 
 def _refusal(code: str, **params: object) -> ValidationError:
     return ValidationError(PROMOTION_REFUSALS[code], code=code, params=params or None)
+
+
+def _storable(text: str) -> bool:
+    """Whether PostgreSQL can store and compare `text`: no NUL, no lone surrogate (psycopg
+    raises DataError on either, the first time the phrase reaches a query)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def promotion_phrase_checked(*, workspace: Workspace, phrase: str, entry: Entry, match: str = PromotionMatch.IS,
@@ -43,11 +57,13 @@ def promotion_phrase_checked(*, workspace: Workspace, phrase: str, entry: Entry,
         errors["phrase"] = _refusal("promotion_phrase_empty")
     elif max(len(shown), len(key)) > PROMOTION_PHRASE_MAX_CHARS:
         errors["phrase"] = _refusal("promotion_phrase_too_long", limit=PROMOTION_PHRASE_MAX_CHARS)
+    elif not _storable(shown):
+        errors["phrase"] = _refusal("promotion_phrase_invalid_character")
     if match not in PromotionMatch.values:
         errors["match"] = _refusal("promotion_match_invalid", choices=", ".join(PromotionMatch.values))
     if entry.workspace_id != workspace.pk:
         errors["entry"] = _refusal("promotion_entry_not_in_workspace")
-    elif key and promotion_pinned(workspace=workspace, phrase_key=key, entry=entry, excluding=promotion):
+    elif key and "phrase" not in errors and promotion_pinned(workspace=workspace, phrase_key=key, entry=entry, excluding=promotion):
         errors["entry"] = _refusal("promotion_already_pinned", title=entry.title or entry.pk, phrase=shown)
     if errors:
         raise ValidationError(errors)

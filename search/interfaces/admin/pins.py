@@ -4,8 +4,8 @@ A POST (with CSRF) from the result's small form: this workspace, the query text 
 entry of the result, matched as the whole query ("is"). Who may pin is who may add a
 promotion in the workspace (cms/admin/access.py, the promotions admin's write roles); an
 entry of another workspace is refused with a 400 and a code, telling nothing of it. The
-service (cms.services.promotion_create) checks again: a query with no phrase in it, or longer
-than a phrase may be, is a 400 `phrase_invalid`; a second pin of the same entry is a message on
+service (cms.services.promotion_create) checks again: a query with no phrase in it, longer
+than a phrase may be, or holding a NUL, is a 400 `phrase_invalid`; a second pin of the same entry is a message on
 the page (the service's refusal, said in the editor's language by its code).
 """
 
@@ -74,7 +74,8 @@ def search_pin(request: HttpRequest, slug: str) -> HttpResponse:
             return HttpResponseRedirect(back)
         if refusal.code == "promotion_phrase_empty":
             return _refusal("phrase_invalid", gettext("Search for the query first, then pin a result to it."))
-        code = "phrase_invalid" if refusal.code == "promotion_phrase_too_long" else refusal.code
+        code = ("phrase_invalid" if refusal.code in ("promotion_phrase_too_long", "promotion_phrase_invalid_character")
+                else refusal.code)
         return _refusal(code, promotion_refusal_text(refusal))
     messages.success(request, gettext("Pinned “%(title)s” to the query “%(phrase)s”: it comes first for this query.")
                      % {"title": entry.title or entry.pk, "phrase": promotion.phrase})

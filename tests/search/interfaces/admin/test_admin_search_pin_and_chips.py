@@ -88,7 +88,8 @@ def test_pinning_another_workspaces_entry_is_refused_with_a_code(client, workspa
 
 
 @pytest.mark.parametrize(("entry", "q", "code"), [("", "refund", "entry_required"), ("abc", "refund", "entry_required"),
-                                                  (None, "   ", "phrase_invalid"), (None, "a" * 201, "phrase_invalid")])
+                                                  (None, "   ", "phrase_invalid"), (None, "a" * 201, "phrase_invalid"),
+                                                  (None, "x\x00y", "phrase_invalid")])
 def test_pinning_without_an_entry_or_a_query_is_a_400(client, workspace, shop, entry, q, code):
     client.force_login(member("editor", workspace))
 
