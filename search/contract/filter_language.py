@@ -152,7 +152,7 @@ def filter_statuses_requested(spec: Any, path: str = "filter", *, statuses: Coll
     """The entry statuses a valid filter asks for, as (status, path) pairs.
 
     A condition asks for a status when it selects chunks *having* it: `status: "draft"` or
-    `{"$eq": ...}`, an `$in` list, and under an odd number of `$not`s a `$ne` or `$nin`; and,
+    `{"$eq": ...}`, an `$in` or `$all` list, and under an odd number of `$not`s a `$ne` or `$nin`; and,
     outside a `$not`, any other operator that selects one of `statuses` (the known statuses)
     by a pattern (`$contains: "raf"`), each status it selects. Conditions that
     exclude a status (`$ne`, `$nin`, a pattern under `$not`) only narrow, so they ask for nothing.
@@ -185,7 +185,9 @@ def filter_statuses_requested(spec: Any, path: str = "filter", *, statuses: Coll
                 condition(inner, value, filter_path(where, inner), not negated)
         elif op == ("$ne" if negated else "$eq") and isinstance(operand, str):
             found.append((operand, where))
-        elif op == ("$nin" if negated else "$in") and isinstance(operand, list):
+        elif op in (("$nin",) if negated else ("$in", "$all")) and isinstance(operand, list):
+            # `$all` on the status (one value per entry) selects entries having every status
+            # listed: it names each, as `$in` does, even though no entry can have two.
             found.extend((item, f"{where}[{i}]") for i, item in enumerate(operand) if isinstance(item, str))
         elif not negated and op in _STATUS_PATTERNS and isinstance(operand, str):
             found.extend((status, where) for status in statuses if _STATUS_PATTERNS[op](status, operand))

@@ -40,6 +40,9 @@ FORGING = [
     # Operators that select by a pattern, not by name (round three, finding 9).
     {"status": {"$contains": "draft"}},
     {"status": {"$contains": "raf"}},
+    # Round four, item 8: $all named drafts and answered 200 with nothing.
+    {"status": {"$all": ["draft"]}},
+    {"status": {"$all": ["draft", "published"]}},
 ]
 # Filters that name drafts only to leave them out: they narrow, so they stay allowed.
 EXCLUDING = [
@@ -50,6 +53,7 @@ EXCLUDING = [
     {"fields.status": "draft"},  # an entry field named status, not the entry's status
     {"status": {"$contains": "pub"}},
     {"$not": {"status": {"$contains": "raf"}}},
+    {"$not": {"status": {"$all": ["draft"]}}},
 ]
 DRAFT_TITLE = "Refund plan (unannounced)"
 
