@@ -18,6 +18,8 @@ bridge (search/interfaces/mcp/http.py) and the local embedding model rely on.
 
 wsgi_app = "config.wsgi:application"
 bind = "0.0.0.0:8000"
+# cms/shared_caches.py reads this default (GUNICORN_CONF_WORKERS) for `check --deploy`: more
+# than one worker in production needs caches they share (on_starting below refuses otherwise).
 workers = 3
 worker_class = "gthread"
 # Each thread serves one request at a time and keeps its own persistent database connection
@@ -66,6 +68,16 @@ def post_worker_init(worker):
 def on_starting(server):
     import os
     from pathlib import Path
+
+    # Several workers each with their own results cache and rate counters lose clicks and
+    # count limits apart (cms/shared_caches.py): refuse to start. gunicorn prints the
+    # RuntimeError's sentence ("Error: ...") and exits with status 1.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from cms.shared_caches import shared_caches_missing_message
+
+    message = shared_caches_missing_message(workers=server.cfg.workers)
+    if message:
+        raise RuntimeError(message)
 
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if directory:

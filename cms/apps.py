@@ -9,7 +9,7 @@ class CmsConfig(AppConfig):
     verbose_name = _("Content")
 
     def ready(self) -> None:
-        from cms import static_files  # noqa: F401 - registers the deploy check cms.E001
+        from cms import shared_caches, static_files  # noqa: F401 - register the deploy checks cms.E001, cms.E002
         from cms.model_labels import model_labels_translate
 
         model_labels_translate()

@@ -77,7 +77,7 @@ def collected_static_root(tmp_path_factory) -> str:
 def test_check_deploy_is_clean_with_debug_off_a_random_key_and_one_host(collected_static_root):
     result = _manage("check", "--deploy", "--fail-level", "WARNING",
                      env={"DEBUG": "false", "SECRET_KEY": _random_key(), "ALLOWED_HOSTS": "cms.example.com",
-                          "STATIC_ROOT": collected_static_root})
+                          "STATIC_ROOT": collected_static_root, "THROTTLE_CACHE_URL": "redis://redis:6379/2"})
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
 

@@ -133,7 +133,9 @@ def production_env(tmp: Path, **extra: str) -> dict[str, str]:
         "API_RATE_LIMIT_KEY": "",
         "API_RATE_LIMIT_USER": "",
         "API_RATE_LIMIT_AUTH_FAILURES": "",
-        # Every worker must know each search's results to accept its clicks, as in production.
+        # Every worker must know each search's results to accept its clicks, and count the same
+        # rate limits, as in production: gunicorn refuses to start otherwise (cms/shared_caches.py).
+        "THROTTLE_CACHE_URL": "redis://127.0.0.1:6379/14",
         "SEARCH_RESULTS_CACHE_URL": "redis://127.0.0.1:6379/14",
         **extra,
     }
