@@ -21,6 +21,26 @@ from cms.models import SynonymKind
 CSV_HEADER = ["kind", "source", "terms..."]
 
 
+class SynonymFileError(ValueError):
+    """A file that cannot be read as synonym sets: `line` (1-based) and what is wrong there."""
+
+    def __init__(self, line: int, problem: str):
+        super().__init__(f"line {line}: {problem}")
+        self.line, self.problem = line, problem
+
+
+def synonyms_text_decode(data: bytes) -> str:
+    """A file's bytes as text: UTF-8 (a byte order mark is dropped), or SynonymFileError naming
+    the line of the first byte that is not."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SynonymFileError(line, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at byte {column} of the line); "
+                                     "save the file as UTF-8") from exc
+
+
 @dataclass(frozen=True)
 class SynonymRow:
     kind: str
@@ -70,13 +90,28 @@ def synonyms_parse(text: str, *, file_format: str) -> list[SynonymRow]:
             else:
                 rows.append(SynonymRow(SynonymKind.MULTI_WAY, "", _solr_terms(line), number))
         return rows
-    for number, record in enumerate(csv.reader(io.StringIO(text)), start=1):
-        if not record or (number == 1 and record[0].strip().lower() == "kind"):
+    reader = csv.reader(io.StringIO(text))
+    first = True
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return rows
+        except csv.Error as exc:  # a cell over csv.field_size_limit() (128 Ki characters), a NUL
+            raise SynonymFileError(reader.line_num, _csv_problem(exc)) from exc
+        number = reader.line_num  # the record's last line: a quoted cell may span several
+        header, first = first, False
+        if not record or (header and record[0].strip().lower() == "kind"):
             continue
         record = [csv_cell_restore(cell) for cell in record]
         kind, source, terms = record[0].strip(), (record[1].strip() if len(record) > 1 else ""), record[2:]
         rows.append(SynonymRow(kind, source, [t.strip() for t in terms if t.strip()], number))
-    return rows
+
+
+def _csv_problem(exc: csv.Error) -> str:
+    if "field larger than field limit" in str(exc):
+        return f"a cell is longer than {csv.field_size_limit()} characters, the longest the CSV reader takes"
+    return f"not CSV the reader can read ({exc})"
 
 
 def synonyms_render(sets: list[tuple[str, str, list[str]]], *, file_format: str) -> str:

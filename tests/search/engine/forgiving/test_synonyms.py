@@ -252,3 +252,40 @@ def test_admin_page_of_another_workspace_is_a_404(client, other_workspace, edito
     client.force_login(editor)
 
     assert client.get("/admin/search/globex/synonyms/").status_code == 404
+
+
+# --- a file the import cannot read (issue 49, item 6) -------------------------------------------
+# Each was a raw traceback; now one line naming the file, the line and the problem, exit status
+# 1, and nothing imported (line 1 of each file is a good set).
+
+UNREADABLE = {
+    "not UTF-8": (b"refund, money back\nphone, mobile\ncaf\xe9, coffee\n", "solr",
+                  "{path}, line 3: not UTF-8 text (byte 0xe9 at byte 4 of the line)"),
+    "a cell over 128 KiB": (b"multi_way,,refund,money back\nmulti_way,,phone," + b"x" * (128 * 1024 + 1) + b"\n", "csv",
+                            "{path}, line 2: a cell is longer than 131072 characters"),
+    "a missing path": (None, "csv", "{path}: no such file."),
+    "a directory": ("dir", "csv", "{path}: is a directory"),
+}
+
+
+@pytest.mark.django_db(transaction=True)  # the command runs in its own process, on the test database
+@pytest.mark.parametrize("case", UNREADABLE)
+def test_import_of_an_unreadable_file_says_one_line_exits_1_and_imports_nothing(workspace, tmp_path, case):
+    import subprocess
+    import sys
+
+    from tests.servers import REPO, database_env
+
+    content, file_format, expected = UNREADABLE[case]
+    path = tmp_path / "synonyms.txt"
+    if content == "dir":
+        path.mkdir()
+    elif content is not None:
+        path.write_bytes(content)
+    result = subprocess.run([sys.executable, "manage.py", "synonyms_import", "acme", str(path), "--format", file_format],
+                            cwd=REPO, env=database_env(), capture_output=True, text=True, timeout=120)
+
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()], result.stderr  # one line, no traceback
+    assert result.stderr.startswith("CommandError: " + expected.format(path=path)), result.stderr
+    assert not SynonymSet.objects.exists()
