@@ -12,7 +12,7 @@ from django.db.models.functions import Trunc
 from django.utils import timezone
 
 from cms.citus_mode import same_workspace
-from cms.models import ContentType, Workspace
+from cms.models import ContentType, EntryStatus, Workspace
 from ingestion.embeddings import (
     BaseEmbeddingBackend,
     EmbeddingNotConfigured,
@@ -342,9 +342,18 @@ ETA_WINDOW_SECONDS = 600.0
 ETA_MIN_SPAN_SECONDS = 1.0
 
 
-def entry_embedding_eta(*, workspace: Workspace, entry_id: int) -> EmbeddingEta:
-    """See EmbeddingEta. Only this workspace's chunks and vectors are read."""
+def entry_embedding_eta(*, workspace: Workspace, entry_id: int, published_only: bool = False) -> EmbeddingEta:
+    """See EmbeddingEta. Only this workspace's chunks and vectors are read; with
+    `published_only` (a viewer's panel), only those of published entries and assets, so that
+    neither the queue ahead nor the pace counts drafts (chunks carry their entry's status)."""
     queued = Chunk.objects.for_workspace(workspace).filter(status=ChunkStatus.PENDING)
+    vectors = ChunkVector.objects.filter(workspace=workspace)
+    if published_only:
+        visible = Q(metadata__status=EntryStatus.PUBLISHED) | Q(entry__isnull=True)
+        queued = queued.filter(visible)
+        # The chunk's own workspace too: on Citus both tables are then pruned to one shard group.
+        vectors = vectors.filter(Q(chunk__metadata__status=EntryStatus.PUBLISHED) | Q(chunk__entry__isnull=True),
+                                 chunk__workspace=workspace)
     mine = queued.filter(entry_id=entry_id).aggregate(n=Count("id"), last=Max("created_at"))
     if not mine["n"]:
         return EmbeddingEta(waiting=0, ahead=0, per_second=None, seconds=0.0)
@@ -353,7 +362,7 @@ def entry_embedding_eta(*, workspace: Workspace, entry_id: int) -> EmbeddingEta:
     # The pace while working: vectors over the seconds in which any was made. Dividing by the
     # whole first-to-last span counted the idle time between bursts as work, and estimated
     # 30 to 50 times too long (a batch of 10 made a minute apart from the last read 0.17/s).
-    recent = ChunkVector.objects.filter(workspace=workspace, created_at__gte=since).aggregate(
+    recent = vectors.filter(created_at__gte=since).aggregate(
         n=Count("id"), busy=Count(Trunc("created_at", "second"), distinct=True)
     )
     if recent["n"] < 2:

@@ -23,7 +23,9 @@ from ingestion import selectors
 
 def entry_chunks_context(request: HttpRequest, entry: Entry) -> dict[str, Any]:
     workspace = entry.workspace
-    eta = selectors.entry_embedding_eta(workspace=workspace, entry_id=entry.pk)
+    sees_drafts = role_allows(request, workspace.pk, DRAFT_ROLES)
+    # A viewer's queue and pace count published content only (docs/access.md).
+    eta = selectors.entry_embedding_eta(workspace=workspace, entry_id=entry.pk, published_only=not sees_drafts)
     return {
         "chunks": selectors.entry_chunk_list(workspace=workspace, entry_id=entry.pk),
         "semantic_enabled": entry.content_type.semantic_search_enabled,
@@ -33,7 +35,7 @@ def entry_chunks_context(request: HttpRequest, entry: Entry) -> dict[str, Any]:
         "eta_seconds": _seconds_shown(eta.seconds),
         "workspace": workspace,
         "entry": entry,
-        "show_status": role_allows(request, workspace.pk, DRAFT_ROLES),  # ingestion/admin/views.py
+        "show_status": sees_drafts,  # the ingestion status page is theirs only (ingestion/admin/views.py)
     }
 
 

@@ -113,3 +113,29 @@ def test_viewer_sees_the_chunk_panel_without_a_save(client, faq, fake_backend):
     client.force_login(viewer)
     html = client.get(f"/admin/cms/entry/{entry.pk}/change/").content.decode()
     assert chunk_states(html) and 'name="_save"' not in html
+
+
+def test_a_viewers_panel_counts_no_draft_in_the_queue_ahead_nor_in_the_pace(client, editor, faq, fake_backend):
+    # Issue 49, item 1's kin: the panel's queue and pace counted drafts for a viewer too.
+    from cms.models import EntryStatus
+
+    viewer = UserFactory(username="viewer")
+    MembershipFactory(user=viewer, workspace=faq.workspace, role=Role.VIEWER)
+    for i in range(4):
+        entry_make(faq, status=EntryStatus.DRAFT, title=f"Embedded draft {i}", body="Drafted.")
+    chunks_embed_pending()
+    now = timezone.now()
+    for n, vector in enumerate(ChunkVector.objects.filter(workspace=faq.workspace).order_by("id")):
+        ChunkVector.objects.filter(pk=vector.pk).update(created_at=now - datetime.timedelta(seconds=20 - n * 5))
+    for i in range(3):
+        entry_make(faq, status=EntryStatus.DRAFT, title=f"Queued draft {i}", body="Drafted too.")
+    entry = entry_make(faq, title="Readable", body="Text.")
+    url = f"/admin/ingestion/status/{faq.workspace.slug}/entries/{entry.pk}/chunks/"
+    etas = {}
+    for user in (viewer, editor):
+        client.force_login(user)
+        etas[user.username] = client.get(url).context["panel"]["eta"]
+
+    own = Chunk.objects.filter(entry=entry).count()
+    assert (etas["viewer"].ahead, etas["viewer"].per_second) == (own, None)
+    assert etas["editor"].ahead > own and etas["editor"].per_second is not None
