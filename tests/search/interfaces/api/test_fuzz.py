@@ -66,7 +66,7 @@ FUZZ_SEED = os.environ.get("FUZZ_SEED", "20261201")
 WORKSPACE = "acme"
 OTHER_WORKSPACE = "globex"
 TARGETS = {"entries", "semantic", "hybrid", "agentic", "events", "suggest", "synonyms", "health", "schema", "/mcp/",
-           "insights", "insights.csv", "clicks", "entry", "add", "promotion", "acme"}
+           "insights", "insights.csv", "clicks", "entry", "add", "promotion", "acme", "pin"}
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 SCHEMATHESIS_CONFIG = Path(__file__).with_name("schemathesis.toml")
 
@@ -381,6 +381,45 @@ ADMIN_POSTS = st.one_of(
     st.builds(lambda fields: ("POST", "/admin/cms/promotion/add/", fields), st.fixed_dictionaries(
         {"phrase": TRICKY_TEXT}, optional={"workspace": TRICKY_TEXT, "entry": TRICKY_TEXT, "position": TRICKY_TEXT})),
 )
+# The content type form's field builder (its JSON box) and "Pin for this query" (issue 49): NUL,
+# lone surrogates, integers past any float, nesting past the JSON check's 64 levels. ACME and
+# ACME_ENTRY stand for acme's id and one of its entries' (test_admin_and_editor_inputs_never_err).
+_FIELD_TYPES = st.sampled_from(["text", "richtext", "number", "boolean", "date", "reference", "tags", "²", ""])
+_HUGE_NUMBERS = st.one_of(st.integers(-(10**400), 10**400), st.floats(allow_nan=True, allow_infinity=True),
+                          st.just(10**30), st.just(-(10**4000)))
+
+
+def _builder_field(label: str, kind: str, ranges: list, extra: dict) -> dict:
+    return {"id": "price", "label": label, "type": kind, "facet": True, "facet_ranges": ranges, **extra}
+
+
+FIELD_BUILDER_JSON = st.one_of(
+    st.sampled_from([
+        '[{"id": "title", "label": "Ti\\u0000tle", "type": "text"}]',
+        '[{"id": "title", "label": "\\ud800", "type": "text"}]',
+        '[{"id": "title", "label": "T", "type": "text", "\\udfff": 1}]',
+        '[{"id": "price", "label": "Price", "type": "number", "facet": true, "facet_ranges": [1, ' + "9" * 400 + "]}]",
+        '[{"id": "price", "label": "Price", "type": "number", "facet": true, "facet_ranges": [1e400]}]',
+        '[{"id": "price", "label": "Price", "type": "number", "facet": true, "facet_ranges": [NaN]}]',
+        "[" * 5000 + "]" * 5000,
+        '[{"id": "t", "label": "T", "type": "text", "x": ' + "[" * 5000 + "]" * 5000 + "}]",
+    ]),
+    st.integers(1, 3000).map(lambda depth: "[" * depth + "]" * depth),
+    st.integers(1, 3000).map(lambda depth: '{"a": ' * depth + "1" + "}" * depth),
+    st.builds(lambda label, kind, ranges, extra: json.dumps([_builder_field(label, kind, ranges, extra)]),
+              TRICKY_TEXT, _FIELD_TYPES, st.lists(_HUGE_NUMBERS, max_size=3),
+              st.dictionaries(TRICKY_TEXT, TRICKY_JSON, max_size=2)),
+    TRICKY_TEXT,
+)
+BUILDER_AND_PIN_POSTS = st.one_of(
+    st.builds(lambda fields, workspace: ("POST", "/admin/cms/contenttype/add/",
+                                         {"workspace": workspace, "api_id": "fuzzed", "name": "Fuzzed",
+                                          "fields": fields}),
+              FIELD_BUILDER_JSON, st.just("ACME") | TRICKY_TEXT),
+    st.builds(lambda q, entry, back: ("POST", "/admin/search/acme/pin", {"q": q, "entry": entry, "back": back}),
+              TRICKY_TEXT | st.sampled_from(["x\x00y", "\x00", "refund\ud800", "refund"]),
+              st.just("ACME_ENTRY") | TRICKY_TEXT, st.just("q=refund") | TRICKY_TEXT),
+)
 API_BODIES = st.one_of(
     st.builds(lambda body: ("POST", "/api/v1/workspaces/acme/synonyms", body), st.one_of(
         st.fixed_dictionaries({"terms": st.lists(TRICKY_JSON, max_size=4) | TRICKY_JSON}, optional={
@@ -423,13 +462,22 @@ def editor_session(live_app, django_db_blocker) -> dict[str, str]:
 
 def test_admin_and_editor_inputs_never_err(live_app, editor_session):
     """Issue 32's new inputs, signed in as an editor: no 5xx, and every API 4xx has a code."""
+    from cms.models import Entry, EntryStatus
+
     start = access_log_lines(live_app)
     statuses: Counter[str] = Counter()
+    acme = Workspace.objects.get(slug=WORKSPACE)
+    real = {"ACME": str(acme.pk),
+            "ACME_ENTRY": str(Entry.objects.filter(workspace=acme, status=EntryStatus.PUBLISHED).values_list(
+                "pk", flat=True).first())}
 
-    @given(request=st.one_of(ADMIN_GETS, ADMIN_POSTS, API_BODIES))
-    @settings(max_examples=FUZZ_EXAMPLES * 4, suppress_health_check=list(HealthCheck), deadline=None)
+    @given(request=st.one_of(ADMIN_GETS, ADMIN_POSTS, BUILDER_AND_PIN_POSTS, API_BODIES))
+    @settings(max_examples=FUZZ_EXAMPLES * 5, suppress_health_check=list(HealthCheck), deadline=None)
     def fuzz(request: tuple[str, str, object]) -> None:
         method, path, payload = request
+        if isinstance(payload, dict):
+            payload = {key: real.get(value, value) if isinstance(value, str) else value
+                       for key, value in payload.items()}
         url = f"{live_app.base_url}{path}"
         headers = dict(editor_session)
         if method == "GET":
@@ -441,10 +489,11 @@ def test_admin_and_editor_inputs_never_err(live_app, editor_session):
         else:
             response = requests.post(url, data=_query(list(payload.items())), allow_redirects=False, timeout=60,
                                      headers={**headers, "Content-Type": "application/x-www-form-urlencoded"})
-        statuses[f"{path.rstrip('/').rpartition('/')[2]} {response.status_code}"] += 1
+        target = "contenttype add" if "/contenttype/" in path else path.rstrip("/").rpartition("/")[2]
+        statuses[f"{target} {response.status_code}"] += 1
         assert response.status_code < 500, (method, path, payload, response.status_code, response.text[:300])
         assert response.status_code != 403 or path.startswith("/api/"), (method, path, "CSRF?", response.text[:300])
-        if path.startswith("/api/") and 400 <= response.status_code < 500:
+        if (path.startswith("/api/") or target == "pin") and 400 <= response.status_code < 500:
             body = json_body(response.content)
             assert isinstance(body, dict) and isinstance(body.get("code"), str), (path, payload, response.text[:300])
 
@@ -452,3 +501,5 @@ def test_admin_and_editor_inputs_never_err(live_app, editor_session):
     record_requests("admin and editor inputs (hypothesis, signed-in editor)", live_app, start)
     figure_record("fuzz, admin and editor inputs by status: " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
     assert any(key.startswith("insights ") and key.endswith(" 200") for key in statuses), statuses
+    # The field builder's refusals are form errors (200), the pin's are 400s with a code.
+    assert statuses["contenttype add 200"] and statuses["pin 400"], statuses
