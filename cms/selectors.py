@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
 from django.db.models import QuerySet
 from django.http import Http404
 
@@ -45,6 +46,20 @@ def api_key_get(*, prefix: str) -> ApiKey | None:
     """The key with this public prefix (with or without its `cms_` scheme), if any."""
     prefix = prefix.removeprefix("cms_").split("_", 1)[0]
     return ApiKey.objects.select_related("workspace").filter(prefix=prefix).first()
+
+
+def content_type_field_usage(*, workspace: Workspace, content_type: ContentType) -> dict[str, int]:
+    """How many of the content type's entries hold a value under each key of their data (one
+    query): the field builder warns about renaming only the ids that entries hold."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT key, count(*) FROM cms_entry, jsonb_object_keys(data) AS key"
+                       " WHERE workspace_id = %s AND content_type_id = %s GROUP BY key",
+                       [workspace.pk, content_type.pk])
+        return dict(cursor.fetchall())
+
+
+def content_type_has_entries(*, workspace: Workspace, content_type: ContentType) -> bool:
+    return Entry.objects.for_workspace(workspace).filter(content_type=content_type).exists()
 
 
 def content_type_list(*, workspace: Workspace) -> QuerySet[ContentType]:
