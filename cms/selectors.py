@@ -74,6 +74,13 @@ def entries_by_id(*, workspace: Workspace, ids: list[int]) -> dict[int, Entry]:
             .select_related("content_type")}
 
 
+def promotions_for_phrase(*, workspace: Workspace, phrase_key: str) -> list[Promotion]:
+    """The workspace's pins of one phrase (its key, promotion_phrase_normalise), in the order
+    searches show them, with their entries and the entries' content types (one query)."""
+    return list(Promotion.objects.for_workspace(workspace).filter(phrase_key=phrase_key)
+                .select_related("entry", "entry__content_type").order_by("position", "id"))
+
+
 def promotion_pinned(*, workspace: Workspace, phrase_key: str, entry: Entry,
                      excluding: Promotion | None = None) -> bool:
     """Whether a promotion of the workspace other than `excluding` pins `entry` to `phrase_key`
