@@ -93,13 +93,22 @@ def search_pin(request: HttpRequest, slug: str) -> HttpResponse:
     if not may_pin(request, workspace):
         raise PermissionDenied
     entry_id = int_from_text(request.POST.get("entry"), low=1)
+    back = _search_url(slug, request.POST.get("back", ""))
+    # "Pin an entry" (a person picking from a search box): its slips come back to the page as
+    # messages; a result's own button never posts them, so there they stay coded 400s.
+    picked = request.POST.get("picker") == "1"
     if entry_id is None:
+        if picked:
+            messages.error(request, gettext("Choose the entry to pin."), extra_tags="entry_required")
+            return HttpResponseRedirect(back)
         return _refusal("entry_required", gettext("Choose the result to pin."))
     entry = entries_by_id(workspace=workspace, ids=[entry_id]).get(entry_id)
     if entry is None:
+        if picked:
+            messages.error(request, gettext("No such entry in this workspace."), extra_tags="entry_not_in_workspace")
+            return HttpResponseRedirect(back)
         return _refusal("entry_not_in_workspace", gettext("No such entry in this workspace."))
     phrase = request.POST.get("q", "")
-    back = _search_url(slug, request.POST.get("back", ""))
     try:
         promotion = services.promotion_create(workspace=workspace, phrase=phrase, entry=entry,
                                               match=PromotionMatch.IS)

@@ -71,3 +71,12 @@ def test_a_viewer_may_not_unpin(client, workspace, pins):
     client.force_login(member("viewer", workspace, Role.VIEWER))
     assert client.post(CHANGE, {"promotion": pins[0].pk, "action": "unpin"}).status_code == 403
     assert "search-pin-list" not in client.get("/admin/search/acme/", {"q": "refund"}).content.decode()
+
+
+def test_pin_an_entry_with_none_chosen_or_anothers_comes_back_as_a_message(client, workspace, pins):
+    client.force_login(member("editor", workspace))
+    for entry, code in ((None, "entry_required"), (pins[3].entry_id, "entry_not_in_workspace")):
+        page = client.post("/admin/search/acme/pin", {"picker": "1", "q": "refund", "back": "q=refund",
+                                                      **({"entry": entry} if entry else {})}, follow=True)
+        assert page.status_code == 200 and f'data-code="{code}"' in page.content.decode()
+    assert Promotion.objects.for_workspace(workspace).count() == 3
