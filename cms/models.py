@@ -387,4 +387,5 @@ class Promotion(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.phrase} → {self.entry_id}"
+        # The entry by its title, as editors know it (an id said nothing: "walk → 22").
+        return f"{self.phrase} → {self.entry}"

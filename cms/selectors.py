@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
 from django.db.models import QuerySet
 from django.http import Http404
 
@@ -47,6 +48,20 @@ def api_key_get(*, prefix: str) -> ApiKey | None:
     return ApiKey.objects.select_related("workspace").filter(prefix=prefix).first()
 
 
+def content_type_field_usage(*, workspace: Workspace, content_type: ContentType) -> dict[str, int]:
+    """How many of the content type's entries hold a value under each key of their data (one
+    query): the field builder warns about renaming only the ids that entries hold."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT key, count(*) FROM cms_entry, jsonb_object_keys(data) AS key"
+                       " WHERE workspace_id = %s AND content_type_id = %s GROUP BY key",
+                       [workspace.pk, content_type.pk])
+        return dict(cursor.fetchall())
+
+
+def content_type_has_entries(*, workspace: Workspace, content_type: ContentType) -> bool:
+    return Entry.objects.for_workspace(workspace).filter(content_type=content_type).exists()
+
+
 def content_type_list(*, workspace: Workspace) -> QuerySet[ContentType]:
     """The workspace's content types by api id."""
     return ContentType.objects.for_workspace(workspace).order_by("api_id")
@@ -57,6 +72,13 @@ def entries_by_id(*, workspace: Workspace, ids: list[int]) -> dict[int, Entry]:
     Ids of another workspace's entries are left out."""
     return {entry.pk: entry for entry in Entry.objects.for_workspace(workspace).filter(pk__in=ids)
             .select_related("content_type")}
+
+
+def promotions_for_phrase(*, workspace: Workspace, phrase_key: str) -> list[Promotion]:
+    """The workspace's pins of one phrase (its key, promotion_phrase_normalise), in the order
+    searches show them, with their entries and the entries' content types (one query)."""
+    return list(Promotion.objects.for_workspace(workspace).filter(phrase_key=phrase_key)
+                .select_related("entry", "entry__content_type").order_by("position", "id"))
 
 
 def promotion_pinned(*, workspace: Workspace, phrase_key: str, entry: Entry,

@@ -1,6 +1,7 @@
 """Pure chunking: text in, chunk drafts out (no database, no network).
 
-Heading-aware (Markdown `#`/setext headings, richtext `<h1>`-`<h6>`): chunks never cross a
+Heading-aware (Markdown `#`/setext headings, HTML `<h1>`-`<h6>`, rich text's Markdown rendered to
+its headings and text by markdown-it-py): chunks never cross a
 section, and every chunk of a section starts with its heading path so the heading embeds
 with it. Sentence-aware for English (. ! ?) and Japanese (。！？): chunks end on sentence
 boundaries unless a single sentence is longer than the chunk. Size-bounded: no chunk is
@@ -16,7 +17,14 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Literal
 
-TextFormat = Literal["plain", "markdown", "html"]
+from markdown_it import MarkdownIt
+
+TextFormat = Literal["plain", "markdown", "html", "richtext"]
+
+# Rich text fields hold Markdown (CommonMark, with GFM tables and strikethrough), the format
+# the admin's editor writes. Raw HTML inside it stays allowed, as CommonMark allows: it is
+# only ever parsed here to be dropped, never shown, so an older HTML value reads as its text.
+_RICHTEXT_MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 
 # A value too short to carry meaning alone (a category, a tag: docs/design/short-fields.md) is
 # never a chunk of its own: a two-word chunk is close to every two-word query and outranks the
@@ -70,8 +78,9 @@ def chunk_text(
     a chunk is embedded with the context of what it is part of.
 
     `fmt` selects how headings are found: "markdown" (ATX and setext headings, fenced code
-    kept whole where it fits), "html" (richtext markup stripped, h1-h6 as headings) or
-    "plain" (no headings). Each chunk of a section begins with the section's heading path
+    kept whole where it fits; an uploaded Markdown file's text as written), "html" (markup
+    stripped, h1-h6 as headings), "richtext" (a rich text field's Markdown rendered, then as
+    "html": its headings kept, its markup gone) or "plain" (no headings). Each chunk of a section begins with the section's heading path
     and a newline. About `overlap` characters of whole trailing sentences of the previous
     chunk of the same section are repeated at the start of the next one. Whitespace-only
     input gives [].
@@ -84,6 +93,8 @@ def chunk_text(
         blocks = _markdown_blocks(_normalise_newlines(text))
     elif fmt == "html":
         blocks = _html_blocks(text)
+    elif fmt == "richtext":
+        blocks = _html_blocks(_RICHTEXT_MARKDOWN.render(text))
     elif fmt == "plain":
         blocks = _plain_blocks(_normalise_newlines(text))
     else:
@@ -102,6 +113,12 @@ def chunk_text(
         for chunk_body in _pack(_units(body, budget), budget=budget, overlap=min(overlap, budget // 2)):
             drafts.append(ChunkDraft(ordinal=len(drafts), text=prefix + chunk_body, heading=heading))
     return drafts
+
+
+def richtext_to_text(value: str) -> str:
+    """A rich text field's value (Markdown, which may hold HTML) as the text a reader sees:
+    what its chunks hold, without `**`, `#` or tags (html_to_text of its rendering)."""
+    return html_to_text(_RICHTEXT_MARKDOWN.render(value))
 
 
 def html_to_text(html: str) -> str:

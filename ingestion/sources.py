@@ -134,8 +134,9 @@ def entry_chunks_desired(entry: Entry, info: ContentTypeInfo) -> list[DesiredChu
         title = ""  # the title is the only text: it is the chunk
     desired: list[DesiredChunk] = []
     for spec, value in texts:
-        # Rich text is HTML: the chunker strips the markup and keeps headings with their section.
-        fmt = "html" if spec["type"] == FieldType.RICHTEXT else "plain"
+        # Rich text is Markdown: the chunker renders it, strips the markup and keeps headings
+        # with their section (an older value's HTML is stripped the same way).
+        fmt = "richtext" if spec["type"] == FieldType.RICHTEXT else "plain"
         desired.extend(_drafts(value, fmt=fmt, field_id=spec["id"], title=title, context=context))
     return desired
 

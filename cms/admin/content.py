@@ -299,7 +299,7 @@ class ContentTypeAdmin(WorkspaceScopedAdmin):
     list_select_related = ["workspace"]
 
     def render_change_form(self, request: HttpRequest, context, add=False, change=False, form_url="", obj=None):
-        context["field_builder"] = field_builder_config()
+        context["field_builder"] = field_builder_config(content_type=obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_readonly_fields(self, request: HttpRequest, obj: ContentType | None = None):

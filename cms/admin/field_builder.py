@@ -16,7 +16,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, gettext_lazy as _
 
 from cms.json_input import MAX_JSON_DEPTH, JSONRefused, json_loads_checked
-from cms.models import FieldType
+from cms.models import ContentType, FieldType
+from cms.selectors import content_type_field_usage, content_type_has_entries
 from cms.schemas import BUILTIN_FACETS_SHOWN, FACETABLE_TYPES, MAX_FACET_FIELDS, SIDEBAR_FACETS
 
 # Kinds whose values full-text search matches (strings and numbers: cms_entry_search_values)
@@ -81,9 +82,17 @@ class SchemaJSONField(forms.JSONField):
         return json.dumps(value, ensure_ascii=False, indent=2, cls=self.encoder)
 
 
-def field_builder_config() -> dict[str, Any]:
-    """The kinds, what each may be, the facet limit and the builder's words, for json_script."""
+def field_builder_config(content_type: ContentType | None = None) -> dict[str, Any]:
+    """The kinds, what each may be, the facet limit and the builder's words, for json_script;
+    for a saved type, also how many entries hold each field id (a rename warns only for those)
+    and whether it has entries at all (until then, saved ids still follow their labels)."""
+    usage = ({} if content_type is None or content_type.pk is None
+             else content_type_field_usage(workspace=content_type.workspace, content_type=content_type))
+    has_entries = content_type is not None and content_type.pk is not None and content_type_has_entries(
+        workspace=content_type.workspace, content_type=content_type)
     return {
+        "fields_in_use": usage,
+        "has_entries": has_entries,
         "types": [{"value": value, "label": str(label), "help": str(TYPE_HELP[value]),
                    "facet": value in FACETABLE_TYPES, "fulltext": value in FULLTEXT_TYPES,
                    "semantic": value in SEMANTIC_TYPES} for value, label in FieldType.choices],

@@ -1,7 +1,8 @@
 """The rich text fields' widget: a textarea that EasyMDE (vendored in cms/static/cms/vendor/easymde/)
 turns into a Markdown editor with a preview; with JavaScript off it stays a plain textarea.
 
-The text is stored as typed (Markdown, which may hold HTML: older entries' HTML stays valid).
+The text is stored as typed: Markdown, the one format of rich text fields (cms/richtext.py;
+values once written in HTML were converted by migration cms.0016, so none opens as tags).
 The toolbar's words are the widget's `data-markdown-words`, translated here.
 """
 

@@ -120,7 +120,7 @@ class PromotionForm(forms.ModelForm):
 class PromotionAdmin(WorkspaceScopedAdmin):
     form = PromotionForm
     entry_lookup = "entry__"  # a viewer sees no promotion of a draft (nor its title)
-    list_display = ["phrase", "match", "entry", "position", "workspace", "created_at"]
+    list_display = ["phrase", "entry", "match", "position", "workspace", "created_at"]  # the entry by its title
     list_filter = [("workspace", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["workspace", "entry", "entry__content_type"]
     search_fields = ["phrase", "phrase_key"]  # 退货 finds the pin typed 退貨
@@ -128,6 +128,7 @@ class PromotionAdmin(WorkspaceScopedAdmin):
 
     class Media:
         js = ["cms/autocomplete_labels.js"]  # names the entry search for screen readers
+        css = {"all": ["cms/promotion_form.css"]}  # the entry search as wide as its labels
     ordering = ["workspace", "phrase", "position"]
 
     def formfield_for_foreignkey(self, db_field, request: HttpRequest, **kwargs):

@@ -51,6 +51,7 @@ from cms.services.promotions import (
     PROMOTION_REFUSALS,
     promotion_create,
     promotion_delete,
+    promotion_move,
     promotion_phrase_checked,
     promotion_update,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "membership_workspaces_lock",
     "promotion_create",
     "promotion_delete",
+    "promotion_move",
     "promotion_phrase_checked",
     "promotion_update",
     "synonym_set_check",

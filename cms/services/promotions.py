@@ -96,3 +96,20 @@ def promotion_update(*, promotion: Promotion, workspace: Workspace, phrase: str,
 
 def promotion_delete(*, promotion: Promotion) -> None:
     promotion.delete()
+
+
+@transaction.atomic
+def promotion_move(*, promotion: Promotion, by: int) -> list[Promotion]:
+    """Move `promotion` `by` places (-1 up, 1 down) among the pins of its phrase (same key), in
+    the order searches show them (position, then id), and number them 0, 1, 2... so the order
+    read is the order stored. Moving past either end leaves it there. Returns the pins in order."""
+    pins = list(Promotion.objects.select_for_update().filter(workspace_id=promotion.workspace_id,
+                                                             phrase_key=promotion.phrase_key).order_by("position", "id"))
+    index = next(i for i, pin in enumerate(pins) if pin.pk == promotion.pk)
+    target = max(0, min(len(pins) - 1, index + by))
+    pins.insert(target, pins.pop(index))
+    for position, pin in enumerate(pins):
+        if pin.position != position:
+            pin.position = position
+            pin.save(update_fields=["position"])
+    return pins

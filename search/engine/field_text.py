@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cms.models import FieldType
-from ingestion.chunking import html_to_text
+from ingestion.chunking import richtext_to_text
 
 
 def field_types(fields: Sequence[Mapping[str, Any]]) -> dict[str, str]:
@@ -15,9 +15,10 @@ def field_types(fields: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 
 
 def field_text(value: str, field_type: str) -> str:
-    """`value` as text: a rich-text value is HTML, parsed by the chunker's html.parser-based
-    stripper (ingestion.chunking.html_to_text, the same text chunks hold); other values are
-    already text and kept as they are (a '<' in plain text is a character, not a tag)."""
-    if field_type == FieldType.RICHTEXT and ("<" in value or "&" in value):
-        return html_to_text(value)
+    """`value` as text: a rich-text value is Markdown (which may hold HTML), rendered and
+    stripped as the chunker does (ingestion.chunking.richtext_to_text, the same text chunks
+    hold); other values are already text and kept as they are (a '<' or '*' in plain text is a
+    character, not markup)."""
+    if field_type == FieldType.RICHTEXT:
+        return richtext_to_text(value)
     return value

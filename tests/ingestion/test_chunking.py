@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from ingestion.chunking import ChunkDraft, chunk_text, html_to_text
+from ingestion.chunking import ChunkDraft, chunk_text, html_to_text, richtext_to_text
 
 REFUND_POLICY_MD = """\
 # Refund policy
@@ -346,3 +346,22 @@ def test_title_heads_every_chunk():
 def test_title_stays_above_document_headings():
     drafts = chunk_text("# Timing\n\nRefunds take five days.", fmt="markdown", title="Refund policy")
     assert [d.heading for d in drafts] == ["Refund policy > Timing"]
+
+
+# --- rich text: Markdown rendered, then read as text -------------------------------------------
+
+
+def test_richtext_markdown_loses_its_marks_and_keeps_its_headings():
+    drafts = chunk_text("# Pickup\n\nAt our **Kobe** counter, `walk-in` and _open_ daily.\n\n1. One\n2. Two",
+                        fmt="richtext", title="Stores")
+    assert [(d.heading, d.text) for d in drafts] == [
+        ("Stores > Pickup", "Stores > Pickup\nAt our Kobe counter, walk-in and open daily.\n\nOne\nTwo")]
+
+
+def test_richtext_html_value_reads_as_the_html_chunker_reads_it():
+    assert [d.text for d in chunk_text(RICHTEXT_HTML, fmt="richtext", size=300)] == [
+        d.text for d in chunk_text(RICHTEXT_HTML, fmt="html", size=300)]
+
+
+def test_richtext_to_text_strips_markdown_and_html_alike():
+    assert richtext_to_text("Ship **fast** & <b>free</b>\n\n## Costs") == "Ship fast & free\n\nCosts"

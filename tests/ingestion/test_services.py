@@ -62,7 +62,7 @@ def test_opted_in_entry_gets_pending_chunks_headed_by_its_title(semantic_type, f
     assert all(c.token_estimate > 0 for c in chunks)
 
 
-def test_richtext_is_chunked_as_html_and_text_as_plain(semantic_type, monkeypatch):
+def test_richtext_is_chunked_as_markdown_and_text_as_plain(semantic_type, monkeypatch):
     formats = []
     real = sources.chunk_text
 
@@ -73,7 +73,14 @@ def test_richtext_is_chunked_as_html_and_text_as_plain(semantic_type, monkeypatc
     monkeypatch.setattr(sources, "chunk_text", spy)
     entry_make(semantic_type, title="T", body="<p>Body</p>")
     entry_make(semantic_type, title="Only a title")
-    assert formats == ["html", "plain"]
+    assert formats == ["richtext", "plain"]
+
+
+def test_markdown_richtext_chunks_hold_its_text_without_markup(semantic_type):
+    entry = entry_make(semantic_type, title="Pickup",
+                       body="## Where\n\nCollect it at our **Kobe** pickup counter, *open daily*.\n\n- [Map](https://x.test)")
+    texts = [c.text for c in Chunk.objects.filter(entry=entry)]
+    assert texts == ["Pickup > Where\nCollect it at our Kobe pickup counter, open daily.\n\nMap"]
 
 
 def test_entry_with_only_a_title_gets_one_title_chunk(semantic_type):

@@ -22,19 +22,20 @@ PRODUCT_FIELDS = [
     {"id": "in_stock", "label": "In stock", "type": "boolean"},
 ]
 
+# Rich text is Markdown (cms/richtext.py), as the admin's editor writes it.
 ARTICLES = [
-    ("Refund policy", "<h2>Refunds</h2><p>You can return any item within 30 days of delivery for a full "
-     "refund. Items must be unused and in their original packaging.</p><p>Refunds are issued to the "
-     "original payment method within 5 business days.</p>", 3),
-    ("Shipping times", "<p>Orders ship from our Osaka warehouse within two business days. Delivery "
-     "inside Japan takes 1-3 days; international delivery takes 7-14 days.</p>", 2),
-    ("返品・返金について", "<h2>返品</h2><p>商品到着後30日以内であれば、未使用品に限り返品を承ります。"
-     "</p><p>返金は元のお支払い方法に5営業日以内に行います。</p>", 1),
-    ("配送料金のご案内", "<p>5,000円以上のご注文で国内送料無料です。沖縄・離島は別途料金がかかります。</p>", 1),
-    ("Password reset", "<p>To reset your password, open Settings, choose Security, and follow the "
-     "link we email you. The link expires after one hour.</p>", 5),
-    ("アカウントの削除", "<p>アカウントを削除すると、注文履歴とお気に入りは復元できません。"
-     "設定画面の「アカウント」から手続きできます。</p>", 1),
+    ("Refund policy", "## Refunds\n\nYou can return any item within **30 days** of delivery for a full "
+     "refund. Items must be unused and in their original packaging.\n\nRefunds are issued to the "
+     "original payment method within 5 business days.", 3),
+    ("Shipping times", "Orders ship from our **Osaka** warehouse within two business days. Delivery "
+     "inside Japan takes 1-3 days; international delivery takes 7-14 days.", 2),
+    ("返品・返金について", "## 返品\n\n商品到着後**30日以内**であれば、未使用品に限り返品を承ります。"
+     "\n\n返金は元のお支払い方法に5営業日以内に行います。", 1),
+    ("配送料金のご案内", "5,000円以上のご注文で国内送料無料です。沖縄・離島は別途料金がかかります。", 1),
+    ("Password reset", "To reset your password, open *Settings*, choose *Security*, and follow the "
+     "link we email you. The link expires after one hour.", 5),
+    ("アカウントの削除", "アカウントを削除すると、注文履歴とお気に入りは復元できません。"
+     "設定画面の「アカウント」から手続きできます。", 1),
 ]
 PRODUCTS = [
     ("Ceramic tea cup", "TEA-CUP-001", 2400, True),

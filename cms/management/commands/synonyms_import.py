@@ -1,9 +1,11 @@
 """`manage.py synonyms_import <workspace> <file> [--format csv|solr] [--replace]`: add synonym sets from a file.
 
-All or nothing: every set is checked first (cms.services.synonym_set_check); one bad line
-stops the import with its line number and code, and nothing is written. A file that cannot be
-read (missing, a directory, not UTF-8, a CSV cell over the reader's limit) is said the same
-way, in one line naming the file, the line and the problem, with exit status 1."""
+All or nothing: every set is checked first (cms.services.synonym_set_check), then written in
+one transaction that the service checks against the sets already there (two one-way sets of one
+source, a multi-way set another holds whole); one bad line stops the import with its line number
+and code, and nothing is written. A file that cannot be read (missing, a directory, not UTF-8, a
+CSV cell over the reader's limit) is said the same way, in one line naming the file, the line and
+the problem, with exit status 1."""
 
 from __future__ import annotations
 
@@ -61,5 +63,8 @@ class Command(BaseCommand):
                 for synonym_set in SynonymSet.objects.for_workspace(workspace):
                     services.synonym_set_delete(synonym_set=synonym_set)
             for row in rows:
-                services.synonym_set_create(workspace=workspace, kind=row.kind, terms=row.terms, source=row.source)
+                try:
+                    services.synonym_set_create(workspace=workspace, kind=row.kind, terms=row.terms, source=row.source)
+                except ValidationError as exc:  # overlaps a set already there or an earlier line: nothing is kept
+                    raise CommandError(f"line {row.line}: {' '.join(exc.messages)} ({exc.code})") from exc
         self.stdout.write(f"Imported {len(rows)} synonym set(s) into {workspace.slug}.")

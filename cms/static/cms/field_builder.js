@@ -23,8 +23,14 @@
   }
 
   let fields = parse() || [];
-  const savedIds = new Set(fields.map((f) => f.id));
   const originalId = new WeakMap(fields.map((f) => [f, f.id]));
+  // Entries holding a value under each saved id (cms.selectors.content_type_field_usage): a
+  // rename warns only for those. Once the type has an entry, saved ids stop following labels.
+  const inUse = config.fields_in_use || {};
+  const hasEntries = !!config.has_entries;
+  // Fields whose id follows their label (a slug of it): new ones, and saved ones while no entry
+  // exists whose id still reads as their label. Typing in the id box stops it.
+  const autoIds = new WeakSet();
 
   function make(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -60,12 +66,20 @@
     return base.slice(0, 64);
   }
 
-  function uniqueId(base) {
-    let id = base || "field";
+  // Unique within the type: `question`, then `question_2`; `self` (the field being named) aside.
+  function uniqueId(base, self) {
+    const root = base || "field";
+    let id = root;
     let n = 2;
-    while (fields.some((f) => f.id === id)) id = `${base || "field"}_${n++}`;
+    while (fields.some((f) => f !== self && f.id === id)) id = `${root}_${n++}`.slice(0, 64);
     return id;
   }
+
+  function followsLabel(field) {
+    const base = slug(field.label || "") || "field";
+    return field.id === base || new RegExp(`^${base}_[0-9]+$`).test(field.id || "");
+  }
+  if (!hasEntries) fields.filter(followsLabel).forEach((f) => autoIds.add(f));
 
   function fieldRow(field, index) {
     const kind = kinds[field.type] || kinds.text;
@@ -75,23 +89,31 @@
 
     const label = make("input", { type: "text", id: `${key}-label`, value: field.label || "", "data-part": "label" });
     label.addEventListener("input", () => {
-      const wasAuto = !field.id || field.id === slug(field.label || "") || field.autoId;
       field.label = label.value;
-      if (wasAuto && !savedIds.has(originalId.get(field))) {
-        field.id = uniqueId(slug(label.value) || "field");
+      if (autoIds.has(field)) {
+        field.id = uniqueId(slug(label.value), field);
         id.value = field.id;
+        item.dataset.field = field.id;
+        showRename();
       }
       write();
     });
     const id = make("input", { type: "text", id: `${key}-id`, value: field.id || "", "data-part": "id", spellcheck: "false", autocapitalize: "off" });
     const renameNote = make("p", { class: "fb-rename help", id: `${key}-rename`, hidden: true, "aria-live": "polite" });
+    function showRename() {
+      const old = originalId.get(field);
+      renameNote.hidden = !(old && inUse[old] && old !== field.id);
+      renameNote.textContent = words.rename.replace("%(old)s", old || "");
+    }
     id.addEventListener("input", () => {
       field.id = id.value;
-      const old = originalId.get(field);
-      renameNote.hidden = !(old && savedIds.has(old) && old !== field.id);
-      renameNote.textContent = words.rename.replace("%(old)s", old || "");
+      item.dataset.field = field.id;
+      if (id.value) autoIds.delete(field);
+      else autoIds.add(field);  // emptied: it follows the label again
+      showRename();
       write();
     });
+    showRename();
     const type = make("select", { id: `${key}-type`, "data-part": "type", "aria-describedby": `${key}-type-help` });
     config.types.forEach((t) => type.append(make("option", { value: t.value, selected: t.value === field.type }, t.label)));
     type.addEventListener("change", () => {
@@ -172,7 +194,9 @@
   }
 
   add.addEventListener("click", () => {
-    fields.push({ id: uniqueId("field"), label: "", type: "text", required: false });
+    const field = { id: uniqueId("field"), label: "", type: "text", required: false };
+    autoIds.add(field);
+    fields.push(field);
     render();
     list.lastElementChild.querySelector("[data-part=label]").focus();
   });

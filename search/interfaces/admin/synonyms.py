@@ -22,7 +22,8 @@ from cms.admin.pages import admin_page
 
 def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
     """GET: the workspace's synonym sets and, for owners and editors, the form to add one.
-    POST (owners and editors): `action` add (kind, source, terms: comma-separated) or delete (id)."""
+    POST (owners and editors): `action` add (kind, source, terms: comma-separated) or delete (id):
+    a delete without `confirmed=yes` shows the page asking to confirm, and deletes nothing."""
     access = workspace_access_for_user(user=request.user, slug=slug)  # 404 unless a member
     workspace = access.workspace
     may_edit = access.role in DRAFT_ROLES or request.user.is_superuser
@@ -34,11 +35,15 @@ def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
             return HttpResponseRedirect(here)
         if request.POST.get("action") == "delete":
             found = SynonymSet.objects.for_workspace(workspace).filter(id=_uuid(request.POST.get("id"))).first()
+            if found is not None and request.POST.get("confirmed") != "yes":
+                # One click asks first: the page again, the set named, with Delete and Cancel.
+                return _page(request, workspace, may_edit=may_edit, confirm_delete=found)
             if found is not None:
                 services.synonym_set_delete(synonym_set=found)
                 messages.success(request, gettext("Deleted the synonym set %(set)s.") % {"set": found})
             return HttpResponseRedirect(here)
-        terms = [t for t in request.POST.get("terms", "").replace("、", ",").split(",")]
+        # Japanese and Chinese keyboards type their own commas: 、 and the full-width ，.
+        terms = request.POST.get("terms", "").replace("、", ",").replace("，", ",").split(",")
         try:
             created = services.synonym_set_create(workspace=workspace, terms=terms,
                                                   kind=request.POST.get("kind") or SynonymKind.MULTI_WAY,
@@ -49,12 +54,16 @@ def synonyms_page(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, gettext("Added the synonym set %(set)s. Searches use it now; no reindex needed.") % {
                 "set": created})
         return HttpResponseRedirect(here)
+    # The insights page's "Add synonym" opens this page with the query that found nothing.
+    return _page(request, workspace, may_edit=may_edit, terms_initial=request.GET.get("terms", "")[:200])
+
+
+def _page(request: HttpRequest, workspace, *, may_edit: bool, terms_initial: str = "",
+          confirm_delete: SynonymSet | None = None) -> HttpResponse:
     return admin_page(
         request, "admin/search/synonyms.html", gettext("Synonyms: %(name)s") % {"name": workspace.name},
         workspace=workspace, sets=list(SynonymSet.objects.for_workspace(workspace)), may_edit=may_edit,
-        kinds=SynonymKind.choices,
-        # The insights page's "Add synonym" opens this page with the query that found nothing.
-        terms_initial=request.GET.get("terms", "")[:200],
+        kinds=SynonymKind.choices, terms_initial=terms_initial, confirm_delete=confirm_delete,
     )
 
 

@@ -19,5 +19,6 @@ urlpatterns = [
          name="admin_search_insights_csv"),
     path("<slug:slug>/clicks", admin.site.admin_view(insights_admin.search_click), name="admin_search_click"),
     path("<slug:slug>/pin", admin.site.admin_view(admin_pins.search_pin), name="admin_search_pin"),
+    path("<slug:slug>/pins", admin.site.admin_view(admin_pins.search_pin_change), name="admin_search_pin_change"),
     path("<slug:slug>/synonyms/", admin.site.admin_view(admin_synonyms.synonyms_page), name="admin_synonyms"),
 ]

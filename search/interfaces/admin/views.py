@@ -40,7 +40,7 @@ from search.contract.errors import SearchError, localized_text
 from search.engine.fulltext import EntryHit, EntrySearchResult
 from search.engine.hybrid import LEG_SEMANTIC
 from search.interfaces.admin.options import page_option_values, page_options
-from search.interfaces.admin.pins import may_pin
+from search.interfaces.admin.pins import PinEntryForm, may_pin, query_pins
 from search.engine.field_text import field_text, field_types
 from search.kinds import SEARCH_ENTRIES, SEARCH_KINDS, SearchKind
 from search.contract.options import option_from_text
@@ -146,6 +146,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
     pending = (result.pending if isinstance(result, SearchResult)
                else chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)))
 
+    pinner = may_pin(request, workspace)
     return admin_page(
         request,
         "admin/search/search.html",
@@ -185,7 +186,10 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
         facet_chips=chips,
         facet_clear_url=clear_url,
         keep_filters=bool(params.get(KEEP_FILTERS_PARAM)),
-        may_pin=may_pin(request, workspace),
+        may_pin=pinner,
+        # The query's pins, to reorder and unpin here, and "Pin an entry" for one not in the results.
+        pins=query_pins(workspace, query) if pinner and query else [],
+        pin_form=PinEntryForm() if pinner and query else None,
         back=urlencode([(key, value) for key, value in params.items() if key != PREVIOUS_QUERY_PARAM]),
     )
 

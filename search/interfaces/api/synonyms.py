@@ -27,7 +27,8 @@ from search.interfaces.api.schema import error_responses
 # The 403 and 503 components are the other endpoints' (one enum of codes each, named once).
 FORBIDDEN_CODES = ["status_not_visible", "permission_denied"]
 SYNONYM_CODES = ["synonym_set_too_small", "synonym_set_too_large", "synonym_kind_invalid", "synonym_term_invalid",
-                 "synonym_terms_invalid", "invalid_request", "unknown_parameter"]
+                 "synonym_terms_invalid", "synonym_source_taken", "synonym_set_duplicate", "invalid_request",
+                 "unknown_parameter"]
 
 
 class SynonymSetSerializer(serializers.Serializer):

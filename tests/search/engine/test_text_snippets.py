@@ -99,3 +99,16 @@ def test_mcp_snippet_is_text(workspace, article_type):
     answer = run(go())
 
     assert_text_snippet(answer.structured_content["results"][0]["snippet"])
+
+
+@pytest.mark.django_db
+def test_a_markdown_body_snippet_has_no_marks(client, editor, article_type):
+    entry_make(article_type, title="Pickup", body="## Where\n\nCollect it at our **Kobe** pickup counter, *30 days* a month.")
+
+    (hit,) = search_entries(access=full_access(article_type.workspace), query="Kobe").as_dict()["results"]
+
+    assert hit["snippet"]["text"] == "Where\n\nCollect it at our Kobe pickup counter, 30 days a month."
+    assert [hit["snippet"]["text"][start:end] for start, end in hit["snippet"]["highlights"]] == ["Kobe"]
+    client.force_login(editor)
+    html = client.get(f"/admin/search/{article_type.workspace.slug}/", {"q": "Kobe"}).content.decode()
+    assert "our <mark>Kobe</mark> pickup" in html and "**" not in html

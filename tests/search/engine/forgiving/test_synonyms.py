@@ -215,7 +215,7 @@ def test_editor_adds_and_deletes_a_set_in_the_admin(client, workspace, editor):
 
     assert "返金, 払い戻し" in page.content.decode()
     synonym_set = SynonymSet.objects.get()
-    client.post(ADMIN, {"action": "delete", "id": str(synonym_set.id)})
+    client.post(ADMIN, {"action": "delete", "id": str(synonym_set.id), "confirmed": "yes"})  # asked first: tests/cms/test_synonym_overlap.py
     assert not SynonymSet.objects.exists()
 
 
