@@ -25,6 +25,7 @@ from cms.models import ContentType, Workspace
 from cms.selectors import workspace_get_for_user, workspace_list_for_user
 from cms.admin.pages import admin_page
 from ingestion.admin import actions as admin_actions
+from ingestion.admin.workers import workers_banner
 
 # The index lists at most this many workspaces (each costs a few count queries).
 from ingestion import selectors
@@ -147,7 +148,7 @@ def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _live_summary(workspace: Workspace) -> dict[str, Any]:
     """_summary, and `live_pending`: the chunks still to embed, while which the page refreshes."""
     summary = _summary(workspace)
-    return {**summary, "live_pending": summary["summary"]["pending"]}
+    return {**summary, "live_pending": summary["summary"]["pending"], "workers": workers_banner(workspace=workspace)}
 
 
 def status_live_fragment(request: HttpRequest, workspace: Workspace) -> HttpResponse:
