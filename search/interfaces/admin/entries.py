@@ -20,6 +20,7 @@ from search.contract.errors import SearchError, localized_text
 from search.engine.fulltext import Snippet, search_entries
 from search.contract.options import MAX_LIMIT
 from search.engine.snippets import highlight_html
+from search.interfaces.admin.options import option_labels
 
 # The admin searches each workspace it shows; beyond this many, it asks for a workspace filter.
 ADMIN_SEARCH_MAX_WORKSPACES = 20
@@ -35,7 +36,7 @@ class EntrySearchAdmin(EntryAdmin):
     class Media:
         css = {"all": ["search/admin_search.css"]}  # the match column's snippet (_snippet_column)
 
-    search_help_text = "Finds entries whose values contain the text (case-insensitive, literal)."
+    search_help_text = _("Finds entries whose values contain the text (case-insensitive, literal).")
     # RelatedOnly: the choices come from the (workspace-scoped) rows, never other tenants' names.
     list_filter = [
         ("workspace", admin.RelatedOnlyFieldListFilter),
@@ -82,7 +83,7 @@ class EntrySearchAdmin(EntryAdmin):
                     limit=MAX_LIMIT,
                 )
             except SearchError as exc:
-                messages.error(request, localized_text(exc.message))
+                messages.error(request, localized_text(exc.message, labels=option_labels()))
                 return queryset.none(), False
             ids.extend(hit.entry_id for hit in result.hits)
             snippets.update((hit.entry_id, hit.snippet) for hit in result.hits)
