@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy as _
 
 from cms.access import workspace_accesses_for_user
+from cms.content_language import content_language
 from cms.admin.content import ContentTypeListFilter, EntryAdmin
 from cms.models import ContentType, Entry
 from search.contract.errors import SearchError, localized_text
@@ -43,6 +44,12 @@ class EntrySearchAdmin(EntryAdmin):
         "status",
         ("content_type", ContentTypeListFilter),  # labelled with the workspace
     ]
+
+    @admin.display(description=_("title"))
+    def display_title(self, entry: Entry) -> SafeString:
+        # Content keeps its own language on a page in another (docs/i18n.md).
+        title = super().display_title(entry)
+        return format_html('<span lang="{}">{}</span>', content_language(title), title) if entry.title else title
 
     def get_list_display(self, request: HttpRequest):
         display = super().get_list_display(request)
@@ -103,8 +110,8 @@ def _snippet_column(request: HttpRequest) -> Callable[[Entry], SafeString]:
             return SafeString("")
         # Its width is in search/admin_search.css (EntrySearchAdmin.Media): the Content-Security-Policy
         # allows no inline style.
-        return format_html('<span class="search-snippet" data-field="{}">{}</span>', snippet.field,
-                           highlight_html(snippet.text, snippet.highlights))
+        return format_html('<span class="search-snippet" data-field="{}" lang="{}">{}</span>', snippet.field,
+                           content_language(snippet.text), highlight_html(snippet.text, snippet.highlights))
 
     return match
 
