@@ -33,7 +33,10 @@ APPS = ("cms", "ingestion", "search")
 # type is read beside nearly every tenant statement (access, visibility), and a workspace has
 # a handful of each: as reference tables they are local reads everywhere, and the tenant
 # tables' foreign keys to them need no workspace_id.
-REFERENCE_MODELS = ("cms.Workspace", "auth.User", "cms.ApiKey", "cms.Membership", "cms.ContentType")
+# Workers' heartbeats belong to no workspace (a worker serves them all): a few rows, one write
+# per worker every WORKER_HEARTBEAT_SECONDS.
+REFERENCE_MODELS = ("cms.Workspace", "auth.User", "cms.ApiKey", "cms.Membership", "cms.ContentType",
+                    "ingestion.WorkerHeartbeat")
 
 
 @dataclass(frozen=True, order=True)

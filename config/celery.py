@@ -10,6 +10,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("cms")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Each worker writes that it is alive while it consumes (ingestion/heartbeat.py): health, /metrics,
+# ingestion_status and the admin read it.
+app.steps["consumer"].add("ingestion.heartbeat:WorkerHeartbeat")
 
 
 @app.on_after_configure.connect

@@ -125,6 +125,9 @@ class Chunk(models.Model):
                 condition=models.Q(status="backfill"),
                 name="chunk_backfill_queue",
             ),
+            # The oldest pending chunk's age (health, /metrics, the status pages), read at every
+            # health poll: the first entry of this index, not a scan of every pending chunk.
+            models.Index(fields=["updated_at"], condition=models.Q(status="pending"), name="chunk_pending_age"),
             models.Index(fields=["workspace", "status"], name="chunk_ws_status"),
             # Containment on metadata (`metadata @> {"fields": {"tags": ["new"]}}`): the tags
             # filters (search/contract/filter_language.py) and facet counts. Searches always AND workspace_id;
@@ -275,3 +278,23 @@ class KeywordStatDelta(KeywordCounts):
     class Meta:
         indexes = [models.Index(fields=["workspace", "term"], name="keyword_stat_delta_term"),
                    GinIndex(fields=["term"], opclasses=["gin_trgm_ops"], name="keyword_stat_delta_term_trgm")]
+
+
+class WorkerHeartbeat(models.Model):
+    """A Celery worker's last sign of life, written by the worker itself (ingestion/heartbeat.py).
+
+    A worker consuming its queues updates `seen_at` every WORKER_HEARTBEAT_SECONDS; it is alive
+    while that is younger than WORKER_ALIVE_SECONDS and `stopped_at` is unset (a warm shutdown
+    sets it; a killed worker just stops beating). Rows of workers gone for a day are deleted by
+    the next beat. Not a tenant table: a worker serves every workspace (a Citus reference table).
+    """
+
+    name = models.CharField(max_length=255, unique=True)  # Celery's node name, worker@host
+    queues = models.JSONField(default=list)  # the queue names it consumes
+    pid = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    seen_at = models.DateTimeField()
+    stopped_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.name

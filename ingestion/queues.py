@@ -39,6 +39,14 @@ def queue_names(default_queue: str) -> list[str]:
     return [default_queue, *(queue_name(kind, default_queue) for kind in KINDS)]
 
 
+def queue_name_current(kind: str) -> str:
+    """The queue of `kind` under the app's default queue as configured now (health and the
+    status pages ask whether a live worker consumes it)."""
+    from config.celery import app
+
+    return queue_name(kind, app.conf.task_default_queue)
+
+
 def route_task(name, args, kwargs, options, task=None, **kw):
     """Celery router (CELERY_TASK_ROUTES): an ingestion task's named queue; None for the rest."""
     kind = TASK_QUEUE_KINDS.get(name)

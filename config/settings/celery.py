@@ -38,6 +38,11 @@ INGESTION_SWEEP_SECONDS = env.float("INGESTION_SWEEP_SECONDS", default=60.0)
 # How long a worker's claim on a batch of chunks lasts. A worker killed mid-batch delays its
 # chunks by at most this long; it must exceed the time one batch takes to embed.
 INGESTION_LEASE_SECONDS = env.float("INGESTION_LEASE_SECONDS", default=300.0)
+# Each worker writes a heartbeat row this often while it consumes (ingestion/heartbeat.py), and
+# counts as alive while its last one is younger than WORKER_ALIVE_SECONDS: health, /metrics,
+# ingestion_status and the admin read them (docs/operators.md "Is a worker running?").
+WORKER_HEARTBEAT_SECONDS = env.float("WORKER_HEARTBEAT_SECONDS", default=10.0)
+WORKER_ALIVE_SECONDS = env.float("WORKER_ALIVE_SECONDS", default=30.0)
 CELERY_BEAT_SCHEDULE = {
     "ingestion-sweep": {"task": "ingestion.chunks_sweep", "schedule": INGESTION_SWEEP_SECONDS},
     "search-log-prune": {"task": "search.search_log_prune", "schedule": SEARCH_LOG_PRUNE_SECONDS},

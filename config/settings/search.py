@@ -32,6 +32,9 @@ SEARCH_LOG_MAX_BUFFER = env.int("SEARCH_LOG_MAX_BUFFER", default=50_000)
 HEALTH_TOKEN = env("HEALTH_TOKEN", default="")
 # A broker check's result is reused this long, so polling opens no connection per call.
 HEALTH_BROKER_CACHE_SECONDS = env.float("HEALTH_BROKER_CACHE_SECONDS", default=5.0)
+# Health is degraded when a chunk has waited longer than this to be embedded, or when chunks
+# wait and no worker consuming their queue is alive (search/operations/health.py).
+HEALTH_PENDING_MAX_AGE_SECONDS = env.float("HEALTH_PENDING_MAX_AGE_SECONDS", default=600.0)
 
 # --- Metrics (/metrics; search/operations/metrics.py, search/operations/metrics_view.py) --------------------------
 # Protected like health details (a superuser session or HEALTH_TOKEN). With several gunicorn

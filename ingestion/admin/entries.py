@@ -19,6 +19,7 @@ from cms.admin.entries import EntryPanel, entry_panel_register
 from cms.models import Entry
 from cms.selectors import workspace_get_for_user
 from ingestion import selectors
+from ingestion.admin.workers import workers_banner
 
 
 def entry_chunks_context(request: HttpRequest, entry: Entry) -> dict[str, Any]:
@@ -33,6 +34,8 @@ def entry_chunks_context(request: HttpRequest, entry: Entry) -> dict[str, Any]:
         "provider": selectors.embedding_provider_status(),
         "eta": eta,
         "eta_seconds": _seconds_shown(eta.seconds),
+        # Only asked while the entry waits: no estimate is shown then anyway.
+        "workers": workers_banner(workspace=workspace) if eta.waiting else None,
         "workspace": workspace,
         "entry": entry,
         "show_status": sees_drafts,  # the ingestion status page is theirs only (ingestion/admin/views.py)
@@ -72,6 +75,12 @@ def entry_saved_message(request: HttpRequest, entry: Entry) -> str:
     eta = selectors.entry_embedding_eta(workspace=entry.workspace, entry_id=entry.pk)
     if eta.waiting == 0:
         return gettext("Indexed for full-text search now; its chunks are unchanged and already searchable semantically.")
+    workers = workers_banner(workspace=entry.workspace)
+    if workers.no_worker:
+        return gettext("Indexed for full-text search now; semantic search waits for a worker: %(waiting)s") % {
+            "waiting": ngettext("no worker is running; %(count)s chunk waits in this workspace.",
+                                "no worker is running; %(count)s chunks wait in this workspace.",
+                                workers.waiting) % {"count": workers.waiting}}
     chunks = ngettext("%(count)s chunk", "%(count)s chunks", eta.waiting) % {"count": eta.waiting}
     queued = ngettext("%(count)s chunk queued in this workspace", "%(count)s chunks queued in this workspace",
                       eta.ahead) % {"count": eta.ahead}

@@ -28,6 +28,7 @@ from cms.admin.access import WRITE_ROLES, role_allows, user_roles
 from cms.models import ContentType, Workspace
 from cms.admin.pages import admin_page
 from ingestion.admin import actions as admin_actions
+from ingestion.admin.workers import workers_banner
 from ingestion import selectors
 
 # The index lists at most this many workspaces (each costs a few count queries).
@@ -161,7 +162,7 @@ def status_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _live_summary(workspace: Workspace) -> dict[str, Any]:
     """_summary, and `live_pending`: the chunks still to embed, while which the page refreshes."""
     summary = _summary(workspace)
-    return {**summary, "live_pending": summary["summary"]["pending"]}
+    return {**summary, "live_pending": summary["summary"]["pending"], "workers": workers_banner(workspace=workspace)}
 
 
 def status_live_fragment(request: HttpRequest, workspace: Workspace) -> HttpResponse:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext, gettext_noop
@@ -21,20 +22,30 @@ class ErrorText(str):
         text.template, text.params = str(template), dict(params or {})
         return text
 
-    def localized(self) -> str:
-        """The sentence in the active language (English where the catalogue has no translation)."""
+    def localized(self, labels: Mapping[str, str] | None = None) -> str:
+        """The sentence in the active language (English where the catalogue has no translation).
+        `labels` maps an option's name to what the page calls it: an option named in the
+        sentence (its `name` or `label` param) is called that, not by its API name."""
         template = gettext(self.template) if self.template else ""  # gettext("") is the catalogue's header
         if not self.params:
             return template
-        return template % {name: value.localized() if isinstance(value, ErrorText) else value
+        labels = labels or {}
+        return template % {name: value.localized(labels) if isinstance(value, ErrorText)
+                           else labels.get(value, value) if name in OPTION_NAME_PARAMS and isinstance(value, str)
+                           else value
                            for name, value in self.params.items()}
 
 
-def localized_text(message: str) -> str:
+# The params that name an option (OptionField.refuse's `name`, a query's `label`).
+OPTION_NAME_PARAMS = ("name", "label")
+
+
+def localized_text(message: str, *, labels: Mapping[str, str] | None = None) -> str:
     """An error's message (`error.message`, or a message passed on as `meta.degraded`'s) in the
-    active language: the admin's form of it. The API, MCP and commands say `message` itself, English.
-    A message that is no ErrorText (a provider's own words) is said as it is."""
-    return message.localized() if isinstance(message, ErrorText) else message
+    active language: the admin's form of it, naming options as `labels` does (ErrorText.localized).
+    The API, MCP and commands say `message` itself, English. A message that is no ErrorText (a
+    provider's own words) is said as it is."""
+    return message.localized(labels) if isinstance(message, ErrorText) else message
 
 
 class SearchError(Exception):

@@ -1,6 +1,7 @@
-"""Health of what search stands on: database and extensions, broker, embedding provider.
+"""Health of what search stands on: database and extensions, broker, workers, embedding provider.
 
-Cheap enough to poll every second: one database round trip, and a broker check whose
+Cheap enough to poll every second: three small database statements (the server, the workers'
+heartbeats, the head of the chunk queue through its partial indexes), and a broker check whose
 result is reused for HEALTH_BROKER_CACHE_SECONDS. Failures become short codes; exception
 text names hosts and users, so it goes to the log, never into a report.
 """
@@ -18,6 +19,7 @@ from django.db import DatabaseError, OperationalError, connection
 from cms.citus_mode import citus_active
 from cms.citus_nodes import citus_nodes_report
 from ingestion.embeddings import EmbeddingNotConfigured, get_embedding_backend
+from ingestion.worker_status import worker_status
 from search.engine.db.replicas import replica_aliases, replicas_report
 
 logger = logging.getLogger(__name__)
@@ -27,10 +29,11 @@ def health_report(*, detailed: bool) -> dict[str, Any]:
     """`ok` and `status` ("ok" or "degraded"); with `detailed`, what each part reported."""
     database = _database_report()
     broker = _broker_report()
-    ok = database["ok"] and broker["ok"]
+    workers = _workers_report() if database["ok"] else {"ok": False, "error": "database_unreachable"}
+    ok = database["ok"] and broker["ok"] and workers["ok"]
     report: dict[str, Any] = {"ok": ok, "status": "ok" if ok else "degraded"}
     if detailed:
-        report.update(database=database, broker=broker, embeddings=_embeddings_report())
+        report.update(database=database, broker=broker, workers=workers, embeddings=_embeddings_report())
         if replica_aliases():
             # Each replica and its lag; one lagging or down is skipped, and the primary serves.
             report["replicas"] = replicas_report()
@@ -64,6 +67,42 @@ def _database_report() -> dict[str, Any]:
         "lc_ctype": ctype,
         "extensions": {"vector": vector, "pg_trgm": pg_trgm},
     }
+
+
+def _workers_report() -> dict[str, Any]:
+    """The workers alive and gone (names, queues, seconds since seen) and the oldest pending
+    chunk's age. Not ok when chunks wait with no live worker on their queue (`problem`
+    "no_worker", with `unserved`: content, backfill), or when the oldest pending chunk has
+    waited over HEALTH_PENDING_MAX_AGE_SECONDS ("pending_too_old"). With no embedding provider
+    configured, chunks wait by design (the embeddings part says why): never a worker problem."""
+    try:
+        status = worker_status()
+    except DatabaseError:
+        logger.warning("Health check: reading the workers' heartbeats failed.", exc_info=True)
+        return {"ok": False, "error": "query_failed"}
+    report: dict[str, Any] = {
+        "ok": True,
+        "alive": [worker.as_dict() for worker in status.alive],
+        "gone": [worker.as_dict() for worker in status.gone],
+        "oldest_pending_seconds": status.oldest_pending_seconds,
+        "pending_max_age_seconds": settings.HEALTH_PENDING_MAX_AGE_SECONDS,
+    }
+    if not _provider_configured():
+        return report
+    age = status.oldest_pending_seconds
+    if status.unserved:
+        report.update(ok=False, problem="no_worker", unserved=status.unserved)
+    elif age is not None and age > settings.HEALTH_PENDING_MAX_AGE_SECONDS:
+        report.update(ok=False, problem="pending_too_old")
+    return report
+
+
+def _provider_configured() -> bool:
+    try:
+        get_embedding_backend()
+    except Exception:  # noqa: BLE001 - not configured, or not buildable: the embeddings part reports which
+        return False
+    return True
 
 
 _broker_lock = threading.Lock()

@@ -8,6 +8,8 @@ asked of the database at scrape time, so every process (web or Celery) agrees on
   with the most, by slug, and the rest summed as `other` (the label set stays bounded however
   many workspaces there are);
 - provider tokens per model and kind (`embedding` or `rerank`), from EmbeddingUsage rows;
+- the live Celery workers (their heartbeats, ingestion/heartbeat.py), per queue they consume,
+  and the oldest pending chunk's age;
 - each read replica's replay lag and whether searches use it.
 """
 
@@ -25,6 +27,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from cms.models import Workspace
 from ingestion.models import Chunk, ChunkStatus, EmbeddingUsage
+from ingestion.worker_status import worker_status
 from search.operations.monitoring_access import may_see_deployment_details
 from search.engine.db.replicas import replica_aliases, replicas_report
 
@@ -41,6 +44,7 @@ class DatabaseCollector:
         try:
             yield from self._chunks()
             yield from self._tokens()
+            yield from self._workers()
         except DatabaseError:
             logger.warning("/metrics: the database did not answer; its gauges are left out.", exc_info=True)
         if replica_aliases():
@@ -87,6 +91,26 @@ class DatabaseCollector:
             kind = "rerank" if row["model"] in rerank_models else "embedding"
             family.add_metric([row["model"], kind], int(row["tokens"] or 0))
         yield family
+
+    def _workers(self):
+        status = worker_status()
+        alive = GaugeMetricFamily("cms_workers_alive", "Celery workers whose heartbeat is recent (ingestion/heartbeat.py).")
+        alive.add_metric([], len(status.alive))
+        per_queue = GaugeMetricFamily("cms_queue_workers_alive", "Live Celery workers consuming each queue.",
+                                      labels=["queue"])
+        counts: dict[str, int] = {}
+        for worker in status.workers:
+            for queue in worker.queues:
+                # A queue only gone workers consumed is shown at 0: alert on it, not on its absence.
+                counts[queue] = counts.get(queue, 0) + (1 if worker.alive else 0)
+        for queue, count in sorted(counts.items()):
+            per_queue.add_metric([queue], count)
+        oldest = GaugeMetricFamily("cms_chunks_oldest_pending_seconds",
+                                   "Age of the oldest pending chunk, across workspaces (0: none pending).")
+        oldest.add_metric([], status.oldest_pending_seconds or 0.0)
+        yield alive
+        yield per_queue
+        yield oldest
 
     def _replicas(self):
         lag = GaugeMetricFamily("cms_replica_lag_seconds", "Replay lag of each read replica (absent: unreachable).",

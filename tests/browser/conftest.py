@@ -9,6 +9,10 @@ Fixtures any browser test can use (the admin search page's tests reuse them):
 - `screenshot(page, name)`: a full-page PNG in artifacts/screenshots/<name>.png (git ignores
   artifacts/), returned as a Path.
 
+Every context made from `browser` checks each page it loads in Japanese or Traditional Chinese
+for English sentences and ASCII sentence ends (tests/browser/page_language.py); a test whose
+pages had any fails at its end, listing them.
+
 The live server runs in this process (pytest-django's `live_server`, so the database is
 committed per test and flushed after). Celery publishes to an in-memory broker: work the
 pages queue stays queued, and pending chunks stay pending, as with a stopped worker.
@@ -23,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.page_language import PageLanguageFindings, page_language_check_attach, page_language_check_now
 from tests.ingestion.conftest import celery_broker, fake_backend, no_backend  # noqa: F401 - fixtures
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -40,6 +45,43 @@ VIEWPORT = {"width": 1280, "height": 900}
 TIMEOUT_MS = 20_000
 
 
+# What the pages of the running test reported (tests/browser/page_language.py).
+PAGE_LANGUAGE = PageLanguageFindings()
+
+
+def _checked_contexts(chromium) -> None:
+    """Every context `chromium.new_context` makes checks its pages' language; closing one
+    checks its open pages as they are last (a live part may have been swapped in)."""
+    new_context = chromium.new_context
+
+    def checked_new_context(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+        page_language_check_attach(context, PAGE_LANGUAGE)
+        close = context.close
+
+        def checked_close(*close_args, **close_kwargs):
+            for page in context.pages:
+                page_language_check_now(page, PAGE_LANGUAGE)
+            return close(*close_args, **close_kwargs)
+
+        context.close = checked_close
+        return context
+
+    chromium.new_context = checked_new_context
+
+
+@pytest.fixture(autouse=True)
+def _page_language_checked() -> Iterator[None]:
+    """Fails the test if a page it opened in ja or zh-hant had an English sentence or an ASCII
+    sentence end. Set up before the test's other fixtures, so it checks after their contexts close."""
+    PAGE_LANGUAGE.take()
+    yield
+    found = PAGE_LANGUAGE.take()
+    if found:
+        pytest.fail("English or ASCII sentence ends on ja / zh-hant pages:\n"
+                    + "\n".join(f"  {path}: {finding}" for path, finding in found), pytrace=False)
+
+
 # Module scope, not session: Playwright's sync API keeps an event loop running in this
 # thread while it is started, which breaks any later test that calls asyncio.run().
 @pytest.fixture(scope="module")
@@ -54,6 +96,7 @@ def browser() -> Iterator[object]:
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        _checked_contexts(chromium)
         try:
             yield chromium
         finally:

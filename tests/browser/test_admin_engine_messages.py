@@ -15,11 +15,11 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 # Per browser locale: <html lang>, and the refusal of top_k=0 (the API's English: "top_k must be
-# between 1 and 100, not 0.", first letter capitalised by Django's admin messages).
+# between 1 and 100, not 0."), naming the option as the page's "More options" labels it.
 MESSAGES = {
-    "en-US": ("en", "Top_k must be between 1 and 100, not 0."),
-    "ja-JP": ("ja", "Top_k は 1 から 100 までの範囲で指定してください (0 は範囲外です)。"),
-    "zh-HK": ("zh-hant", "Top_k 必須介於 1 與 100 之間，而非 0。"),
+    "en-US": ("en", "How many results must be between 1 and 100, not 0."),
+    "ja-JP": ("ja", "表示件数 は 1 から 100 までの範囲で指定してください (0 は範囲外です)。"),
+    "zh-HK": ("zh-hant", "結果數量 必須介於 1 與 100 之間，而非 0。"),
 }
 
 

@@ -303,7 +303,7 @@ def test_more_options_come_from_the_declaration_and_apply(login_page, screenshot
     page.evaluate("document.querySelector('#search-option-top_k').removeAttribute('max')")
     with page.expect_navigation():
         page.click("#search-submit")
-    # The admin capitalises a message (capfirst); otherwise it is the API's sentence, its code in data-code.
+    # The API's sentence, naming the option as the page labels it (its code in data-code).
     message = page.locator("ul.messagelist:not(#search-banners) li")
-    assert "top_k must be between 1 and 100, not 500." in message.text_content().lower()
+    assert "how many results must be between 1 and 100, not 500." in message.text_content().lower()
     assert message.get_attribute("data-code") == "top_k_out_of_range" and "(" not in message.text_content()

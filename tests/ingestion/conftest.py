@@ -53,6 +53,22 @@ def _memory_broker():
         yield queue
 
 
+def worker_alive_record(queue: str, name: str = "test-worker@host") -> None:
+    """A live worker on every queue under `queue`, as its heartbeat (ingestion/heartbeat.py) writes it."""
+    from django.utils import timezone
+
+    from ingestion.queues import queue_names
+    from ingestion.services.heartbeat import worker_heartbeat_record
+
+    worker_heartbeat_record(name=name, queues=queue_names(queue), pid=os.getpid(), started_at=timezone.now())
+
+
+@pytest.fixture
+def live_worker(_memory_broker, db):
+    """A worker's heartbeat on this test's queues: pages give estimates, not "no worker is running"."""
+    worker_alive_record(_memory_broker)
+
+
 def use_backend(settings, path: str, **options) -> None:
     settings.SEARCH_EMBEDDING_BACKENDS = {
         "default": {"BACKEND": path, "OPTIONS": options, "PRICE_PER_MILLION_TOKENS": 0.06}

@@ -55,7 +55,7 @@ def test_change_page_shows_each_chunk_state_its_error_and_the_active_model(edito
     assert f'href="/admin/search/{faq.workspace.slug}/?q=Refund%20policy"' in html
 
 
-def test_save_says_semantic_search_in_about_n_seconds_from_the_pace(editor_client, faq, fake_backend):
+def test_save_says_semantic_search_in_about_n_seconds_from_the_pace(editor_client, faq, fake_backend, live_worker):
     for i in range(4):
         entry_make(faq, title=f"Earlier {i}", body="Shipping within two days.")
     chunks_embed_pending()
@@ -74,7 +74,7 @@ def test_save_says_semantic_search_in_about_n_seconds_from_the_pace(editor_clien
                for m in said), said
 
 
-def test_save_is_honest_when_there_is_no_pace(editor_client, faq, fake_backend):
+def test_save_is_honest_when_there_is_no_pace(editor_client, faq, fake_backend, live_worker):
     entry = entry_make(faq, title="Refund policy", body="Old text.")
     response = editor_client.post(f"/admin/cms/entry/{entry.pk}/change/", {
         "status": "published", "data__title": "Refund policy", "data__body": "New text.",

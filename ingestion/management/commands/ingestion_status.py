@@ -1,4 +1,4 @@
-"""`manage.py ingestion_status`: chunk counts per workspace and model, backlog age, last error, switch progress."""
+"""`manage.py ingestion_status`: the live workers, chunk counts per workspace and model, backlog age, last error, switch progress."""
 
 from __future__ import annotations
 
@@ -9,25 +9,30 @@ from django.core.management.base import BaseCommand
 
 from ingestion.management.scope import workspace_from_option
 from ingestion.selectors import ingestion_status
+from ingestion.worker_status import WorkerStatus, worker_status
 
 
 class Command(BaseCommand):
-    help = "Pending, embedded and failed chunks per workspace and model; the provider's state."
+    help = "Live workers; pending, embedded and failed chunks per workspace and model; the provider's state."
 
     def add_arguments(self, parser):
         parser.add_argument("--workspace", metavar="SLUG", help="Only this workspace.")
         parser.add_argument("--json", action="store_true", help="Print JSON.")
 
     def handle(self, *args, workspace=None, json=False, verbosity=1, **options):
-        report = ingestion_status(workspace=workspace_from_option(workspace))
+        scope = workspace_from_option(workspace)
+        report = ingestion_status(workspace=scope)
+        workers = worker_status(workspace=scope, count=True)
         if json:
-            self.stdout.write(_json_dumps(report))
+            self.stdout.write(_json_dumps({**report, "workers": workers_report(workers)}))
             return
         provider = report["provider"]
         if provider["configured"]:
             self.stdout.write(f"Provider: {provider['provider']} ({provider['model']}, {provider['dimensions']} dimensions)")
         else:
             self.stdout.write(f"Provider: {provider['code']} - {provider['message']}")
+        for line in workers_lines(workers):
+            self.stdout.write(line)
         if not report["workspaces"]:
             self.stdout.write("No chunks.")
         for ws in report["workspaces"]:
@@ -51,6 +56,25 @@ class Command(BaseCommand):
                 )
             if ws["last_error"]:
                 self.stdout.write(f"  last error ({ws['last_error_at']}): {ws['last_error']}")
+
+
+def workers_report(status: WorkerStatus) -> dict[str, Any]:
+    """The workers and the queue's head, as --json prints them."""
+    return {"alive": [w.as_dict() for w in status.alive], "gone": [w.as_dict() for w in status.gone],
+            "pending": status.pending, "oldest_pending_seconds": status.oldest_pending_seconds,
+            "unserved": status.unserved}
+
+
+def workers_lines(status: WorkerStatus) -> list[str]:
+    lines = [f"Workers: {len(status.alive)} alive" + (
+        f"; NONE consumes the {' or '.join(status.unserved)} queue, where chunks wait" if status.unserved else "")]
+    for worker in status.workers:
+        state = "alive" if worker.alive else ("stopped" if worker.stopped else "gone")
+        lines.append(f"  {worker.name:<32} {state:<8} seen {_age(worker.seen_seconds_ago)} ago  "
+                     f"queues {', '.join(worker.queues)}")
+    if status.pending:
+        lines.append(f"Pending: {status.pending} chunks, the oldest waiting {_age(status.oldest_pending_seconds)}")
+    return lines
 
 
 def progress_line(progress: dict[str, Any]) -> str:

@@ -14,12 +14,14 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy as _
 
 from cms.access import workspace_accesses_for_user
+from cms.content_language import content_language
 from cms.admin.content import ContentTypeListFilter, EntryAdmin
 from cms.models import ContentType, Entry
 from search.contract.errors import SearchError, localized_text
 from search.engine.fulltext import Snippet, search_entries
 from search.contract.options import MAX_LIMIT
 from search.engine.snippets import highlight_html
+from search.interfaces.admin.options import option_labels
 
 # The admin searches each workspace it shows; beyond this many, it asks for a workspace filter.
 ADMIN_SEARCH_MAX_WORKSPACES = 20
@@ -35,13 +37,19 @@ class EntrySearchAdmin(EntryAdmin):
     class Media:
         css = {"all": ["search/admin_search.css"]}  # the match column's snippet (_snippet_column)
 
-    search_help_text = "Finds entries whose values contain the text (case-insensitive, literal)."
+    search_help_text = _("Finds entries whose values contain the text (case-insensitive, literal).")
     # RelatedOnly: the choices come from the (workspace-scoped) rows, never other tenants' names.
     list_filter = [
         ("workspace", admin.RelatedOnlyFieldListFilter),
         "status",
         ("content_type", ContentTypeListFilter),  # labelled with the workspace
     ]
+
+    @admin.display(description=_("title"))
+    def display_title(self, entry: Entry) -> SafeString:
+        # Content keeps its own language on a page in another (docs/i18n.md).
+        title = super().display_title(entry)
+        return format_html('<span lang="{}">{}</span>', content_language(title), title) if entry.title else title
 
     def get_list_display(self, request: HttpRequest):
         display = super().get_list_display(request)
@@ -82,7 +90,7 @@ class EntrySearchAdmin(EntryAdmin):
                     limit=MAX_LIMIT,
                 )
             except SearchError as exc:
-                messages.error(request, localized_text(exc.message))
+                messages.error(request, localized_text(exc.message, labels=option_labels()))
                 return queryset.none(), False
             ids.extend(hit.entry_id for hit in result.hits)
             snippets.update((hit.entry_id, hit.snippet) for hit in result.hits)
@@ -102,8 +110,8 @@ def _snippet_column(request: HttpRequest) -> Callable[[Entry], SafeString]:
             return SafeString("")
         # Its width is in search/admin_search.css (EntrySearchAdmin.Media): the Content-Security-Policy
         # allows no inline style.
-        return format_html('<span class="search-snippet" data-field="{}">{}</span>', snippet.field,
-                           highlight_html(snippet.text, snippet.highlights))
+        return format_html('<span class="search-snippet" data-field="{}" lang="{}">{}</span>', snippet.field,
+                           content_language(snippet.text), highlight_html(snippet.text, snippet.highlights))
 
     return match
 

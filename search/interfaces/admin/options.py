@@ -52,6 +52,14 @@ ADVANCED_HELP = {"rerank": _("Rerank the fused candidates with the reranking mod
                              "configured.")}
 
 
+def option_labels() -> dict[str, str]:
+    """What the page calls the options it names in plain words, in the editor's language: an
+    error about one names it so (search.contract.errors.localized_text), not by its API name."""
+    labels = {name: str(label) for name, (label, _help) in EDITOR_OPTIONS.items()}
+    query = gettext("Query")
+    return {**labels, "query": query, "q": query}
+
+
 @dataclass(frozen=True)
 class OptionInput:
     """One "More options" field: an option of the chosen search, as an HTML input."""

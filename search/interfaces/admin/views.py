@@ -39,7 +39,7 @@ from search.contract.results import ChunkHit, SearchResult
 from search.contract.errors import SearchError, localized_text
 from search.engine.fulltext import EntryHit, EntrySearchResult
 from search.engine.hybrid import LEG_SEMANTIC
-from search.interfaces.admin.options import page_option_values, page_options
+from search.interfaces.admin.options import option_labels, page_option_values, page_options
 from search.interfaces.admin.pins import PinEntryForm, may_pin, query_pins
 from search.engine.field_text import field_text, field_types
 from search.kinds import SEARCH_ENTRIES, SEARCH_KINDS, SearchKind
@@ -138,7 +138,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             not_configured = exc.message
         else:
             # In the editor's language (the API and MCP say exc.message, English); the code as the data-code.
-            messages.error(request, localized_text(exc.message), extra_tags=exc.code)
+            messages.error(request, localized_text(exc.message, labels=option_labels()), extra_tags=exc.code)
     if not_configured is None and mode != MODE_FULLTEXT and result is None:
         not_configured = _provider_not_configured()
     all_options = page_options(kind, params)

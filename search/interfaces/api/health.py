@@ -1,4 +1,4 @@
-"""GET /api/health: whether the database, broker and embedding provider are usable (details for monitors)."""
+"""GET /api/health: whether the database, broker, workers and embedding provider are usable (details for monitors)."""
 
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view, authentication_classes, permission_classes

@@ -20,7 +20,8 @@ health = extend_schema(
     tags=["health"],
     operation_id="health",
     summary="Service health",
-    description="Whether the database, broker and embedding provider are usable. No credential needed.",
+    description="Whether the database, broker, workers and embedding provider are usable (degraded when chunks "
+    "wait with no live worker, or longer than HEALTH_PENDING_MAX_AGE_SECONDS). No credential needed.",
     auth=[],
     responses={200: HealthResponseDoc, 503: OpenApiResponse(HealthResponseDoc, description="Something is down.")},
 )(health_view)
