@@ -51,6 +51,10 @@ from ingestion.segmentation import cjk_run_tokens, is_japanese
 BM25_K1 = 1.2
 BM25_B = 0.75
 
+# The BM25 index (pg_textsearch) over ingestion_keywordtext, the chunks' terms as text
+# (ingestion.services.keyword_bm25 builds it, search.engine.legs.keyword_bm25 reads it).
+BM25_INDEX = "ingestion_keywordtext_bm25"
+
 # The term every indexed chunk has once, with tf = the chunk's length: its document
 # frequency is the workspace's chunk count and its total frequency the summed length.
 LENGTH_TERM = ""

@@ -20,7 +20,7 @@ from tests.postgres_servers import EmbeddedServer, pg_bin
 from tests.servers import free_port
 
 NODE_NAMES = ("coordinator", "worker1", "worker2")
-NODE_SETTINGS = ("shared_preload_libraries=citus", "shared_buffers=128MB", "max_connections=200", "fsync=off",
+NODE_SETTINGS = ("shared_preload_libraries=citus,pg_textsearch", "shared_buffers=128MB", "max_connections=200", "fsync=off",
                  "synchronous_commit=off", "full_page_writes=off", "max_prepared_transactions=100",
                  "wal_level=logical", "citus.shard_count=8")
 

@@ -1,0 +1,70 @@
+"""The keyword leg's BM25 index: each chunk's terms as one text, and a pg_textsearch index on it.
+
+- `ingestion_keywordtext` (ingestion.models.KeywordText), filled here from the postings (a
+  chunk's terms, each repeated tf times: one INSERT ... SELECT grouped by chunk, so no text is
+  tokenized again), then written beside the postings by ingestion.services.keyword. Its rows
+  go with their chunk (ON DELETE CASCADE, as the postings').
+- The `bm25` index on it, built with CREATE INDEX CONCURRENTLY (the migration is not atomic):
+  searches and ingestion go on while it builds. Only where the server has pg_textsearch and
+  preloads it; elsewhere the migration says so and the keyword leg stays on the postings
+  (SEARCH_KEYWORD_INDEX, docs/operators.md "The keyword index"). `manage.py keyword_bm25_index`
+  builds it later, once the server has it.
+"""
+
+import sys
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+BACKFILL_SQL = """
+INSERT INTO ingestion_keywordtext (chunk_id, workspace_id, terms)
+SELECT chunk_id, workspace_id, string_agg(repeat(term || ' ', tf), '' ORDER BY term)
+FROM ingestion_keywordposting WHERE term <> ''
+GROUP BY chunk_id, workspace_id
+ON CONFLICT DO NOTHING
+"""
+
+
+def build_index(apps, schema_editor) -> None:
+    from ingestion.services.keyword_bm25 import keyword_bm25_index_build
+
+    outcome = keyword_bm25_index_build(connection=schema_editor.connection)
+    sys.stdout.write(f"\n  {outcome}")
+
+
+def drop_index(apps, schema_editor) -> None:
+    schema_editor.execute("DROP INDEX CONCURRENTLY IF EXISTS ingestion_keywordtext_bm25")
+
+
+class Migration(migrations.Migration):
+    atomic = False
+
+    dependencies = [
+        ("cms", "0015_entry_ws_sample"),
+        ("ingestion", "0015_pin_workspace_models"),
+    ]
+
+    operations = [
+        migrations.CreateModel(
+            name="KeywordText",
+            fields=[
+                ("pk", models.CompositePrimaryKey("chunk_id", "workspace_id", blank=True, editable=False,
+                                                  primary_key=True, serialize=False)),
+                ("terms", models.TextField()),
+                ("chunk", models.ForeignKey(db_constraint=False, db_index=False,
+                                            on_delete=django.db.models.deletion.DO_NOTHING, related_name="+",
+                                            to="ingestion.chunk")),
+                ("workspace", models.ForeignKey(db_constraint=False, db_index=False,
+                                                on_delete=django.db.models.deletion.DO_NOTHING, related_name="+",
+                                                to="cms.workspace")),
+            ],
+            options={"indexes": [models.Index(fields=["workspace"], name="keyword_text_workspace")]},
+        ),
+        migrations.RunSQL(
+            "ALTER TABLE ingestion_keywordtext ADD CONSTRAINT keyword_text_chunk_fk FOREIGN KEY (chunk_id, workspace_id)"
+            " REFERENCES ingestion_chunk (id, workspace_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
+            "ALTER TABLE ingestion_keywordtext DROP CONSTRAINT IF EXISTS keyword_text_chunk_fk",
+        ),
+        migrations.RunSQL(BACKFILL_SQL, migrations.RunSQL.noop),
+        migrations.RunPython(build_index, drop_index),
+    ]
