@@ -44,6 +44,7 @@ The load average is printed with the figures: the machine is shared.
 from __future__ import annotations
 
 import argparse
+from contextlib import contextmanager
 import http.client
 import json
 import os
@@ -418,6 +419,10 @@ def speed(args: argparse.Namespace) -> None:
 
                 timings[family, "ours", label] = timed(lambda t: kind.search(access, options(t), interface="command"),
                                                        texts)
+                if family == "keyword":  # today's leg (the postings' impact order), in the same run
+                    with keyword_index("postings"):
+                        timings[family, "ours postings", label] = timed(
+                            lambda t: kind.search(access, options(t), interface="command"), texts)
                 if api is not None:
                     timings[family, "ours API", label] = timed(lambda t: api.search(mode, options(t)), texts)
             for name, engine in (("tantivy", "tantivy"), ("bm25s", "bm25s"), ("lancedb fts", "lancedb")):
@@ -436,10 +441,63 @@ def speed(args: argparse.Namespace) -> None:
         if api is not None:
             api.close()
     speed_report(timings, classes, figures, peers, embed_ms, len(ids))
+    print("\nkeyword p95: the BM25 index's leg over today's (the postings'), same run; and over Tantivy's")
+    for label in classes:
+        ours, today = pct(timings["keyword", "ours", label], 0.95), pct(timings["keyword", "ours postings", label], 0.95)
+        tantivy = pct(timings["keyword", "tantivy", label], 0.95)
+        print(f"  {label:<12} {ours:7.2f} ms / {today:7.2f} ms = {ours / today:.2f}x;"
+              f" / tantivy {tantivy:.2f} ms = {ours / max(tantivy, 1e-9):.1f}x")
+    bm25_index_report()
     statement_floor(timings)
     if args.explain:
         where_time_goes(access, classes["filter 1%"][0])
     peers.close()
+
+
+@contextmanager
+def keyword_index(value: str):
+    """The keyword leg's SEARCH_KEYWORD_INDEX for the block (search.engine.legs.keyword_bm25)."""
+    from django.conf import settings
+
+    from search.engine.legs.keyword_bm25 import keyword_bm25_forget
+
+    before = settings.SEARCH_KEYWORD_INDEX
+    settings.SEARCH_KEYWORD_INDEX = value
+    keyword_bm25_forget()
+    try:
+        yield
+    finally:
+        settings.SEARCH_KEYWORD_INDEX = before
+        keyword_bm25_forget()
+
+
+def bm25_index_report(rebuild: bool = True) -> None:
+    """The BM25 index beside the chunk table and the postings: its size, and a fresh build's time."""
+    from django.db import connection
+
+    from ingestion.keywords import BM25_INDEX
+    from ingestion.services.keyword_bm25 import keyword_bm25_index_build
+
+    def mb(sql: str) -> float:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+            return round(cursor.fetchone()[0] / 2**20, 1)
+
+    index_mb = mb(f"SELECT pg_relation_size('{BM25_INDEX}')")
+    texts_mb = round(mb("SELECT pg_total_relation_size('ingestion_keywordtext')") - index_mb, 1)
+    chunk_mb = mb("SELECT pg_total_relation_size('ingestion_chunk')")
+    postings_mb = mb("SELECT pg_total_relation_size('ingestion_keywordposting')")
+    print(f"\nBM25 index (pg_textsearch): {index_mb} MB ({index_mb / chunk_mb:.2f}x the chunk table's {chunk_mb} MB);"
+          f" its texts (ingestion_keywordtext + b-trees) {texts_mb} MB; postings + indexes {postings_mb} MB; {load_avg()}",
+          flush=True)
+    if rebuild:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP INDEX IF EXISTS {BM25_INDEX}")
+        started = time.perf_counter()
+        keyword_bm25_index_build()
+        built_s = time.perf_counter() - started
+        print(f"a fresh CREATE INDEX CONCURRENTLY: {built_s:.1f} s, {mb(f'SELECT pg_relation_size({BM25_INDEX!r})')} MB;"
+              f" {load_avg()}", flush=True)
 
 
 def statement_floor(timings: dict) -> None:

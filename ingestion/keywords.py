@@ -55,6 +55,19 @@ BM25_B = 0.75
 # (ingestion.services.keyword_bm25 builds it, search.engine.legs.keyword_bm25 reads it).
 BM25_INDEX = "ingestion_keywordtext_bm25"
 
+# PostgreSQL's text parser, which the BM25 index's `simple` configuration uses, reads a word that
+# begins with digits, "e" and a digit as a number in scientific notation and cuts it there
+# ("4e6a8095" becomes "4e6" and "a8095": StackFAQ's Trello ids, bench/bm25_tokens.py). Such a
+# term goes to the index behind "ª", a letter no term holds (NFKC makes it "a"), and stays whole.
+BM25_GUARD = "ª"
+_SCIENTIFIC = re.compile(r"[0-9]+e[0-9]")
+
+
+def bm25_index_term(term: str) -> str:
+    """`term` as the BM25 index's text holds it (and a query asks for it): whole to PostgreSQL's parser."""
+    return BM25_GUARD + term if _SCIENTIFIC.match(term) else term
+
+
 # The term every indexed chunk has once, with tf = the chunk's length: its document
 # frequency is the workspace's chunk count and its total frequency the summed length.
 LENGTH_TERM = ""

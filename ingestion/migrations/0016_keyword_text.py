@@ -1,8 +1,8 @@
 """The keyword leg's BM25 index: each chunk's terms as one text, and a pg_textsearch index on it.
 
 - `ingestion_keywordtext` (ingestion.models.KeywordText), filled here from the postings (a
-  chunk's terms, each repeated tf times: one INSERT ... SELECT grouped by chunk, so no text is
-  tokenized again), then written beside the postings by ingestion.services.keyword. Its rows
+  chunk's terms, each repeated tf times, guarded as ingestion.keywords.bm25_index_term guards
+  them: one INSERT ... SELECT grouped by chunk, so no text is tokenized again), then written beside the postings by ingestion.services.keyword. Its rows
   go with their chunk (ON DELETE CASCADE, as the postings').
 - The `bm25` index on it, built with CREATE INDEX CONCURRENTLY (the migration is not atomic):
   searches and ingestion go on while it builds. Only where the server has pg_textsearch and
@@ -18,7 +18,8 @@ from django.db import migrations, models
 
 BACKFILL_SQL = """
 INSERT INTO ingestion_keywordtext (chunk_id, workspace_id, terms)
-SELECT chunk_id, workspace_id, string_agg(repeat(term || ' ', tf), '' ORDER BY term)
+SELECT chunk_id, workspace_id,
+       string_agg(repeat(CASE WHEN term ~ '^[0-9]+e[0-9]' THEN 'ª' ELSE '' END || term || ' ', tf), '' ORDER BY term)
 FROM ingestion_keywordposting WHERE term <> ''
 GROUP BY chunk_id, workspace_id
 ON CONFLICT DO NOTHING

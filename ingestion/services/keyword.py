@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 
 from cms.citus_mode import same_workspace
-from ingestion.keywords import LENGTH_TERM, bm25_term_weight, keyword_index_terms
+from ingestion.keywords import LENGTH_TERM, bm25_index_term, bm25_term_weight, keyword_index_terms
 from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta, KeywordText
 from ingestion.selectors import workspace_length_sql
 
@@ -114,7 +114,7 @@ def keyword_index_chunks(*, chunks: Sequence[ChunkText], replace: bool = True) -
 
 def keyword_text(frequencies: dict[str, int]) -> str:
     """A chunk's terms as the BM25 index's document: each term as often as it occurs, by spaces."""
-    return " ".join(term for term, tf in frequencies.items() for _ in range(tf))
+    return " ".join(bm25_index_term(term) for term, tf in frequencies.items() for _ in range(tf))
 
 
 def keyword_index_missing(*, workspace_id: int | None = None, batch_size: int = BACKFILL_BATCH) -> int:

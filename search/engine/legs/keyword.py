@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 
 
 from cms.citus_mode import citus_active, workspace_named, workspace_param
-from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, keyword_tokens, keyword_words
+from ingestion.keywords import BM25_B, BM25_K1, LENGTH_TERM, bm25_index_term, keyword_tokens, keyword_words
 from search.engine.filters.compile import CompiledFilter
 from search.contract.results import ChunkHit, json_object
 from search.engine.dictionary import DELTA_TABLE, POSTING_TABLE, STAT_TABLE, dictionary_visible
@@ -402,7 +402,7 @@ def _ranked_bm25(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | 
         " ORDER BY r.score DESC, c.id"
     )
     params = [[t.term for t in prepared.terms], [t.weight for t in prepared.terms],
-              prepared.workspace_id, " ".join(t.term for t in prepared.terms), depth,
+              prepared.workspace_id, " ".join(bm25_index_term(t.term) for t in prepared.terms), depth,
               prepared.average_length, prepared.workspace_id,
               *([prepared.workspace_id, *where.params] if where is not None else []),
               depth, limit, *workspace_param(prepared.workspace_id)]
