@@ -447,6 +447,7 @@ def speed(args: argparse.Namespace) -> None:
         tantivy = pct(timings["keyword", "tantivy", label], 0.95)
         print(f"  {label:<12} {ours:7.2f} ms / {today:7.2f} ms = {ours / today:.2f}x;"
               f" / tantivy {tantivy:.2f} ms = {ours / max(tantivy, 1e-9):.1f}x")
+    keyword_agreement(workspace.pk, classes)
     bm25_index_report()
     statement_floor(timings)
     if args.explain:
@@ -469,6 +470,31 @@ def keyword_index(value: str):
     finally:
         settings.SEARCH_KEYWORD_INDEX = before
         keyword_bm25_forget()
+
+
+def keyword_agreement(workspace_id: int, classes: dict) -> None:
+    """Top 10 of the keyword leg (the BM25 index's candidates, and today's postings) against exact
+    BM25 with the workspace's statistics (every posting of every term read), unfiltered classes:
+    the share of the exact top 10 found, and of queries answered identically (ids and order)."""
+    from search.engine.legs.keyword import keyword_candidates, keyword_query_prepare
+
+    def top(query: str, **limits) -> list[int]:
+        return [h.id for h in keyword_candidates(keyword_query_prepare(workspace_id=workspace_id, query=query, **limits),
+                                                 limit=TOP_K, where=None)[0]]
+
+    print("\nkeyword top 10 against exact BM25 (every posting read): found / identical lists")
+    for label, (texts, flt) in classes.items():
+        if flt is not None:
+            continue
+        exact = [top(t, budget=10**12, champions=10**12) for t in texts]
+        cells = []
+        for index in ("auto", "postings"):
+            with keyword_index(index):
+                got = [top(t) for t in texts]
+            found = sum(len(set(g) & set(e)) for g, e in zip(got, exact)) / max(1, sum(len(e) for e in exact))
+            same = sum(g == e for g, e in zip(got, exact)) / len(texts)
+            cells.append(f"{'bm25 index' if index == 'auto' else 'postings'} {found:.3f} / {same:.2f}")
+        print(f"  {label:<12} " + "; ".join(cells), flush=True)
 
 
 def bm25_index_report(rebuild: bool = True) -> None:

@@ -19,10 +19,21 @@ from django.db import migrations, models
 BACKFILL_SQL = """
 INSERT INTO ingestion_keywordtext (chunk_id, workspace_id, terms)
 SELECT chunk_id, workspace_id,
-       string_agg(repeat(CASE WHEN term ~ '^[0-9]+e[0-9]' THEN 'ª' ELSE '' END || term || ' ', tf), '' ORDER BY term)
+       string_agg(repeat(CASE WHEN term ~ '^[a-z0-9]+$' AND term !~ '^[0-9]+e[0-9]' THEN term
+                              ELSE ingestion_bm25_index_term(term) END || ' ', tf), '' ORDER BY term)
 FROM ingestion_keywordposting WHERE term <> ''
 GROUP BY chunk_id, workspace_id
 ON CONFLICT DO NOTHING
+"""
+# ingestion.keywords.bm25_index_term in SQL, for the backfill only (dropped after it);
+# tests/ingestion/test_keyword_text.py checks that the two agree.
+INDEX_TERM_FUNCTION = """
+CREATE OR REPLACE FUNCTION ingestion_bm25_index_term(term text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN guarded ~ '^[0-9]+e[0-9]' THEN 'º' || guarded ELSE guarded END FROM (
+        SELECT coalesce(string_agg(CASE WHEN strpos('abcdefghijklmnopqrstuvwxyz0123456789', c) > 0 THEN c
+                                        ELSE 'ª' || lpad(to_hex(ascii(c)), 6, '0') END, '' ORDER BY i), '') AS guarded
+        FROM unnest(string_to_array(term, NULL)) WITH ORDINALITY AS t(c, i)) g
+$$
 """
 
 
@@ -66,6 +77,8 @@ class Migration(migrations.Migration):
             " REFERENCES ingestion_chunk (id, workspace_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
             "ALTER TABLE ingestion_keywordtext DROP CONSTRAINT IF EXISTS keyword_text_chunk_fk",
         ),
+        migrations.RunSQL(INDEX_TERM_FUNCTION, migrations.RunSQL.noop),
         migrations.RunSQL(BACKFILL_SQL, migrations.RunSQL.noop),
+        migrations.RunSQL("DROP FUNCTION ingestion_bm25_index_term(text)", migrations.RunSQL.noop),
         migrations.RunPython(build_index, drop_index),
     ]
