@@ -44,7 +44,6 @@ The load average is printed with the figures: the machine is shared.
 from __future__ import annotations
 
 import argparse
-from contextlib import contextmanager
 import http.client
 import json
 import os
@@ -63,6 +62,7 @@ sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import agentic as agentic_bench  # noqa: E402 - bench/agentic.py
+from bench_django import keyword_index  # noqa: E402
 import eval as judged  # noqa: E402 - bench/eval.py: its loader, runners and metrics
 import growth  # noqa: E402
 import peer_engines  # noqa: E402
@@ -453,23 +453,6 @@ def speed(args: argparse.Namespace) -> None:
     if args.explain:
         where_time_goes(access, classes["filter 1%"][0])
     peers.close()
-
-
-@contextmanager
-def keyword_index(value: str):
-    """The keyword leg's SEARCH_KEYWORD_INDEX for the block (search.engine.legs.keyword_bm25)."""
-    from django.conf import settings
-
-    from search.engine.legs.keyword_bm25 import keyword_bm25_forget
-
-    before = settings.SEARCH_KEYWORD_INDEX
-    settings.SEARCH_KEYWORD_INDEX = value
-    keyword_bm25_forget()
-    try:
-        yield
-    finally:
-        settings.SEARCH_KEYWORD_INDEX = before
-        keyword_bm25_forget()
 
 
 def keyword_agreement(workspace_id: int, classes: dict) -> None:

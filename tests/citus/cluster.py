@@ -89,7 +89,7 @@ class Cluster:
             if not (node is self.coordinator and coordinator_exists):
                 node.execute("postgres", f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)',
                              f"CREATE DATABASE \"{dbname}\" TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8'")
-            extensions = ["citus"] if node is self.coordinator else ["citus", "vector", "pg_trgm"]
+            extensions = ["citus"] if node is self.coordinator else ["citus", "vector", "pg_trgm", "pg_textsearch"]
             node.execute(dbname, *(f"CREATE EXTENSION IF NOT EXISTS {e}" for e in extensions))
         self.coordinator.execute(
             dbname, f"SELECT citus_set_coordinator_host('127.0.0.1', {self.coordinator.port})",
