@@ -17,7 +17,6 @@ import time
 
 from django.conf import settings
 
-from ingestion.keywords import BM25_INDEX
 from ingestion.models import KeywordText
 from ingestion.selectors import keyword_bm25_index_state
 
@@ -50,6 +49,10 @@ def keyword_bm25_forget() -> None:
 
 def bm25_candidates_sql() -> str:
     """A statement body listing (`id`) the workspace's `depth` best chunks by the index's BM25 of
-    the query's terms. Params: workspace id, the terms joined by spaces, depth."""
+    the query's terms. Params: workspace id, the terms joined by spaces, depth.
+
+    `terms <@> 'query'` without the index's name: pg_textsearch's planner hook finds the index
+    of the column, which on Citus is the shard's own (ingestion.keywords.BM25_INDEX plus the
+    shard id), where a name would point at the coordinator's empty shell."""
     return (f"SELECT k.chunk_id AS id FROM {TEXT_TABLE} k WHERE k.workspace_id = %s"
-            f" ORDER BY k.terms <@> to_bm25query(%s, '{BM25_INDEX}') LIMIT %s")
+            " ORDER BY k.terms <@> %s::text LIMIT %s")
