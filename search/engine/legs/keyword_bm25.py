@@ -17,6 +17,7 @@ import time
 
 from django.conf import settings
 
+from cms.citus_mode import citus_active
 from ingestion.models import KeywordText
 from ingestion.selectors import keyword_bm25_index_state
 
@@ -31,8 +32,13 @@ _state: dict[str, tuple[float, bool]] = {}
 
 
 def keyword_bm25_active() -> bool:
-    """Whether the keyword leg reads the BM25 index: switched on, and the index valid."""
-    if getattr(settings, "SEARCH_KEYWORD_INDEX", "auto") != "auto":
+    """Whether the keyword leg reads the BM25 index: switched on, the index valid, and not on Citus.
+
+    On Citus, pg_textsearch resolves a query's index when the coordinator parses the statement,
+    to the coordinator's (empty) index, and the shard refuses that name ("index ... is not on
+    column terms"); a query the coordinator cannot resolve reaches the shard unresolved ("no BM25
+    index found"). So there the leg reads the postings, as before (docs/design/bm25-index.md)."""
+    if getattr(settings, "SEARCH_KEYWORD_INDEX", "auto") != "auto" or citus_active():
         return False
     now = time.monotonic()
     seen = _state.get("default")
@@ -51,8 +57,6 @@ def bm25_candidates_sql() -> str:
     """A statement body listing (`id`) the workspace's `depth` best chunks by the index's BM25 of
     the query's terms. Params: workspace id, the terms joined by spaces, depth.
 
-    `terms <@> 'query'` without the index's name: pg_textsearch's planner hook finds the index
-    of the column, which on Citus is the shard's own (ingestion.keywords.BM25_INDEX plus the
-    shard id), where a name would point at the coordinator's empty shell."""
+    `terms <@> 'query'` without the index's name: pg_textsearch resolves the column's index."""
     return (f"SELECT k.chunk_id AS id FROM {TEXT_TABLE} k WHERE k.workspace_id = %s"
             " ORDER BY k.terms <@> %s::text LIMIT %s")
