@@ -22,8 +22,9 @@ from ingestion.models import KeywordText
 from ingestion.selectors import keyword_bm25_index_state
 
 TEXT_TABLE = KeywordText._meta.db_table
-# Candidates the index proposes for a query, rescored exactly (hybrid asks 50, a page 10-20).
-BM25_DEPTH = 200
+# Candidates the index proposes for a query, rescored exactly (hybrid asks 50, a page 10-20);
+# the postings' leg rescores as many (RESCORE_DEPTH).
+BM25_DEPTH = 100
 # How long a process trusts what it read of the index's state: a new index is used, or a
 # dropped one left, within this many seconds.
 STATE_SECONDS = 30.0
