@@ -60,4 +60,4 @@ def keyword_bm25_index_build(*, connection: BaseDatabaseWrapper | None = None) -
             cursor.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {BM25_INDEX}")
         cursor.execute(f"CREATE INDEX CONCURRENTLY {BM25_INDEX} ON {TEXT_TABLE} USING bm25 (terms)"
                        f" WITH (text_config = '{TEXT_CONFIG}')")
-    return f"Built the BM25 index {BM25_INDEX}: the keyword leg reads it (SEARCH_KEYWORD_INDEX=auto)."
+    return f"Built the BM25 index {BM25_INDEX}: the keyword leg reads it where SEARCH_KEYWORD_INDEX=auto."

@@ -8,7 +8,7 @@ and order are those of the workspace alone (docs/design/tenancy.md "The BM25 ind
 
 SEARCH_KEYWORD_INDEX (config/settings/search.py): "auto" reads the index once it exists and is
 valid (a CREATE INDEX CONCURRENTLY still running, or interrupted, leaves it invalid), "postings"
-never does (the rollback). docs/design/bm25-index.md has the figures.
+(the default until the index is measured a win) never does. docs/design/bm25-index.md has the figures.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def keyword_bm25_active() -> bool:
     to the coordinator's (empty) index, and the shard refuses that name ("index ... is not on
     column terms"); a query the coordinator cannot resolve reaches the shard unresolved ("no BM25
     index found"). So there the leg reads the postings, as before (docs/design/bm25-index.md)."""
-    if getattr(settings, "SEARCH_KEYWORD_INDEX", "auto") != "auto" or citus_active():
+    if getattr(settings, "SEARCH_KEYWORD_INDEX", "postings") != "auto" or citus_active():
         return False
     now = time.monotonic()
     seen = _state.get("default")

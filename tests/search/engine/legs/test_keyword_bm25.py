@@ -22,7 +22,8 @@ QUERIES = ["refund delivery orders", "orders 3", "delivery refund 返品", "orde
 
 
 @pytest.fixture(autouse=True)
-def fresh_state():
+def fresh_state(settings):
+    settings.SEARCH_KEYWORD_INDEX = "auto"  # the index, once valid (the default is the postings)
     keyword_bm25_forget()
     yield
     keyword_bm25_forget()
