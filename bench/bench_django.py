@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -64,3 +65,20 @@ def bench_workspaces(extra_fields: Sequence[dict[str, Any]] = ()) -> tuple[dict[
             workspace=ws, content_type=ct, data={"title": f"Bench {name}"}, status="published")
         ws_ids[name], entry_ids[name] = ws.pk, entry.pk
     return ws_ids, entry_ids
+
+
+@contextmanager
+def keyword_index(value: str):
+    """The keyword leg's SEARCH_KEYWORD_INDEX for the block (search.engine.legs.keyword_bm25)."""
+    from django.conf import settings
+
+    from search.engine.legs.keyword_bm25 import keyword_bm25_forget
+
+    before = settings.SEARCH_KEYWORD_INDEX
+    settings.SEARCH_KEYWORD_INDEX = value
+    keyword_bm25_forget()
+    try:
+        yield
+    finally:
+        settings.SEARCH_KEYWORD_INDEX = before
+        keyword_bm25_forget()

@@ -62,6 +62,7 @@ sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import agentic as agentic_bench  # noqa: E402 - bench/agentic.py
+from bench_django import keyword_index  # noqa: E402
 import eval as judged  # noqa: E402 - bench/eval.py: its loader, runners and metrics
 import growth  # noqa: E402
 import peer_engines  # noqa: E402
@@ -418,6 +419,10 @@ def speed(args: argparse.Namespace) -> None:
 
                 timings[family, "ours", label] = timed(lambda t: kind.search(access, options(t), interface="command"),
                                                        texts)
+                if family == "keyword":  # today's leg (the postings' impact order), in the same run
+                    with keyword_index("postings"):
+                        timings[family, "ours postings", label] = timed(
+                            lambda t: kind.search(access, options(t), interface="command"), texts)
                 if api is not None:
                     timings[family, "ours API", label] = timed(lambda t: api.search(mode, options(t)), texts)
             for name, engine in (("tantivy", "tantivy"), ("bm25s", "bm25s"), ("lancedb fts", "lancedb")):
@@ -436,10 +441,72 @@ def speed(args: argparse.Namespace) -> None:
         if api is not None:
             api.close()
     speed_report(timings, classes, figures, peers, embed_ms, len(ids))
+    print("\nkeyword p95: the BM25 index's leg over today's (the postings'), same run; and over Tantivy's")
+    for label in classes:
+        ours, today = pct(timings["keyword", "ours", label], 0.95), pct(timings["keyword", "ours postings", label], 0.95)
+        tantivy = pct(timings["keyword", "tantivy", label], 0.95)
+        print(f"  {label:<12} {ours:7.2f} ms / {today:7.2f} ms = {ours / today:.2f}x;"
+              f" / tantivy {tantivy:.2f} ms = {ours / max(tantivy, 1e-9):.1f}x")
+    keyword_agreement(workspace.pk, classes)
+    bm25_index_report()
     statement_floor(timings)
     if args.explain:
         where_time_goes(access, classes["filter 1%"][0])
     peers.close()
+
+
+def keyword_agreement(workspace_id: int, classes: dict) -> None:
+    """Top 10 of the keyword leg (the BM25 index's candidates, and today's postings) against exact
+    BM25 with the workspace's statistics (every posting of every term read), unfiltered classes:
+    the share of the exact top 10 found, and of queries answered identically (ids and order)."""
+    from search.engine.legs.keyword import keyword_candidates, keyword_query_prepare
+
+    def top(query: str, **limits) -> list[int]:
+        return [h.id for h in keyword_candidates(keyword_query_prepare(workspace_id=workspace_id, query=query, **limits),
+                                                 limit=TOP_K, where=None)[0]]
+
+    print("\nkeyword top 10 against exact BM25 (every posting read): found / identical lists")
+    for label, (texts, flt) in classes.items():
+        if flt is not None:
+            continue
+        exact = [top(t, budget=10**12, champions=10**12) for t in texts]
+        cells = []
+        for index in ("auto", "postings"):
+            with keyword_index(index):
+                got = [top(t) for t in texts]
+            found = sum(len(set(g) & set(e)) for g, e in zip(got, exact)) / max(1, sum(len(e) for e in exact))
+            same = sum(g == e for g, e in zip(got, exact)) / len(texts)
+            cells.append(f"{'bm25 index' if index == 'auto' else 'postings'} {found:.3f} / {same:.2f}")
+        print(f"  {label:<12} " + "; ".join(cells), flush=True)
+
+
+def bm25_index_report(rebuild: bool = True) -> None:
+    """The BM25 index beside the chunk table and the postings: its size, and a fresh build's time."""
+    from django.db import connection
+
+    from ingestion.keywords import BM25_INDEX
+    from ingestion.services.keyword_bm25 import keyword_bm25_index_build
+
+    def mb(sql: str) -> float:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+            return round(cursor.fetchone()[0] / 2**20, 1)
+
+    index_mb = mb(f"SELECT pg_relation_size('{BM25_INDEX}')")
+    texts_mb = round(mb("SELECT pg_total_relation_size('ingestion_keywordtext')") - index_mb, 1)
+    chunk_mb = mb("SELECT pg_total_relation_size('ingestion_chunk')")
+    postings_mb = mb("SELECT pg_total_relation_size('ingestion_keywordposting')")
+    print(f"\nBM25 index (pg_textsearch): {index_mb} MB ({index_mb / chunk_mb:.2f}x the chunk table's {chunk_mb} MB);"
+          f" its texts (ingestion_keywordtext + b-trees) {texts_mb} MB; postings + indexes {postings_mb} MB; {load_avg()}",
+          flush=True)
+    if rebuild:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP INDEX IF EXISTS {BM25_INDEX}")
+        started = time.perf_counter()
+        keyword_bm25_index_build()
+        built_s = time.perf_counter() - started
+        print(f"a fresh CREATE INDEX CONCURRENTLY: {built_s:.1f} s, {mb(f'SELECT pg_relation_size({BM25_INDEX!r})')} MB;"
+              f" {load_avg()}", flush=True)
 
 
 def statement_floor(timings: dict) -> None:

@@ -24,7 +24,8 @@ def indexes_module():
 def truncate_and_drop_vector_indexes(cursor) -> None:
     """Empty the chunk tables; drop the HNSW indexes (building once after the load is much faster)."""
     cursor.execute("TRUNCATE ingestion_chunk, ingestion_chunkvector, ingestion_workspaceembedding,"
-                   " ingestion_keywordposting, ingestion_keywordstat, ingestion_keywordstatdelta RESTART IDENTITY")
+                   " ingestion_keywordposting, ingestion_keywordtext, ingestion_keywordstat, ingestion_keywordstatdelta"
+                   " RESTART IDENTITY")
     indexes = indexes_module()
     for model, _ in indexes.VECTOR_INDEXES:
         cursor.execute(f"DROP INDEX IF EXISTS {indexes.index_name(model)}")

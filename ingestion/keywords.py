@@ -51,6 +51,31 @@ from ingestion.segmentation import cjk_run_tokens, is_japanese
 BM25_K1 = 1.2
 BM25_B = 0.75
 
+# The BM25 index (pg_textsearch) over ingestion_keywordtext, the chunks' terms as text
+# (ingestion.services.keyword_bm25 builds it, search.engine.legs.keyword_bm25 reads it).
+BM25_INDEX = "ingestion_keywordtext_bm25"
+
+# PostgreSQL's text parser, which the BM25 index's `simple` configuration uses, keeps a run of
+# letters and digits as one word, by its own idea of a letter; our terms hold more
+# (bench/bm25_tokens.py found both):
+# - a CJK run's katakana middle dot (・ in 上・): the parser cuts the term there;
+# - a word that begins with digits, "e" and a digit reads as a number in scientific notation
+#   and is cut after it ("4e6a8095" is "4e6" and "a8095": StackFAQ's Trello ids).
+# So a term goes to the index with every character but a-z and 0-9 written as ª and its code
+# point in six hex digits (返品 is ª008fd4ª0054c1), and a scientific-looking start behind º. ª
+# and º are letters to the parser that no term holds (NFKC makes them a and o): the mapping is
+# one to one, the parser keeps each term whole, and migration 0016 computes the same in SQL.
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_SCIENTIFIC = re.compile(r"[0-9]+e[0-9]")
+
+
+def bm25_index_term(term: str) -> str:
+    """`term` as the BM25 index's text holds it (and a query asks for it): whole to PostgreSQL's parser."""
+    if not _PLAIN.issuperset(term):
+        term = "".join(c if c in _PLAIN else f"ª{ord(c):06x}" for c in term)
+    return "º" + term if _SCIENTIFIC.match(term) else term
+
+
 # The term every indexed chunk has once, with tf = the chunk's length: its document
 # frequency is the workspace's chunk count and its total frequency the summed length.
 LENGTH_TERM = ""

@@ -242,6 +242,32 @@ class KeywordPosting(models.Model):
         ]
 
 
+class KeywordText(models.Model):
+    """A chunk's keyword terms as one text, the document of the BM25 index (pg_textsearch).
+
+    `terms` holds the chunk's terms from ingestion.keywords (folded, stemmed, CJK bigrams and
+    their unigrams), each as often as it occurs, separated by spaces: the index reads it with
+    PostgreSQL's `simple` configuration, which keeps such terms as they are
+    (bench/bm25_tokens.py checks it on every eval set). Written beside the postings by
+    ingestion.services.keyword; the database deletes it with its chunk (ON DELETE CASCADE,
+    migration 0016). The index only proposes candidates: search.engine.legs.keyword_bm25.
+    """
+
+    pk = models.CompositePrimaryKey("chunk_id", "workspace_id")
+    # The foreign key is declared in migration 0016 with ON DELETE CASCADE in the database.
+    chunk = models.ForeignKey(Chunk, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                              related_name="+")
+    workspace = models.ForeignKey(Workspace, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False,
+                                  related_name="+")
+    terms = models.TextField()
+
+    class Meta:
+        indexes = [
+            # A small workspace's rows, for the planner to score them alone (pre-filtering).
+            models.Index(fields=["workspace"], name="keyword_text_workspace"),
+        ]
+
+
 class KeywordCounts(models.Model):
     """A term's figures in one workspace: `df` (chunks containing it) and `tf` (its total frequency).
     The columns KeywordStat and KeywordStatDelta share (an abstract model: no table of its own)."""

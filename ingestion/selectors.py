@@ -19,7 +19,7 @@ from ingestion.embeddings import (
     get_embedding_backend,
     get_embedding_backend_for_model,
 )
-from ingestion.keywords import LENGTH_TERM
+from ingestion.keywords import BM25_INDEX, LENGTH_TERM
 from ingestion.models import (
     QUEUED_STATUSES,
     Chunk,
@@ -381,3 +381,13 @@ def workspace_length_sql(*, workspace_id: int) -> tuple[str, list]:
     return (f"SELECT sum(df), sum(tf) FROM (SELECT df, tf FROM {stats} WHERE workspace_id = %s AND term = %s"
             f" UNION ALL SELECT df, tf FROM {deltas} WHERE workspace_id = %s AND term = %s) s",
             [workspace_id, LENGTH_TERM, workspace_id, LENGTH_TERM])
+
+
+def keyword_bm25_index_state() -> str:
+    """The BM25 index of the keyword leg (ingestion.keywords.BM25_INDEX): "valid", "invalid" (a
+    build was interrupted, or is running: CREATE INDEX CONCURRENTLY) or "missing"."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT i.indisvalid AND i.indisready FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid"
+                       " WHERE c.relname = %s AND c.relnamespace = current_schema()::regnamespace", [BM25_INDEX])
+        row = cursor.fetchone()
+    return "missing" if row is None else ("valid" if row[0] else "invalid")

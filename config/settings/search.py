@@ -11,6 +11,13 @@ SEARCH_STATEMENT_TIMEOUT_MS = env.int("SEARCH_STATEMENT_TIMEOUT_MS", default=300
 # or "bigrams" (bigrams only: no dictionary in memory, faster indexing). ingestion/segmentation.py;
 # after a change, `manage.py keyword_reindex` rewrites existing postings.
 SEARCH_KEYWORD_JA_TOKENIZER = env("SEARCH_KEYWORD_JA_TOKENIZER", default="sudachi-A+bigrams")
+# Where the keyword leg finds its candidates when a query's common terms would make it read
+# many postings: "auto" (the BM25 index of pg_textsearch once it exists and is valid, else the
+# postings) or "postings" (the postings' impact order only). Scores are exact BM25 with the
+# workspace's own statistics either way. "postings" by default until the index is measured a
+# win: at 20k chunks it was not (docs/design/bm25-index.md "Figures").
+# search/engine/legs/keyword_bm25.py, docs/operators.md "The keyword index".
+SEARCH_KEYWORD_INDEX = env("SEARCH_KEYWORD_INDEX", default="postings")
 
 # --- Search log (search/insights/search_log.py, docs/operators.md "Search insights") ----------------
 # Days a logged search and its clicks are kept; the beat task below deletes older rows.

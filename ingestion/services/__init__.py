@@ -9,7 +9,8 @@ One module per job; the public services are re-exported here, so callers write
 - `usage`: provider usage per workspace, model and day;
 - `embed`: the embed loop that ties claims, the provider, vectors and usage together;
 - `estimate`: the dry run of reindex (writes nothing);
-- `keyword`: the keyword index (BM25 postings) written with the chunks, and its statistics.
+- `keyword`: the keyword index (BM25 postings and each chunk's terms as text) written with the chunks, and its statistics;
+- `keyword_bm25`: the BM25 index (pg_textsearch) over those texts: the extension and the index build.
 - `rerank`: rerank a search's documents and record the provider usage;
 - `switch`: a workspace's embedding model switch (start, promote, rollback, abort, prune).
 """

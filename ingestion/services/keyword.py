@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 
 from cms.citus_mode import same_workspace
-from ingestion.keywords import LENGTH_TERM, bm25_term_weight, keyword_index_terms
-from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta
+from ingestion.keywords import LENGTH_TERM, bm25_index_term, bm25_term_weight, keyword_index_terms
+from ingestion.models import KeywordPosting, KeywordStat, KeywordStatDelta, KeywordText
 from ingestion.selectors import workspace_length_sql
 
 logger = logging.getLogger(__name__)
@@ -30,6 +30,7 @@ logger = logging.getLogger(__name__)
 POSTING_TABLE = KeywordPosting._meta.db_table
 STAT_TABLE = KeywordStat._meta.db_table
 DELTA_TABLE = KeywordStatDelta._meta.db_table
+TEXT_TABLE = KeywordText._meta.db_table
 
 # Advisory lock class for compaction (pg_try_advisory_xact_lock(class, workspace_id)).
 _COMPACT_LOCK_CLASS = 0x4B57  # "KW"
@@ -69,6 +70,7 @@ def keyword_index_chunks(*, chunks: Sequence[ChunkText], replace: bool = True) -
     if replace:
         with connection.cursor() as cursor:
             cursor.execute(f"DELETE FROM {POSTING_TABLE} WHERE chunk_id = ANY(%s)", [[c.id for c in chunks]])
+            cursor.execute(f"DELETE FROM {TEXT_TABLE} WHERE chunk_id = ANY(%s)", [[c.id for c in chunks]])
     terms_of = {c.id: keyword_index_terms(c.text) for c in chunks}
     averages: dict[int, float] = {}
     for workspace_id in {c.workspace_id for c in chunks}:
@@ -100,7 +102,19 @@ def keyword_index_chunks(*, chunks: Sequence[ChunkText], replace: bool = True) -
             " SELECT * FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::int[], %s::int[], %s::float8[])",
             [chunk_ids, terms, workspace_ids, tfs, lengths, impacts],
         )
+        # The BM25 index's documents (ingestion.models.KeywordText): the same terms, as text.
+        cursor.execute(
+            f"INSERT INTO {TEXT_TABLE} (chunk_id, workspace_id, terms)"
+            " SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::text[])",
+            [[c.id for c in chunks], [c.workspace_id for c in chunks],
+             [keyword_text(terms_of[c.id].frequencies) for c in chunks]],
+        )
     return len(terms)
+
+
+def keyword_text(frequencies: dict[str, int]) -> str:
+    """A chunk's terms as the BM25 index's document: each term as often as it occurs, by spaces."""
+    return " ".join(bm25_index_term(term) for term, tf in frequencies.items() for _ in range(tf))
 
 
 def keyword_index_missing(*, workspace_id: int | None = None, batch_size: int = BACKFILL_BATCH) -> int:

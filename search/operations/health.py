@@ -51,10 +51,11 @@ def _database_report() -> dict[str, Any]:
                 SELECT current_setting('server_version'),
                        (SELECT datctype FROM pg_database WHERE datname = current_database()),
                        (SELECT extversion FROM pg_extension WHERE extname = 'vector'),
-                       (SELECT extversion FROM pg_extension WHERE extname = 'pg_trgm')
+                       (SELECT extversion FROM pg_extension WHERE extname = 'pg_trgm'),
+                       (SELECT extversion FROM pg_extension WHERE extname = 'pg_textsearch')
                 """
             )
-            server_version, ctype, vector, pg_trgm = cursor.fetchone()
+            server_version, ctype, vector, pg_trgm, pg_textsearch = cursor.fetchone()
     except OperationalError:
         logger.warning("Health check: the database is unreachable.", exc_info=True)
         return {"ok": False, "error": "unreachable"}
@@ -65,7 +66,7 @@ def _database_report() -> dict[str, Any]:
         "ok": True,
         "server_version": server_version,
         "lc_ctype": ctype,
-        "extensions": {"vector": vector, "pg_trgm": pg_trgm},
+        "extensions": {"vector": vector, "pg_trgm": pg_trgm, "pg_textsearch": pg_textsearch},
     }
 
 

@@ -20,7 +20,7 @@ from tests.postgres_servers import EmbeddedServer, pg_bin
 from tests.servers import free_port
 
 NODE_NAMES = ("coordinator", "worker1", "worker2")
-NODE_SETTINGS = ("shared_preload_libraries=citus", "shared_buffers=128MB", "max_connections=200", "fsync=off",
+NODE_SETTINGS = ("shared_preload_libraries=citus,pg_textsearch", "shared_buffers=128MB", "max_connections=200", "fsync=off",
                  "synchronous_commit=off", "full_page_writes=off", "max_prepared_transactions=100",
                  "wal_level=logical", "citus.shard_count=8")
 
@@ -89,7 +89,7 @@ class Cluster:
             if not (node is self.coordinator and coordinator_exists):
                 node.execute("postgres", f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)',
                              f"CREATE DATABASE \"{dbname}\" TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8'")
-            extensions = ["citus"] if node is self.coordinator else ["citus", "vector", "pg_trgm"]
+            extensions = ["citus"] if node is self.coordinator else ["citus", "vector", "pg_trgm", "pg_textsearch"]
             node.execute(dbname, *(f"CREATE EXTENSION IF NOT EXISTS {e}" for e in extensions))
         self.coordinator.execute(
             dbname, f"SELECT citus_set_coordinator_host('127.0.0.1', {self.coordinator.port})",

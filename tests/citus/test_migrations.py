@@ -28,3 +28,26 @@ def test_workspaces_are_pinned_to_their_vectors_model_on_the_cluster():
     assert dict(WorkspaceEmbedding.objects.values_list("workspace_id", "active_model")) == {
         use_workspace.pk: USE, e5_workspace.pk: E5, switched.pk: E5}
     assert not WorkspaceEmbedding.objects.filter(workspace=empty).exists()
+
+
+KEYWORD_TEXT = importlib.import_module("ingestion.migrations.0017_keyword_text")
+
+
+def test_the_keyword_texts_are_backfilled_from_the_postings_on_the_cluster():
+    """Migration ingestion.0017's backfill (its SQL function, then one INSERT ... SELECT grouped by
+    chunk) on the colocated, distributed tables gives each chunk the text the writer gives it."""
+    from tests.factories import ContentTypeFactory, entry_make
+
+    for workspace in (WorkspaceFactory(), WorkspaceFactory()):
+        doc_type = ContentTypeFactory(workspace=workspace, api_id="doc", semantic_search_enabled=True)
+        entry_make(doc_type, title="Trello 4e6a8095", body="<p>Refunds within 30 days: 返品・交換。 Refund policy.</p>")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT chunk_id, workspace_id, terms FROM ingestion_keywordtext")
+        written = {(c, w): sorted(t.split()) for c, w, t in cursor.fetchall()}
+        cursor.execute("DELETE FROM ingestion_keywordtext")
+        cursor.execute(KEYWORD_TEXT.INDEX_TERM_FUNCTION)
+        cursor.execute(KEYWORD_TEXT.BACKFILL_SQL)
+        cursor.execute("SELECT chunk_id, workspace_id, terms FROM ingestion_keywordtext")
+        backfilled = {(c, w): sorted(t.split()) for c, w, t in cursor.fetchall()}
+        cursor.execute("DROP FUNCTION ingestion_bm25_index_term(text)")
+    assert written and backfilled == written

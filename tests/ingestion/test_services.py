@@ -136,8 +136,9 @@ def test_new_entry_sync_is_one_lock_and_one_insert(semantic_type, django_assert_
     Chunk.objects.filter(entry=entry).delete()
     entry.data["body"] = body_html(PARAGRAPHS)
     # Lock the type, bulk insert (a new entry has no chunks to read), then the keyword index:
-    # the workspace's average length (for the postings' impact) and one insert of the postings.
-    with django_assert_num_queries(4):
+    # the workspace's average length (for the postings' impact), one insert of the postings and
+    # one of the chunks' texts for the BM25 index (ingestion_keywordtext).
+    with django_assert_num_queries(5):
         services.chunks_sync_for_entry(entry=entry, created=True)
 
 

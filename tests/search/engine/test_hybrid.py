@@ -151,7 +151,13 @@ def test_bounded_candidates_agree_with_exhaustive_reading(docs, workspace, no_em
     assert all(h.score == pytest.approx(exact[h.id]) for h in bounded if h.id in exact)
 
 
-def test_selective_filter_reads_every_posting_rather_than_answer_short(docs, workspace, no_embeddings):
+@pytest.fixture
+def postings_leg(settings):
+    """Today's leg (the postings' impact order), not the BM25 index: the fallback is its own."""
+    settings.SEARCH_KEYWORD_INDEX = "postings"
+
+
+def test_selective_filter_reads_every_posting_rather_than_answer_short(docs, workspace, no_embeddings, postings_leg):
     doc_type, _ = docs
     for i in range(40):
         entry_make(doc_type, title=f"Orders {i}", body=f"<p>Orders and refunds, order {i}, order again.</p>",
@@ -169,7 +175,7 @@ def test_selective_filter_reads_every_posting_rather_than_answer_short(docs, wor
 
 @pytest.mark.parametrize("exact_max_rows", [2000, 0], ids=["few: primary-key lookups", "many: every posting"])
 def test_selective_filter_fallback_ranks_like_every_posting_read(docs, workspace, no_embeddings, monkeypatch,
-                                                                 exact_max_rows):
+                                                                 exact_max_rows, postings_leg):
     doc_type, _ = docs
     for i in range(60):
         entry_make(doc_type, title=f"Orders {i}", body=f"<p>Orders and refunds, order {i}, delivery {i % 4}.</p>",

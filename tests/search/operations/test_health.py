@@ -114,6 +114,8 @@ def test_superuser_session_gets_database_broker_and_embeddings(client, db):
     assert body["database"]["server_version"]
     assert body["database"]["extensions"]["vector"]
     assert body["database"]["extensions"]["pg_trgm"]
+    # The keyword leg's BM25 index: its version where the server has it (make install), else null.
+    assert body["database"]["extensions"]["pg_textsearch"] == keyword_bm25_extension_version()
     assert body["database"]["lc_ctype"] == "C.UTF-8"
     assert body["broker"] == {"ok": True, "transport": "memory"}
     assert "configured" in body["embeddings"]
@@ -204,3 +206,20 @@ def test_broker_is_checked_again_once_the_cached_result_expires(client, db, sett
         for _ in range(3):
             client.get("/api/health")
     assert redis_relay.accepted == 3
+
+
+def keyword_bm25_extension_version() -> str | None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'pg_textsearch'")
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def test_health_reports_pg_textsearchs_version_where_the_server_has_it(client, db):
+    client.force_login(UserFactory(username="operator", is_staff=True, is_superuser=True))
+    version = client.get("/api/health").json()["database"]["extensions"]["pg_textsearch"]
+    if keyword_bm25_extension_version() is None:
+        pytest.skip("this server has no pg_textsearch (make install builds it into the embedded wheel)")
+    assert version == "1.4.0"

@@ -1,0 +1,63 @@
+"""The keyword leg's BM25 index (pg_textsearch) over ingestion_keywordtext: building it.
+
+The rows it indexes are written beside the postings (ingestion.services.keyword); this module
+only makes the extension and the index, for migration 0016 and `manage.py keyword_bm25_index`.
+docs/design/bm25-index.md says why the index reads our own terms, and docs/operators.md "The
+keyword index" how to switch to it and back.
+"""
+
+from __future__ import annotations
+
+from django.db import connection as default_connection
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+from ingestion.keywords import BM25_INDEX
+from ingestion.models import KeywordText
+from ingestion.selectors import keyword_bm25_index_state
+# The terms are ours already (ingestion.keywords): `simple` only splits them at the spaces and
+# lower-cases what is lower-case already; no stop words, no stemming (bench/bm25_tokens.py).
+TEXT_CONFIG = "simple"
+TEXT_TABLE = KeywordText._meta.db_table
+
+
+def keyword_bm25_unavailable(*, connection: BaseDatabaseWrapper | None = None) -> str | None:
+    """Why the index cannot be built on this server (a sentence), or None. Creates the
+    extension when it is installed and preloaded and the role may."""
+    with (connection or default_connection).cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_extension WHERE extname = 'pg_textsearch'")
+        if cursor.fetchone():
+            return None
+        cursor.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'pg_textsearch'")
+        if not cursor.fetchone():
+            return ("The server has no pg_textsearch: the keyword leg stays on the postings. Install it "
+                    "(third_party/pg_textsearch), preload it, then run manage.py keyword_bm25_index.")
+        cursor.execute("SELECT 'pg_textsearch' = ANY(string_to_array(replace(current_setting('shared_preload_libraries'),"
+                       " ' ', ''), ','))")
+        if not cursor.fetchone()[0]:
+            return ("pg_textsearch is installed but not in shared_preload_libraries: the keyword leg stays on "
+                    "the postings. Preload it, restart the server, then run manage.py keyword_bm25_index.")
+        cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+        if not cursor.fetchone()[0]:
+            return ("The database role cannot create the extension pg_textsearch: as a superuser run "
+                    "CREATE EXTENSION pg_textsearch; then manage.py keyword_bm25_index.")
+        cursor.execute("CREATE EXTENSION IF NOT EXISTS pg_textsearch")
+    return None
+
+
+def keyword_bm25_index_build(*, connection: BaseDatabaseWrapper | None = None) -> str:
+    """Build the BM25 index with CREATE INDEX CONCURRENTLY (outside a transaction: writes go on
+    meanwhile), dropping first an invalid one an interrupted build left; returns what was done,
+    as a sentence. Idempotent: a valid index is left as it is."""
+    connection = connection or default_connection
+    reason = keyword_bm25_unavailable(connection=connection)
+    if reason:
+        return reason
+    state = keyword_bm25_index_state()
+    if state == "valid":
+        return f"The BM25 index {BM25_INDEX} exists already."
+    with connection.cursor() as cursor:
+        if state == "invalid":
+            cursor.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {BM25_INDEX}")
+        cursor.execute(f"CREATE INDEX CONCURRENTLY {BM25_INDEX} ON {TEXT_TABLE} USING bm25 (terms)"
+                       f" WITH (text_config = '{TEXT_CONFIG}')")
+    return f"Built the BM25 index {BM25_INDEX}: the keyword leg reads it where SEARCH_KEYWORD_INDEX=auto."
