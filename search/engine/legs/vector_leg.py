@@ -44,6 +44,20 @@ SCAN_MEM_MULTIPLIER = 4
 # The bound is shared with the keyword leg (search/engine/legs/exact.py).
 
 
+# Which plan ranked a vector leg's rows (VectorHits.plan; meta.vector_plan, hybrid's meta.legs.semantic.plan):
+# the exact plan of a small matching set, the HNSW walk, or the walk and then the gated exact
+# CTE because the walk came back short (vector_candidates_sql).
+PLAN_EXACT = "exact"
+PLAN_WALK = "walk"
+PLAN_WALK_SHORT = "walk_short_exact"
+
+
+class VectorHits(list):
+    """vector_candidates' hits, best first, and `plan`: which plan ranked them (PLAN_*)."""
+
+    plan: str = PLAN_WALK
+
+
 def vector_literal(vector: list[float]) -> str:
     return "[" + ",".join(repr(float(x)) for x in vector) + "]"
 
@@ -55,10 +69,12 @@ def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: b
     Two ranked lists, of which exactly one is read:
     - `candidates`: the HNSW walk (ORDER BY the index expression), normally the answer;
     - `exact`: every matching row's distance, top-N sorted (`+ 0` keeps the index out of it).
-      Its gate `(SELECT count(*) FROM candidates) < LIMIT` is a one-time filter, so it is
+      Its gate `(SELECT count(*) FROM candidates) < needed` is a one-time filter, so it is
       never scanned unless the index came back short. An HNSW graph can miss live rows
       (iterative scans stop at hnsw.max_scan_tuples; deleted and vacuumed elements can cut
       paths between live ones), and the promise is top_k rows whenever that many match.
+      `needed` (vector_candidates_params) is LIMIT, or fewer when fewer rows are known to
+      match: a walk that returned every matching row is not short.
     """
     dims = int(dimensions)
     distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
@@ -161,14 +177,17 @@ def centroid_params(centroid: tuple[float, ...] | None) -> tuple[Any, ...] | Non
 
 def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
                              limit: int, max_distance: float | None,
-                             centroid: tuple[Any, ...] | None = None) -> list[Any]:
-    """Parameters for vector_candidates_sql, in placeholder order."""
+                             centroid: tuple[Any, ...] | None = None, matching_least: int | None = None) -> list[Any]:
+    """Parameters for vector_candidates_sql, in placeholder order. `matching_least`: how many
+    rows are known to match at least (None: unknown); the walk is short only when it returned
+    fewer than `limit` and fewer than that."""
+    needed = limit if matching_least is None else max(1, min(limit, matching_least))
     matching = [workspace_id, model_name, *where.params]
     columns = [vector_text, *(centroid or ())]
     params: list[Any] = [
         *columns, *matching, vector_text, limit,  # candidates
-        *columns, *matching, limit, vector_text, limit,  # exact
-        limit,  # ranked
+        *columns, *matching, needed, vector_text, limit,  # exact
+        needed,  # ranked
     ]
     if max_distance is not None:
         params.append(max_distance)
@@ -202,7 +221,8 @@ def vector_candidates(
     include_vectors: bool = False,
     workspace_chunks: int | None = None,
     centroid: tuple[float, ...] | None = None,
-) -> list[ChunkHit]:
+    background: float | None = None,
+) -> VectorHits:
     """The nearest chunks of one workspace by their current vectors of one model, ranked by cosine distance.
 
     At most EXACT_MAX_ROWS matching rows are ranked exactly (every distance computed);
@@ -210,42 +230,51 @@ def vector_candidates(
     `workspace_chunks`: the workspace's chunk count, when the caller has read it already (the
     keyword leg of hybrid search has), so an unfiltered search does not read it again.
     `centroid`: the mean of a set of unit vectors; each hit then carries its vector's mean cosine
-    to them (`passage_background`, centroid_column), which the confidence reads.
+    to them (`passage_background`, centroid_column), which the confidence reads. `background`:
+    the query's background (search/engine/confidence.py), set on each hit as it is made rather
+    than in a copy of each.
     """
     vector_text = vector_literal(query_vector)
     centroid_values = centroid_params(centroid)
     bounded = max_distance is not None
 
-    def ranked(cursor: SearchCursor, plan_sql: Callable[..., str], plan_params: Callable[..., list[Any]]) -> list[dict]:
+    def ranked(cursor: SearchCursor, plan_sql: Callable[..., str], plan_params: Callable[..., list[Any]],
+               **extra: Any) -> list[dict]:
         """The rows of one of the two plans (exact, candidates): both take the same arguments."""
         cursor.execute(plan_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
                                 bounded=bounded, centroid=centroid is not None),
                        plan_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
-                                   where=where, limit=limit, max_distance=max_distance, centroid=centroid_values))
+                                   where=where, limit=limit, max_distance=max_distance, centroid=centroid_values,
+                                   **extra))
         return cursor.fetchall_dicts()
 
     every_chunk_passes = where.sql == "TRUE"
+    # How many rows match at least, where a count is at hand: the workspace's chunks when every
+    # chunk passes; over EXACT_MAX_ROWS when the exact plan's list ran past its bound.
+    matching_least: int | None = None
     with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
         if every_chunk_passes and workspace_chunks is not None:
             cursor.settings_set(search_settings(ef_search))
-            too_many = workspace_chunks > EXACT_MAX_ROWS
+            matching_least = workspace_chunks
         elif every_chunk_passes:
             length_sql, length_params = workspace_length_sql(workspace_id=workspace_id)
             cursor.execute(f"SELECT (SELECT coalesce(w.chunks, 0) FROM ({length_sql}) AS w(chunks, total))",
                            length_params, transaction_settings=search_settings(ef_search))
-            too_many = cursor.fetchone()[-1] > EXACT_MAX_ROWS
+            matching_least = int(cursor.fetchone()[-1])
         else:
             cursor.settings_set(search_settings(ef_search))
-            too_many = False
+        too_many = matching_least is not None and matching_least > EXACT_MAX_ROWS
         rows: list[dict] = []
         exact_done = False
         if EXACT_MAX_ROWS > 0 and not too_many:
             rows = ranked(cursor, vector_exact_sql, vector_exact_params)
             exact_done = bool(rows) and rows[0]["matching"] <= EXACT_MAX_ROWS
+            if not exact_done and rows:
+                matching_least = int(rows[0]["matching"])
             rows = [row for row in rows if row["id"] is not None]
         if not exact_done:
-            rows = ranked(cursor, vector_candidates_sql, vector_candidates_params)
-    return [
+            rows = ranked(cursor, vector_candidates_sql, vector_candidates_params, matching_least=matching_least)
+    hits = VectorHits(
         ChunkHit(
             id=row["id"],
             score=1.0 - float(row["distance"]),
@@ -261,9 +290,12 @@ def vector_candidates(
             exact=bool(row["exact"]),
             exact_plan=bool(row.get("exact_plan")),
             passage_background=float(row["passage_background"]) if centroid is not None else None,
+            background=background,
         )
         for row in rows
-    ]
+    )
+    hits.plan = PLAN_EXACT if exact_done else PLAN_WALK_SHORT if any(hit.exact for hit in hits) else PLAN_WALK
+    return hits
 
 
 def chunks_pending_count(*, workspace_id: int, visible: CompiledFilter | None = None) -> int:
