@@ -78,16 +78,38 @@ def hits_by_entry(hits: list[ChunkHit]) -> list[ChunkHit]:
     return [replace(hit, passages=tuple(others[key])) for key, hit in rows.items()]
 
 
+def chunks_shown(hits: list[ChunkHit], entries: int) -> list[ChunkHit]:
+    """The chunks of `hits` (best first) that a page of `entries` rows shows: those of its first
+    `entries` entries, at most 1 + MAX_PASSAGES of each, in order. A search keeps only these
+    before its confidence floor, which copies every hit it is given (a widened ranking has up to
+    MAX_FETCH chunks, most of them in no row shown), so the verdict reads what the page shows."""
+    kept: dict[tuple[str, int], int] = {}
+    shown = []
+    for hit in hits:
+        key = entry_key(hit)
+        if key not in kept:
+            if len(kept) == entries:
+                continue
+            kept[key] = 0
+        if kept[key] <= MAX_PASSAGES:
+            kept[key] += 1
+            shown.append(hit)
+    return shown
+
+
+def entries_shown(result: SearchResult, entries: int | None) -> SearchResult:
+    """`result` holding only the chunks a page of `entries` rows shows (chunks_shown), and how
+    many it ranked in `meta.chunks_ranked`; unchanged for raw chunks (`entries` None)."""
+    if entries is None:
+        return result
+    return replace(result, hits=chunks_shown(result.hits, entries),
+                   extra_meta={**result.extra_meta, "chunks_ranked": len(result.hits)})
+
+
 def rows_by_entry(hits: list[ChunkHit], top_k: int) -> list[ChunkHit]:
     """The first `top_k` rows of hits_by_entry, copying only those (each row is a copy that holds
-    its passages; a widened ranking has up to MAX_FETCH chunks, most of them in no shown row)."""
-    keys: dict[tuple[str, int], None] = {}
-    for hit in hits:
-        keys.setdefault(entry_key(hit), None)
-        if len(keys) > top_k:
-            break
-    shown = set(list(keys)[:top_k])
-    return hits_by_entry([hit for hit in hits if entry_key(hit) in shown])
+    its passages)."""
+    return hits_by_entry(chunks_shown(hits, top_k))
 
 
 def entries_grouped(options_class: type[SearchOptions]) -> Callable[[Callable[..., SearchResult]],
@@ -107,7 +129,7 @@ def entries_grouped(options_class: type[SearchOptions]) -> Callable[[Callable[..
             top_k = request["top_k"]
             result = run(access, request, fetch_k=chunk_fetch(top_k), entries_k=top_k, **kwargs)
             return replace(result, hits=rows_by_entry(result.hits, top_k), top_k=top_k,
-                           extra_meta={**result.extra_meta, "results": "entries", "chunks_ranked": len(result.hits)})
+                           extra_meta={"chunks_ranked": len(result.hits), **result.extra_meta, "results": "entries"})
 
         return grouped
 

@@ -42,7 +42,7 @@ from search.contract.errors import SearchError
 from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.engine.filters.compile import CompiledFilter
-from search.engine.entry_results import entries_grouped, entries_ranked
+from search.engine.entry_results import entries_grouped, entries_ranked, entries_shown
 from search.engine.confidence import answer_floor_apply, passage_centroid, query_background
 from search.engine.legs.fusion import (
     DEFAULT_RERANK_WEIGHTS,
@@ -235,7 +235,8 @@ def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: 
                                  rerun=lambda widened: hybrid_answer(
                                      access=access, request=hybrid_request_from(access=access, request=widened)).pool)
     result = result if facets is None else replace(result, facets=facets)
-    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=validated), request=validated)
+    return answer_floor_apply(entries_shown(promotions_apply_chunks(result, access=access, request=validated),
+                                            entries_k), request=validated)
 
 
 def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bool | None = None) -> SearchResult:

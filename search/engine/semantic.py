@@ -7,16 +7,16 @@ How a query runs (the SQL is built in search/engine/legs/vector_leg.py):
     -- at most EXACT_MAX_ROWS (2,000) matching rows: rank them all exactly, no index:
     SELECT ..., distance FROM <the matching rows> ORDER BY distance + 0, id LIMIT top_k
     -- more: walk the HNSW index
-    WITH candidates AS MATERIALIZED (
+    SELECT * FROM (
         SELECT c.id, ..., (v.embedding::vector(N)) <=> %s::vector(N) AS distance
         FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id
         WHERE v.workspace_id = %s AND v.model = <the workspace's active model>
           AND <content type> AND (<compiled metadata filter>)
         ORDER BY (v.embedding::vector(N)) <=> %s::vector(N)
-        LIMIT top_k),
-    exact AS MATERIALIZED (<the same rows, ranked without the index, only if candidates is short>)
-    SELECT * FROM <candidates, or exact if candidates is short>
-    WHERE distance <= <1 - min_score> ORDER BY distance, id
+        LIMIT top_k) walk
+    ORDER BY distance, id
+    -- only if the walk came back short: the same rows ranked without the index
+    SELECT ... ORDER BY distance + 0, id LIMIT top_k
 
 - The inner ORDER BY is exactly the expression of the per-model partial HNSW index
   (ingestion/migrations/0006) and the model predicate matches the index's WHERE, so the
@@ -30,13 +30,14 @@ How a query runs (the SQL is built in search/engine/legs/vector_leg.py):
   keeps scanning until LIMIT rows pass the filter (bounded by `hnsw.max_scan_tuples`).
   relaxed_order may return rows slightly out of order; the outer ORDER BY over the few
   materialised rows restores the exact order.
-- If the index walk comes back with fewer than top_k rows, the same statement ranks the
-  matching rows exactly instead (a gated second CTE; see `vector_candidates_sql`), so a
-  graph that lost paths to live rows never shortens an answer.
+- If the index walk comes back with fewer than top_k rows while more are known to match (the
+  workspace's chunk count, or the exact plan's capped list), a second statement ranks the
+  matching rows exactly instead (`vector_fallback_sql`), so a graph that lost paths to live
+  rows never shortens an answer; `meta.vector_plan` says which plan answered.
 - A small matching set (a selective filter, a small workspace) is ranked exactly, every
   distance computed: the walk would visit ~1/selectivity times the nodes to find top_k
   passing rows, while 2,000 distances cost a few ms (docs/design/vectors.md).
-- `min_score` is applied on the materialised top_k, so it can only drop rows and never
+- `min_score` is applied to the walk's top_k rows, so it can only drop rows and never
   changes the inner ORDER BY the index serves.
 
 Hybrid search (search/engine/hybrid.py) runs the same vector candidates beside the keyword leg
@@ -59,7 +60,7 @@ from search.engine.query_work import query_work_reused
 from search.contract.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, VectorHits, chunks_pending_count, vector_candidates
-from search.engine.entry_results import entries_grouped, entries_ranked
+from search.engine.entry_results import entries_grouped, entries_ranked, entries_shown
 from search.engine.confidence import answer_floor_apply, passage_centroid, query_background
 
 __all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "ChunkHit", "SearchResult", "SemanticSearchError", "semantic_run",
@@ -142,4 +143,5 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
                                                                 "vector_plan": hits.plan})
     if facet_pool:
         return result
-    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=request), request=request)
+    return answer_floor_apply(entries_shown(promotions_apply_chunks(result, access=access, request=request),
+                                            entries_k), request=request)

@@ -181,7 +181,10 @@ def test_the_entry_grouping_widens_the_ranking_not_the_search(notes, workspace, 
 
     result = semantic_search(access=full_access(workspace), query="refund", min_confidence=0)
 
-    walks = [sql for sql in sent if "WITH candidates AS MATERIALIZED" in sql]
+    walks = [sql for sql in sent if ") AS walk" in sql]
     assert len(result.hits) == 1 and len(result.hits[0].passages) == 3
     assert result.extra_meta["chunks_ranked"] == len(notes) < MAX_FETCH and len(walks) == 2 and len(pending) == 1
     assert result.ef_search == 100
+    # The widened walk asked for 300 and got the workspace's 200 chunks, every one that matches:
+    # not short, so no statement ranked them all again.
+    assert result.extra_meta["vector_plan"] == "walk" and not [sql for sql in sent if ") AS ranked" in sql]
