@@ -31,9 +31,13 @@ English, Japanese and Chinese, its BM25 defaults, its HNSW settings).
    rare words, Japanese questions, a 1% filter, a 0.1% filter): p50 / p95 of our searches
    in-process through search/kinds.py (query vectors memoised: the model's cost is printed
    once, apart) and through the API (gunicorn, one worker, on loopback: the query is embedded
-   by the worker, so the API's figures include it), beside every peer. hnswlib's and usearch's
-   ef is the smallest that reaches our semantic search's recall@10 against exact kNN on the
-   same queries. Build time and size on disk per index; each of ours over the best peer's p95.
+   by the worker, so the API's figures include it), beside every peer. Ours rank raw chunks,
+   as the peers do (RANKED); "ours entries" is the product's default, one row per entry, timed
+   apart (the corpus has one entry per workspace). hnswlib's and usearch's ef is the smallest
+   that reaches our semantic search's recall@10 against exact kNN on the same queries, measured
+   on the rows the walk ranks (no floor, no grouping). Build time and size on disk per index;
+   each of ours over the best peer's p95; our vector p95 over hnswlib's at that recall; the
+   vector leg's plan per class and how often the walk came back short (the fallback rate).
 3. --explain: where a hybrid search's time goes: its statements and their times, EXPLAIN
    ANALYZE of the slowest, and a profile of the real questions (the filter classes' queries, here
    unfiltered); --explain-only runs that alone (docs/design/peers.md).
