@@ -473,7 +473,7 @@ def plans_report(plans: dict[tuple[str, str], Counter], classes) -> None:
     from search.engine.legs.vector_leg import PLAN_WALK_SHORT
 
     labels = list(classes)
-    print(f"\nVECTOR PLAN per class (ours, in-process): fallback rate (walk short, exact CTE ran), then the plans")
+    print(f"\nVECTOR PLAN per class (ours, in-process): fallback rate (the walk came back short and every matching row was ranked), then the plans")
     print(f"{'family':<8}" + "".join(f" {label:>30}" for label in labels))
     for family in ("vector", "hybrid"):
         cells = []
