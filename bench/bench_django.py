@@ -29,6 +29,24 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered))) - 1))]
 
 
+def vector_plan(result: Any) -> str:
+    """Which plan ranked a search result's vector rows (search.engine.legs.vector_leg.PLAN_*):
+    semantic search's `meta.vector_plan`, hybrid's `meta.legs.semantic.plan`; "-" where no
+    vector leg ran."""
+    meta = result.extra_meta
+    if "vector_plan" in meta:
+        return meta["vector_plan"]
+    return ((meta.get("legs") or {}).get("semantic") or {}).get("plan") or "-"
+
+
+def fallback_rate(plans: Sequence[str]) -> str:
+    """How many of `plans` were the walk's exact fallback (the walk came back short), as a share."""
+    from search.engine.legs.vector_leg import PLAN_WALK_SHORT
+
+    short = sum(plan == PLAN_WALK_SHORT for plan in plans)
+    return f"{short}/{len(plans)} ({short / max(1, len(plans)):.0%})"
+
+
 def corpus_is_loaded(connection: Any, marker_table: str, fingerprint: str) -> bool:
     """Whether the bench's marker table (created if missing; a trusted name) says the database
     already holds the corpus with this fingerprint, so a rerun can skip loading it."""

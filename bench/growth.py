@@ -296,12 +296,22 @@ def measure_size(total: int, ws_ids: dict[str, int], texts: list[str], legs: tup
         prepared = keyword.keyword_query_prepare(workspace_id=access.workspace.pk, query=text)
         return keyword.keyword_candidates(prepared, limit=DEPTH, where=where)
 
+    plans: dict[str, list[str]] = {"semantic": [], "hybrid": []}
+
+    def planned(kind: str, search):
+        def run(text: str) -> None:
+            plans[kind].append(bench_django.vector_plan(search(access=access, query=text, top_k=TOP_K)))
+        return run
+
     runs = {
         "keyword": lambda: timed(keyword_leg, texts),
-        "semantic": lambda: timed(lambda t: semantic_search(access=access, query=t, top_k=TOP_K), texts),
-        "hybrid": lambda: timed(lambda t: hybrid_search(access=access, query=t, top_k=TOP_K), texts),
+        "semantic": lambda: timed(planned("semantic", semantic_search), texts),
+        "hybrid": lambda: timed(planned("hybrid", hybrid_search), texts),
     }
-    return {kind: run() for kind, run in runs.items() if kind in legs}
+    timings = {kind: run() for kind, run in runs.items() if kind in legs}
+    print(f"{total}: the vector leg's exact fallback (walk short): "
+          + ", ".join(f"{kind} {bench_django.fallback_rate(got)}" for kind, got in plans.items() if got), flush=True)
+    return timings
 
 
 def exact_ids(ws_id: int, vector: list[float], where) -> set[int]:

@@ -352,7 +352,7 @@ def measure(args: argparse.Namespace) -> None:
     print(f"load average {load1:.1f}/{load5:.1f} on {os.cpu_count()} CPUs (timings include any contention)\n")
     header = (f"{'scenario':<20} {'rows':>6} {'queries':<7} {'kw p50':>7} {'kw p95':>7} {'cand p50':>8} "
               f"{'cand max':>8} {'read max':>8} {'agree@10':>8} {'exact q':>7} {'hyb p50':>7} {'hyb p95':>7} "
-              f"{'tdy p50':>7} {'tdy p95':>7} {'p95/tdy':>7}")
+              f"{'tdy p50':>7} {'tdy p95':>7} {'p95/tdy':>7} {'fallback (hyb)':>14}")
     print(header)
     print("-" * len(header))
     for label, access, spec, rows in scenarios:
@@ -379,7 +379,7 @@ def measure(args: argparse.Namespace) -> None:
             # Hybrid as shipped, and with the fusion before issue 18 (weighted, 0.60 / 0.75 by
             # script) as a request: the same legs and statements; alternated query by query,
             # each first every other time, so contention falls on both.
-            hyb_ms, today_ms = [], []
+            hyb_ms, today_ms, plans = [], [], []
             for i, text in enumerate(texts * args.repeat):
                 # --versus raw-chunks: one row per entry (the default) against raw chunks, as before issue 34.
                 # --versus unfolded: the query's keywords only lowercased, as before cms.folding (issue 35).
@@ -392,13 +392,16 @@ def measure(args: argparse.Namespace) -> None:
                 for out, options, unfolded, model in (runs if i % 2 == 0 else runs[::-1]):
                     with query_unfolded(unfolded), active_model(access.workspace.pk, model):
                         started = time.perf_counter()
-                        hybrid_search(access=access, query=text, top_k=TOP_K, filter=spec, **options)
+                        result = hybrid_search(access=access, query=text, top_k=TOP_K, filter=spec, **options)
                         out.append((time.perf_counter() - started) * 1000)
+                        if out is hyb_ms:
+                            plans.append(bench_django.vector_plan(result))
             print(f"{label:<20} {rows:>6} {kind:<7} {statistics.median(kw_ms):>7.1f} {pct(kw_ms, 0.95):>7.1f} "
                   f"{int(statistics.median(cands)):>8} {max(cands):>8} {max(reads):>8} "
                   f"{statistics.mean(agree) if agree else float('nan'):>8.3f} {exhaustive:>3}/{len(texts):<3} "
                   f"{statistics.median(hyb_ms):>7.1f} {pct(hyb_ms, 0.95):>7.1f} {statistics.median(today_ms):>7.1f} "
-                  f"{pct(today_ms, 0.95):>7.1f} {pct(hyb_ms, 0.95) / pct(today_ms, 0.95):>6.2f}x", flush=True)
+                  f"{pct(today_ms, 0.95):>7.1f} {pct(hyb_ms, 0.95) / pct(today_ms, 0.95):>6.2f}x "
+                  f"{bench_django.fallback_rate(plans):>14}", flush=True)
             if args.versus == "unfolded":  # folding changes what a CJK query reaches, not a Latin one's
                 for script, chosen in (("cjk", True), ("latin", False)):
                     pairs = [(h, t) for text, h, t in zip(texts, hyb_ms, today_ms)

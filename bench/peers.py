@@ -31,9 +31,13 @@ English, Japanese and Chinese, its BM25 defaults, its HNSW settings).
    rare words, Japanese questions, a 1% filter, a 0.1% filter): p50 / p95 of our searches
    in-process through search/kinds.py (query vectors memoised: the model's cost is printed
    once, apart) and through the API (gunicorn, one worker, on loopback: the query is embedded
-   by the worker, so the API's figures include it), beside every peer. hnswlib's and usearch's
-   ef is the smallest that reaches our semantic search's recall@10 against exact kNN on the
-   same queries. Build time and size on disk per index; each of ours over the best peer's p95.
+   by the worker, so the API's figures include it), beside every peer. Ours rank raw chunks,
+   as the peers do (RANKED); "ours entries" is the product's default, one row per entry, timed
+   apart (the corpus has one entry per workspace). hnswlib's and usearch's ef is the smallest
+   that reaches our semantic search's recall@10 against exact kNN on the same queries, measured
+   on the rows the walk ranks (no floor, no grouping). Build time and size on disk per index;
+   each of ours over the best peer's p95; our vector p95 over hnswlib's at that recall; the
+   vector leg's plan per class and how often the walk came back short (the fallback rate).
 3. --explain: where a hybrid search's time goes: its statements and their times, EXPLAIN
    ANALYZE of the slowest, and a profile of the real questions (the filter classes' queries, here
    unfiltered); --explain-only runs that alone (docs/design/peers.md).
@@ -66,7 +70,7 @@ from bench_django import keyword_index  # noqa: E402
 import eval as judged  # noqa: E402 - bench/eval.py: its loader, runners and metrics
 import growth  # noqa: E402
 import peer_engines  # noqa: E402
-from bench_django import pct  # noqa: E402
+from bench_django import pct, vector_plan  # noqa: E402
 from evalsets import load_set  # noqa: E402
 
 QUALITY_SETS = ("covidfaq-en", "stackfaq-en", "drcd-zh", "jsquad-ja", "jaquad-ja", "scifact")
@@ -82,9 +86,17 @@ API_PORT = 8739
 MODEL = growth.MODEL
 FAMILIES = {
     "keyword": ("ours", "ours API", "tantivy", "bm25s", "lancedb fts"),
-    "vector": ("ours", "ours API", "exact", "hnswlib", "usearch", "lancedb vec"),
-    "hybrid": ("ours", "ours API", "lancedb rrf", "lancedb linear"),
+    "vector": ("ours", "ours API", "ours entries", "exact", "hnswlib", "usearch", "lancedb vec"),
+    "hybrid": ("ours", "ours API", "ours entries", "lancedb rrf", "lancedb linear"),
 }
+# What our timed searches ask for beside the query: the ranked chunks, as every peer answers
+# (the speed corpus puts each workspace's chunks in one entry, so the product's default of one
+# row per entry answers one row, after widening its ranking to MAX_FETCH chunks: "ours entries"
+# times that default apart), and no confidence floor (no peer has one; bench/unanswerable.py
+# measures it).
+RANKED = {"raw_chunks": True, "include_candidates": True}
+# Ours beside the peers (ours_entries: the product's default, measured apart).
+NOT_PEERS = ("ours", "ours API", "ours entries")
 
 
 def load_avg() -> str:
@@ -394,7 +406,9 @@ def speed(args: argparse.Namespace) -> None:
     plain = [t for texts, flt in classes.values() if flt is None for t in texts]
     truth = [peers["exact"].search_vector(vector_of[t], TOP_K) for t in plain]
     semantic = SEARCH_KINDS["semantic_search"]
-    ours_tops = [[row_of.get(h.id, -1) for h in semantic.search(access, {"query": t, "top_k": TOP_K},
+    # The rows the walk ranks, before the confidence floor and the entry grouping (RANKED): a
+    # query under the floor, or the speed corpus's one entry per workspace, must not pass for a miss.
+    ours_tops = [[row_of.get(h.id, -1) for h in semantic.search(access, {"query": t, "top_k": TOP_K, **RANKED},
                                                                  interface="command").hits] for t in plain]
     ours_recall = recall(ours_tops, truth)
     efs = {name: match_ef(peers[name], np.asarray([vector_of[t] for t in plain]), truth, ours_recall)
@@ -408,21 +422,31 @@ def speed(args: argparse.Namespace) -> None:
     kinds = {"keyword": ("hybrid_search", "hybrid", {"semantic_weight": 0}), "vector": ("semantic_search", "semantic", {}),
              "hybrid": ("hybrid_search", "hybrid", {})}
     timings: dict[tuple[str, str, str], list[float]] = {}
+    plans: dict[tuple[str, str], Counter] = {}
     try:
         for label, (texts, flt) in classes.items():
             spec = None if flt is None else {flt[0]: flt[1]}
             for family, (kind_name, mode, extra) in kinds.items():
                 kind = SEARCH_KINDS[kind_name]
 
-                def options(t: str, extra=extra) -> dict:
-                    return {"query": t, "top_k": TOP_K, **extra, **({"filter": spec} if spec else {})}
+                def options(t: str, extra=extra, ranked=RANKED) -> dict:
+                    return {"query": t, "top_k": TOP_K, **ranked, **extra, **({"filter": spec} if spec else {})}
 
-                timings[family, "ours", label] = timed(lambda t: kind.search(access, options(t), interface="command"),
-                                                       texts)
+                counted = plans.setdefault((family, label), Counter())
+
+                def search(t: str, kind=kind, options=options, counted=counted) -> None:
+                    counted[vector_plan(kind.search(access, options(t), interface="command"))] += 1
+
+                timings[family, "ours", label] = timed(search, texts)
                 if family == "keyword":  # today's leg (the postings' impact order), in the same run
                     with keyword_index("postings"):
                         timings[family, "ours postings", label] = timed(
-                            lambda t: kind.search(access, options(t), interface="command"), texts)
+                            lambda t, kind=kind, options=options: kind.search(access, options(t), interface="command"),
+                            texts)
+                if family != "keyword":
+                    timings[family, "ours entries", label] = timed(
+                        lambda t, kind=kind, options=options: kind.search(access, options(t, ranked={}),
+                                                                          interface="command"), texts)
                 if api is not None:
                     timings[family, "ours API", label] = timed(lambda t: api.search(mode, options(t)), texts)
             for name, engine in (("tantivy", "tantivy"), ("bm25s", "bm25s"), ("lancedb fts", "lancedb")):
@@ -449,6 +473,8 @@ def speed(args: argparse.Namespace) -> None:
               f" / tantivy {tantivy:.2f} ms = {ours / max(tantivy, 1e-9):.1f}x")
     keyword_agreement(workspace.pk, classes)
     bm25_index_report()
+    plans_report(plans, classes)
+    vector_ratio(timings, classes, efs, ours_recall)
     statement_floor(timings)
     if args.explain:
         where_time_goes(access, classes["filter 1%"][0])
@@ -507,6 +533,37 @@ def bm25_index_report(rebuild: bool = True) -> None:
         built_s = time.perf_counter() - started
         print(f"a fresh CREATE INDEX CONCURRENTLY: {built_s:.1f} s, {mb(f'SELECT pg_relation_size({BM25_INDEX!r})')} MB;"
               f" {load_avg()}", flush=True)
+
+
+def plans_report(plans: dict[tuple[str, str], Counter], classes) -> None:
+    """The vector leg's plan per family and class (timed runs and their warm-up): how often the
+    walk came back short and the gated exact CTE ranked the rows (the fallback)."""
+    from search.engine.legs.vector_leg import PLAN_WALK_SHORT
+
+    labels = list(classes)
+    print(f"\nVECTOR PLAN per class (ours, in-process): fallback rate (the walk came back short and every matching row was ranked), then the plans")
+    print(f"{'family':<8}" + "".join(f" {label:>30}" for label in labels))
+    for family in ("vector", "hybrid"):
+        cells = []
+        for label in labels:
+            counted = plans.get((family, label), Counter())
+            total = sum(counted.values())
+            rate = counted[PLAN_WALK_SHORT] / total if total else 0.0
+            detail = ",".join(f"{plan} {n}" for plan, n in sorted(counted.items()))
+            cells.append(f" {f'{rate:.0%} ({detail})':>30}")
+        print(f"{family:<8}" + "".join(cells))
+
+
+def vector_ratio(timings: dict, classes, efs: dict, ours_recall: float) -> None:
+    """Our vector p95 over hnswlib's at the ef where hnswlib reaches our recall@10 (match_ef)."""
+    ef, got = efs["hnswlib"]
+    cells = []
+    for label, (_, flt) in classes.items():
+        if flt is None and ("vector", "hnswlib", label) in timings:
+            ours, theirs = pct(timings["vector", "ours", label], 0.95), pct(timings["vector", "hnswlib", label], 0.95)
+            cells.append(f"{label} {ours:.2f} / {theirs:.3f} ms = {ours / max(theirs, 1e-3):.0f}x")
+    print(f"\nvector p95, ours over hnswlib at the same recall@10 (ours {ours_recall:.3f}, hnswlib {got:.3f} at ef "
+          f"{ef}): " + "; ".join(cells))
 
 
 def statement_floor(timings: dict) -> None:
@@ -569,7 +626,17 @@ def where_time_goes(access, texts: list[str]) -> None:
     legs = [(ms, sql) for ms, sql in statements if sql.lstrip().upper().startswith("WITH")] or statements
     slowest = max(legs, key=lambda item: item[0])[1]
     if slowest.lstrip().upper().startswith(("SELECT", "WITH")):
-        with connection.cursor() as cursor:
+        from django.db import transaction
+
+        from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, search_settings
+
+        # Under the settings the search ran with (hnsw.ef_search, the iterative scan: SET LOCAL in
+        # its transaction). Without them pgvector's defaults walk (ef_search 40, no iterative scan)
+        # comes back with 40 rows against a LIMIT of 300, and the gated exact CTE then ranks the
+        # whole workspace: what an EXPLAIN of the bare statement had shown (issue 54).
+        with transaction.atomic(), connection.cursor() as cursor:
+            for name, value in search_settings(DEFAULT_EF_SEARCH).items():
+                cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
             cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + slowest)
             print("EXPLAIN ANALYZE of the slowest of the legs' statements:")
             for (line,) in cursor.fetchall():
@@ -607,8 +674,8 @@ def speed_report(timings, classes, figures: dict, peers, embed_ms: float, rows: 
     for family, engines in FAMILIES.items():
         cells = []
         for label in labels:
-            peers_p95 = {e: pct(timings[family, e, label], 0.95) for e in engines[2:]
-                         if (family, e, label) in timings and e != "exact"}
+            peers_p95 = {e: pct(timings[family, e, label], 0.95) for e in engines
+                         if (family, e, label) in timings and e not in NOT_PEERS and e != "exact"}
             if family == "vector" and "exact" in engines and (family, "exact", label) in timings:
                 peers_p95["exact"] = pct(timings[family, "exact", label], 0.95)
             best = min(peers_p95, key=peers_p95.get)

@@ -25,7 +25,7 @@ class ChunkHit:
     asset_id: int | None
     metadata: dict
     vector: list[float] | None = None
-    # Ranked by the exact fallback rather than the HNSW walk (see vector_candidates_sql).
+    # Ranked by the exact fallback rather than the HNSW walk (see vector_fallback_sql).
     exact: bool = False
     # Ranked exactly because few rows matched (search.engine.legs.vector_leg.EXACT_MAX_ROWS), no HNSW walk.
     exact_plan: bool = False

@@ -59,7 +59,7 @@ from search.contract.results import ChunkHit, SearchResult
 from search.contract.options import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES, AgenticSearchOptions
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import chunks_pending_count
-from search.engine.entry_results import entries_grouped
+from search.engine.entry_results import entries_grouped, entries_ranked
 from search.engine.confidence import answer_floor_apply
 
 logger = logging.getLogger(__name__)
@@ -90,7 +90,8 @@ def agentic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
 
 @query_work_reused
 @entries_grouped(AgenticSearchOptions)
-def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None) -> SearchResult:
+def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None,
+                entries_k: int | None = None) -> SearchResult:
     """The `top_k` chunks that answer every part of `query`, in hybrid search's result shape.
 
     `queries` are the parts when the caller has split the question; otherwise the configured
@@ -100,9 +101,14 @@ def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k:
     answered and why.
     """
     validated = AgenticSearchOptions.validated(options)
-    validated["top_k"] = fetch_k or validated["top_k"]  # search/engine/entry_results.py ranks more chunks than entries
-    request = hybrid_request_from(access=access, request=validated)
-    result = agentic_answer(access=access, request=request, queries=validated["queries"])
+
+    def answered(limit: int) -> SearchResult:
+        validated["top_k"] = limit  # search/engine/entry_results.py ranks more chunks than entries
+        return agentic_answer(access=access, request=hybrid_request_from(access=access, request=validated),
+                              queries=validated["queries"])
+
+    result = entries_ranked(answered, lambda ranked: ranked.hits, fetch=fetch_k or validated["top_k"],
+                            entries=entries_k)
     facets = chunk_search_facets(access=access, request=validated, pool=result.pool,
                                  rerun=lambda widened: agentic_answer(
                                      access=access, request=hybrid_request_from(access=access, request=widened),

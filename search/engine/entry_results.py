@@ -9,9 +9,12 @@ search answer one result per entry by default (issue 34): the entry's best chunk
 
 To fill a page of `top_k` entries the search ranks more chunks than it shows: `chunk_fetch`
 of them (4 per entry asked, at least top_k + 30, at most MAX_FETCH). When they hold fewer
-than `top_k` entries and the search had more to give, it runs once more with MAX_FETCH chunks.
-Hybrid search ranks CANDIDATE_DEPTH (50) candidates per leg anyway, so the default page (10
-entries, 40 chunks) costs it no more candidates; bench/hybrid.py measures what it costs.
+than `top_k` entries and the ranking had more to give, it ranks once more with MAX_FETCH
+chunks (`entries_ranked`): the ranking alone, inside the one run of the search, so the
+query's embedding, facets, promotions, the pending count and the confidence floor are done
+once (a whole second run had cost every such search twice: issue 54). Hybrid search ranks
+CANDIDATE_DEPTH (50) candidates per leg anyway, so the default page (10 entries, 40 chunks)
+costs it no more candidates; bench/hybrid.py measures what it costs.
 
 A promoted entry (search/engine/promotions.py) comes first by its pinned chunk, and its other chunks
 become its passages: it is never shown again lower down. Passages come from the same ranked
@@ -23,7 +26,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from search.contract.results import ChunkHit, SearchResult
 from search.contract.options import SearchOptions
@@ -35,10 +38,30 @@ FETCH_PER_ENTRY = 4
 FETCH_MARGIN = 30
 MAX_FETCH = 300
 
+T = TypeVar("T")
+
 
 def chunk_fetch(top_k: int) -> int:
     """How many chunks to rank for a page of `top_k` entries."""
     return min(MAX_FETCH, max(top_k * FETCH_PER_ENTRY, top_k + FETCH_MARGIN))
+
+
+def entry_key(hit: ChunkHit) -> tuple[str, int]:
+    """What a row stands for: its entry, or its asset (or the chunk itself when it has neither)."""
+    return ("entry", hit.entry_id) if hit.entry_id is not None else ("asset", hit.asset_id or -hit.id)
+
+
+def entries_ranked(rank: Callable[[int], T], hits: Callable[[T], list[ChunkHit]], *, fetch: int,
+                   entries: int | None) -> T:
+    """`rank(fetch)`; when its hits hold fewer than `entries` entries and it gave all `fetch`
+    asked for (it had more to give), `rank(MAX_FETCH)` instead. `entries` None: raw chunks,
+    ranked once. The one place a chunk search widens its ranking for the entry grouping."""
+    ranked = rank(fetch)
+    found = hits(ranked)
+    if (entries is not None and fetch < MAX_FETCH and len(found) >= fetch
+            and len({entry_key(hit) for hit in found}) < entries):
+        ranked = rank(MAX_FETCH)
+    return ranked
 
 
 def hits_by_entry(hits: list[ChunkHit]) -> list[ChunkHit]:
@@ -47,7 +70,7 @@ def hits_by_entry(hits: list[ChunkHit]) -> list[ChunkHit]:
     rows: dict[tuple[str, int], ChunkHit] = {}
     others: dict[tuple[str, int], list[ChunkHit]] = {}
     for hit in hits:
-        key = ("entry", hit.entry_id) if hit.entry_id is not None else ("asset", hit.asset_id or -hit.id)
+        key = entry_key(hit)
         if key not in rows:
             rows[key], others[key] = hit, []
         elif len(others[key]) < MAX_PASSAGES:
@@ -55,10 +78,46 @@ def hits_by_entry(hits: list[ChunkHit]) -> list[ChunkHit]:
     return [replace(hit, passages=tuple(others[key])) for key, hit in rows.items()]
 
 
+def chunks_shown(hits: list[ChunkHit], entries: int) -> list[ChunkHit]:
+    """The chunks of `hits` (best first) that a page of `entries` rows shows: those of its first
+    `entries` entries, at most 1 + MAX_PASSAGES of each, in order. A search keeps only these
+    before its confidence floor, which copies every hit it is given (a widened ranking has up to
+    MAX_FETCH chunks, most of them in no row shown), so the verdict reads what the page shows."""
+    kept: dict[tuple[str, int], int] = {}
+    shown = []
+    for hit in hits:
+        key = entry_key(hit)
+        if key not in kept:
+            if len(kept) == entries:
+                continue
+            kept[key] = 0
+        if kept[key] <= MAX_PASSAGES:
+            kept[key] += 1
+            shown.append(hit)
+    return shown
+
+
+def entries_shown(result: SearchResult, entries: int | None) -> SearchResult:
+    """`result` holding only the chunks a page of `entries` rows shows (chunks_shown), and how
+    many it ranked in `meta.chunks_ranked`; unchanged for raw chunks (`entries` None)."""
+    if entries is None:
+        return result
+    return replace(result, hits=chunks_shown(result.hits, entries),
+                   extra_meta={**result.extra_meta, "chunks_ranked": len(result.hits)})
+
+
+def rows_by_entry(hits: list[ChunkHit], top_k: int) -> list[ChunkHit]:
+    """The first `top_k` rows of hits_by_entry, copying only those (each row is a copy that holds
+    its passages)."""
+    return hits_by_entry(chunks_shown(hits, top_k))
+
+
 def entries_grouped(options_class: type[SearchOptions]) -> Callable[[Callable[..., SearchResult]],
                                                                    Callable[..., SearchResult]]:
-    """Make a chunk search `run(access, options, ..., fetch_k=None)` answer entries unless its
-    options say `raw_chunks`: it runs with `fetch_k` chunks and its hits are grouped."""
+    """Make a chunk search `run(access, options, ..., fetch_k=None, entries_k=None)` answer entries
+    unless its options say `raw_chunks`: it runs once, ranking `fetch_k` chunks and widening its
+    ranking itself (entries_ranked) when they hold fewer than `entries_k` entries; its hits are
+    then grouped."""
 
     def decorate(run: Callable[..., SearchResult]) -> Callable[..., SearchResult]:
         @functools.wraps(run)
@@ -68,15 +127,9 @@ def entries_grouped(options_class: type[SearchOptions]) -> Callable[[Callable[..
                 result = run(access, request, **kwargs)
                 return replace(result, extra_meta={**result.extra_meta, "results": "chunks"})
             top_k = request["top_k"]
-            fetch = chunk_fetch(top_k)
-            result = run(access, request, fetch_k=fetch, **kwargs)
-            rows = hits_by_entry(result.hits)
-            if len(rows) < top_k and len(result.hits) >= fetch and fetch < MAX_FETCH:
-                fetch = MAX_FETCH
-                result = run(access, request, fetch_k=fetch, **kwargs)
-                rows = hits_by_entry(result.hits)
-            return replace(result, hits=rows[:top_k], top_k=top_k,
-                           extra_meta={**result.extra_meta, "results": "entries", "chunks_ranked": len(result.hits)})
+            result = run(access, request, fetch_k=chunk_fetch(top_k), entries_k=top_k, **kwargs)
+            return replace(result, hits=rows_by_entry(result.hits, top_k), top_k=top_k,
+                           extra_meta={"chunks_ranked": len(result.hits), **result.extra_meta, "results": "entries"})
 
         return grouped
 

@@ -42,7 +42,7 @@ from search.contract.errors import SearchError
 from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.engine.filters.compile import CompiledFilter
-from search.engine.entry_results import entries_grouped
+from search.engine.entry_results import entries_grouped, entries_ranked, entries_shown
 from search.engine.confidence import answer_floor_apply, passage_centroid, query_background
 from search.engine.legs.fusion import (
     DEFAULT_RERANK_WEIGHTS,
@@ -211,7 +211,8 @@ def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
 
 @query_work_reused
 @entries_grouped(HybridSearchOptions)
-def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None) -> SearchResult:
+def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None,
+               entries_k: int | None = None) -> SearchResult:
     """The `top_k` chunks that best answer `query`, by keywords and meaning together, best first.
 
     `options` are HybridSearchOptions' (search/contract/options.py), checked there. Only chunks the
@@ -223,13 +224,19 @@ def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: 
     score (fused, 0..1 with weighted fusion; or reranked).
     """
     validated = HybridSearchOptions.validated(options)
-    validated["top_k"] = fetch_k or validated["top_k"]  # search/engine/entry_results.py ranks more chunks than entries
-    result = hybrid_answer(access=access, request=hybrid_request_from(access=access, request=validated))
+
+    def answered(limit: int) -> SearchResult:
+        validated["top_k"] = limit  # search/engine/entry_results.py ranks more chunks than entries
+        return hybrid_answer(access=access, request=hybrid_request_from(access=access, request=validated))
+
+    result = entries_ranked(answered, lambda ranked: ranked.hits, fetch=fetch_k or validated["top_k"],
+                            entries=entries_k)
     facets = chunk_search_facets(access=access, request=validated, pool=result.pool,
                                  rerun=lambda widened: hybrid_answer(
                                      access=access, request=hybrid_request_from(access=access, request=widened)).pool)
     result = result if facets is None else replace(result, facets=facets)
-    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=validated), request=validated)
+    return answer_floor_apply(entries_shown(promotions_apply_chunks(result, access=access, request=validated),
+                                            entries_k), request=validated)
 
 
 def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bool | None = None) -> SearchResult:
@@ -454,7 +461,8 @@ def _semantic_leg_collect(collected: Collected, *, embedding: QueryEmbedding, qu
         # The keyword leg read the workspace's chunk count with its terms' statistics.
         workspace_chunks=prepared.chunks if prepared is not None and prepared.query_terms else None)
     collected.legs_used.append(LEG_SEMANTIC)
-    collected.leg_meta[LEG_SEMANTIC] = {"model": collected.model, "returned": len(semantic_hits)}
+    collected.leg_meta[LEG_SEMANTIC] = {"model": collected.model, "returned": len(semantic_hits),
+                                        "plan": getattr(semantic_hits, "plan", None)}
     for rank, hit in enumerate(semantic_hits, start=1):
         if hit.id not in hits or (include_vectors and hit.vector is not None):
             hits[hit.id] = hit

@@ -7,16 +7,16 @@ How a query runs (the SQL is built in search/engine/legs/vector_leg.py):
     -- at most EXACT_MAX_ROWS (2,000) matching rows: rank them all exactly, no index:
     SELECT ..., distance FROM <the matching rows> ORDER BY distance + 0, id LIMIT top_k
     -- more: walk the HNSW index
-    WITH candidates AS MATERIALIZED (
+    SELECT * FROM (
         SELECT c.id, ..., (v.embedding::vector(N)) <=> %s::vector(N) AS distance
         FROM ingestion_chunkvector v JOIN ingestion_chunk c ON c.id = v.chunk_id
         WHERE v.workspace_id = %s AND v.model = <the workspace's active model>
           AND <content type> AND (<compiled metadata filter>)
         ORDER BY (v.embedding::vector(N)) <=> %s::vector(N)
-        LIMIT top_k),
-    exact AS MATERIALIZED (<the same rows, ranked without the index, only if candidates is short>)
-    SELECT * FROM <candidates, or exact if candidates is short>
-    WHERE distance <= <1 - min_score> ORDER BY distance, id
+        LIMIT top_k) walk
+    ORDER BY distance, id
+    -- only if the walk came back short: the same rows ranked without the index
+    SELECT ... ORDER BY distance + 0, id LIMIT top_k
 
 - The inner ORDER BY is exactly the expression of the per-model partial HNSW index
   (ingestion/migrations/0006) and the model predicate matches the index's WHERE, so the
@@ -30,13 +30,14 @@ How a query runs (the SQL is built in search/engine/legs/vector_leg.py):
   keeps scanning until LIMIT rows pass the filter (bounded by `hnsw.max_scan_tuples`).
   relaxed_order may return rows slightly out of order; the outer ORDER BY over the few
   materialised rows restores the exact order.
-- If the index walk comes back with fewer than top_k rows, the same statement ranks the
-  matching rows exactly instead (a gated second CTE; see `vector_candidates_sql`), so a
-  graph that lost paths to live rows never shortens an answer.
+- If the index walk comes back with fewer than top_k rows while more are known to match (the
+  workspace's chunk count, or the exact plan's capped list), a second statement ranks the
+  matching rows exactly instead (`vector_fallback_sql`), so a graph that lost paths to live
+  rows never shortens an answer; `meta.vector_plan` says which plan answered.
 - A small matching set (a selective filter, a small workspace) is ranked exactly, every
   distance computed: the walk would visit ~1/selectivity times the nodes to find top_k
   passing rows, while 2,000 distances cost a few ms (docs/design/vectors.md).
-- `min_score` is applied on the materialised top_k, so it can only drop rows and never
+- `min_score` is applied to the walk's top_k rows, so it can only drop rows and never
   changes the inner ORDER BY the index serves.
 
 Hybrid search (search/engine/hybrid.py) runs the same vector candidates beside the keyword leg
@@ -58,9 +59,9 @@ from search.engine.legs.query_embedding import query_embeddings_start
 from search.engine.query_work import query_work_reused
 from search.contract.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
 from search.engine.filters.visibility import caller_visibility
-from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
-from search.engine.entry_results import entries_grouped
-from search.engine.confidence import answer_floor_apply, hits_with_background, passage_centroid, query_background
+from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, VectorHits, chunks_pending_count, vector_candidates
+from search.engine.entry_results import entries_grouped, entries_ranked, entries_shown
+from search.engine.confidence import answer_floor_apply, passage_centroid, query_background
 
 __all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "ChunkHit", "SearchResult", "SemanticSearchError", "semantic_run",
            "semantic_search"]
@@ -82,7 +83,7 @@ def semantic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
 @query_work_reused
 @entries_grouped(SemanticSearchOptions)
 def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None,
-                 facet_pool: bool = False, fetch_k: int | None = None) -> SearchResult:
+                 facet_pool: bool = False, fetch_k: int | None = None, entries_k: int | None = None) -> SearchResult:
     """The `top_k` chunks of the workspace nearest in meaning to `query`, best first.
 
     Only chunks the caller may see (`access`, cms/access.py) are ranked.
@@ -96,7 +97,9 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
     workspace = access.workspace
     request = SemanticSearchOptions.validated(options)
     query, top_k, min_score = request["query"], fetch_k or request["top_k"], request["min_score"]
-    ef_search = request["ef_search"] or max(DEFAULT_EF_SEARCH, top_k)
+    # The walk's candidate list is sized for the rows shown (request["top_k"]), not for the
+    # chunks the entry grouping ranks: the iterative scan returns as many more as LIMIT asks.
+    ef_search = request["ef_search"] or max(DEFAULT_EF_SEARCH, request["top_k"])
     max_distance = None if min_score is None else 1.0 - min_score
     compiled = chunk_filter_for(access=access, spec=request["filter"], content_type=request["content_type"])
 
@@ -108,29 +111,37 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
 
     # With facets the whole HNSW candidate list (ef_search chunks, which the walk visits
     # anyway) is the pool they count; the first top_k are the hits.
-    pool_size = max(top_k, ef_search) if request["facets"] or facet_pool else top_k
-    hits = vector_candidates(
-        workspace_id=workspace.pk,
-        model_name=embedding.model,
-        dimensions=embedding.dimensions,
-        query_vector=query_vector,
-        limit=pool_size,
-        where=compiled,
-        ef_search=ef_search,
-        max_distance=max_distance,
-        include_vectors=request["include_vectors"],
-        centroid=passage_centroid(embedding.model),
-    )
+    whole_list = bool(request["facets"] or facet_pool)
+    background = query_background(embedding.model, query_vector, query)
+
+    def ranked(limit: int) -> tuple[int, VectorHits]:
+        """(how many chunks the answer shows, the ranked chunks: more with facets)."""
+        return limit, vector_candidates(
+            workspace_id=workspace.pk,
+            model_name=embedding.model,
+            dimensions=embedding.dimensions,
+            query_vector=query_vector,
+            limit=max(limit, ef_search) if whole_list else limit,
+            where=compiled,
+            ef_search=ef_search,
+            max_distance=max_distance,
+            include_vectors=request["include_vectors"],
+            centroid=passage_centroid(embedding.model),
+            background=background,
+        )
+
+    top_k, hits = entries_ranked(ranked, lambda shown_hits: shown_hits[1][:shown_hits[0]], fetch=top_k,
+                                 entries=entries_k)
     pool = tuple(hit.id for hit in hits)
     facets = chunk_search_facets(access=access, request=request, pool=pool,
                                  rerun=lambda widened: semantic_run(access, widened, model=model, facet_pool=True).pool)
-    background = query_background(embedding.model, query_vector, query)
-    result = SearchResult(workspace=workspace, hits=hits_with_background(hits[:top_k], background),
-                          model=embedding.model,
+    result = SearchResult(workspace=workspace, hits=hits[:top_k], model=embedding.model,
                           dimensions=embedding.dimensions, top_k=top_k, ef_search=ef_search,
                           pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
                           include_sources=request["include_sources"], include_vectors=request["include_vectors"],
-                          pool=pool, facets=facets, extra_meta={"rules_skipped": list(SEMANTIC_RULES_SKIPPED)})
+                          pool=pool, facets=facets, extra_meta={"rules_skipped": list(SEMANTIC_RULES_SKIPPED),
+                                                                "vector_plan": hits.plan})
     if facet_pool:
         return result
-    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=request), request=request)
+    return answer_floor_apply(entries_shown(promotions_apply_chunks(result, access=access, request=request),
+                                            entries_k), request=request)

@@ -44,33 +44,57 @@ SCAN_MEM_MULTIPLIER = 4
 # The bound is shared with the keyword leg (search/engine/legs/exact.py).
 
 
+# Which plan ranked a vector leg's rows (VectorHits.plan; meta.vector_plan, hybrid's meta.legs.semantic.plan):
+# the exact plan of a small matching set, the HNSW walk, or the walk and then every matching row
+# ranked because the walk came back short (vector_fallback_sql).
+PLAN_EXACT = "exact"
+PLAN_WALK = "walk"
+PLAN_WALK_SHORT = "walk_short_exact"
+
+
+class VectorHits(list):
+    """vector_candidates' hits, best first, and `plan`: which plan ranked them (PLAN_*)."""
+
+    plan: str = PLAN_WALK
+
+
 def vector_literal(vector: list[float]) -> str:
     return "[" + ",".join(repr(float(x)) for x in vector) + "]"
 
 
 def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool,
                           centroid: bool = False) -> str:
-    """The SQL of one vector search (see the module docstring); `dimensions` is trusted config.
+    """The SQL of the HNSW walk (see the module docstring); `dimensions` is trusted config.
 
-    Two ranked lists, of which exactly one is read:
-    - `candidates`: the HNSW walk (ORDER BY the index expression), normally the answer;
-    - `exact`: every matching row's distance, top-N sorted (`+ 0` keeps the index out of it).
-      Its gate `(SELECT count(*) FROM candidates) < LIMIT` is a one-time filter, so it is
-      never scanned unless the index came back short. An HNSW graph can miss live rows
-      (iterative scans stop at hnsw.max_scan_tuples; deleted and vacuumed elements can cut
-      paths between live ones), and the promise is top_k rows whenever that many match.
+    The inner ORDER BY is the index expression, so the planner walks the index; relaxed_order
+    may return rows slightly out of order, and the outer ORDER BY over the LIMIT rows restores
+    it. The walk alone: when it comes back short, vector_candidates ranks the matching rows
+    exactly in a second statement (vector_fallback_sql). That fallback had been a gated CTE of
+    this statement, planned (and its vector parsed twice more) on every search.
     """
     dims = int(dimensions)
     distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
     columns = _columns(distance, include_vectors, centroid_column(dims) if centroid else "")
-    matching = matching_sql(where_sql=where_sql)
     return (
-        f"WITH candidates AS MATERIALIZED (SELECT {columns}{matching} ORDER BY {distance} LIMIT %s),"
-        f" exact AS MATERIALIZED (SELECT {columns}{matching}"
-        f" AND (SELECT count(*) FROM candidates) < %s ORDER BY ({distance}) + 0 LIMIT %s),"
-        " ranked AS (SELECT *, false AS exact FROM candidates WHERE (SELECT count(*) FROM candidates) >= %s"
-        " UNION ALL SELECT *, true AS exact FROM exact)"
-        " SELECT * FROM ranked"
+        f"SELECT * FROM (SELECT {columns}, false AS exact{matching_sql(where_sql=where_sql)}"
+        f" ORDER BY {distance} LIMIT %s) AS walk"
+        + (" WHERE distance <= %s" if bounded else "")
+        + " ORDER BY distance, id"
+    )
+
+
+def vector_fallback_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool,
+                        centroid: bool = False) -> str:
+    """Every matching row's distance, top-N sorted, no index (`+ 0` keeps it out): what answers
+    when the walk came back short. An HNSW graph can miss live rows (iterative scans stop at
+    hnsw.max_scan_tuples; deleted and vacuumed elements can cut paths between live ones), and the
+    promise is top_k rows whenever that many match. Same parameters as vector_candidates_sql."""
+    dims = int(dimensions)
+    distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
+    columns = _columns(distance, include_vectors, centroid_column(dims) if centroid else "")
+    return (
+        f"SELECT * FROM (SELECT {columns}, true AS exact{matching_sql(where_sql=where_sql)}"
+        f" ORDER BY ({distance}) + 0, c.id LIMIT %s) AS ranked"
         + (" WHERE distance <= %s" if bounded else "")
         + " ORDER BY distance, id"
     )
@@ -162,14 +186,8 @@ def centroid_params(centroid: tuple[float, ...] | None) -> tuple[Any, ...] | Non
 def vector_candidates_params(*, vector_text: str, workspace_id: int, model_name: str, where: CompiledFilter,
                              limit: int, max_distance: float | None,
                              centroid: tuple[Any, ...] | None = None) -> list[Any]:
-    """Parameters for vector_candidates_sql, in placeholder order."""
-    matching = [workspace_id, model_name, *where.params]
-    columns = [vector_text, *(centroid or ())]
-    params: list[Any] = [
-        *columns, *matching, vector_text, limit,  # candidates
-        *columns, *matching, limit, vector_text, limit,  # exact
-        limit,  # ranked
-    ]
+    """Parameters for vector_candidates_sql (and vector_fallback_sql), in placeholder order."""
+    params: list[Any] = [vector_text, *(centroid or ()), workspace_id, model_name, *where.params, vector_text, limit]
     if max_distance is not None:
         params.append(max_distance)
     return params
@@ -183,8 +201,8 @@ def search_settings(ef_search: int) -> dict[str, str]:
         "hnsw.iterative_scan": "relaxed_order",
         "hnsw.max_scan_tuples": str(MAX_SCAN_TUPLES),
         "hnsw.scan_mem_multiplier": str(SCAN_MEM_MULTIPLIER),
-        # The gated exact CTE would otherwise be planned as a parallel Gather, and the
-        # workers are launched (~10 ms) even when its one-time filter is false.
+        # A ranking of every matching row (the exact plan, the walk's fallback) would otherwise be
+        # planned as a parallel Gather, whose workers cost ~10 ms to launch.
         "max_parallel_workers_per_gather": "0",
     }
 
@@ -202,50 +220,69 @@ def vector_candidates(
     include_vectors: bool = False,
     workspace_chunks: int | None = None,
     centroid: tuple[float, ...] | None = None,
-) -> list[ChunkHit]:
+    background: float | None = None,
+) -> VectorHits:
     """The nearest chunks of one workspace by their current vectors of one model, ranked by cosine distance.
 
     At most EXACT_MAX_ROWS matching rows are ranked exactly (every distance computed);
-    more are ranked by the HNSW walk (with its own exact fallback, vector_candidates_sql).
+    more are ranked by the HNSW walk (and exactly when it comes back short, vector_fallback_sql).
     `workspace_chunks`: the workspace's chunk count, when the caller has read it already (the
     keyword leg of hybrid search has), so an unfiltered search does not read it again.
     `centroid`: the mean of a set of unit vectors; each hit then carries its vector's mean cosine
-    to them (`passage_background`, centroid_column), which the confidence reads.
+    to them (`passage_background`, centroid_column), which the confidence reads. `background`:
+    the query's background (search/engine/confidence.py), set on each hit as it is made rather
+    than in a copy of each.
     """
     vector_text = vector_literal(query_vector)
     centroid_values = centroid_params(centroid)
     bounded = max_distance is not None
 
-    def ranked(cursor: SearchCursor, plan_sql: Callable[..., str], plan_params: Callable[..., list[Any]]) -> list[dict]:
-        """The rows of one of the two plans (exact, candidates): both take the same arguments."""
+    def ranked(cursor: SearchCursor, plan_sql: Callable[..., str], plan_params: Callable[..., list[Any]],
+               bound: float | None = max_distance) -> list[dict]:
+        """The rows of one plan (exact, walk, fallback): all take the same arguments."""
         cursor.execute(plan_sql(dimensions=dimensions, where_sql=where.sql, include_vectors=include_vectors,
-                                bounded=bounded, centroid=centroid is not None),
+                                bounded=bound is not None, centroid=centroid is not None),
                        plan_params(vector_text=vector_text, workspace_id=workspace_id, model_name=model_name,
-                                   where=where, limit=limit, max_distance=max_distance, centroid=centroid_values))
+                                   where=where, limit=limit, max_distance=bound, centroid=centroid_values))
         return cursor.fetchall_dicts()
 
     every_chunk_passes = where.sql == "TRUE"
+    # How many rows match at least, where a count is at hand: the workspace's chunks when every
+    # chunk passes; over EXACT_MAX_ROWS when the exact plan's list ran past its bound.
+    matching_least: int | None = None
     with search_cursor(atomic=True) as cursor:  # the HNSW settings hold for the whole transaction
         if every_chunk_passes and workspace_chunks is not None:
             cursor.settings_set(search_settings(ef_search))
-            too_many = workspace_chunks > EXACT_MAX_ROWS
+            matching_least = workspace_chunks
         elif every_chunk_passes:
             length_sql, length_params = workspace_length_sql(workspace_id=workspace_id)
             cursor.execute(f"SELECT (SELECT coalesce(w.chunks, 0) FROM ({length_sql}) AS w(chunks, total))",
                            length_params, transaction_settings=search_settings(ef_search))
-            too_many = cursor.fetchone()[-1] > EXACT_MAX_ROWS
+            matching_least = int(cursor.fetchone()[-1])
         else:
             cursor.settings_set(search_settings(ef_search))
-            too_many = False
+        too_many = matching_least is not None and matching_least > EXACT_MAX_ROWS
         rows: list[dict] = []
         exact_done = False
         if EXACT_MAX_ROWS > 0 and not too_many:
             rows = ranked(cursor, vector_exact_sql, vector_exact_params)
             exact_done = bool(rows) and rows[0]["matching"] <= EXACT_MAX_ROWS
+            if not exact_done and rows:
+                matching_least = int(rows[0]["matching"])
             rows = [row for row in rows if row["id"] is not None]
+        walk_short = False
         if not exact_done:
-            rows = ranked(cursor, vector_candidates_sql, vector_candidates_params)
-    return [
+            # min_score is applied here, not in the walk's SQL: how many rows the walk gave says
+            # whether it came back short, which is so only when fewer than `limit` came back and
+            # fewer than are known to match (a walk that returned every matching row is not).
+            rows = ranked(cursor, vector_candidates_sql, vector_candidates_params, bound=None)
+            needed = limit if matching_least is None else max(1, min(limit, matching_least))
+            walk_short = len(rows) < needed
+            if walk_short:
+                rows = ranked(cursor, vector_fallback_sql, vector_candidates_params)
+            elif bounded:
+                rows = [row for row in rows if row["distance"] <= max_distance]
+    hits = VectorHits(
         ChunkHit(
             id=row["id"],
             score=1.0 - float(row["distance"]),
@@ -261,9 +298,12 @@ def vector_candidates(
             exact=bool(row["exact"]),
             exact_plan=bool(row.get("exact_plan")),
             passage_background=float(row["passage_background"]) if centroid is not None else None,
+            background=background,
         )
         for row in rows
-    ]
+    )
+    hits.plan = PLAN_EXACT if exact_done else PLAN_WALK_SHORT if walk_short else PLAN_WALK
+    return hits
 
 
 def chunks_pending_count(*, workspace_id: int, visible: CompiledFilter | None = None) -> int:

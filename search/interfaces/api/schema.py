@@ -130,6 +130,10 @@ class SemanticMetaSerializer(serializers.Serializer):
     returned = serializers.IntegerField()
     pending = serializers.IntegerField(help_text="Chunks of this workspace not embedded yet.")
     exact_fallback = serializers.BooleanField()
+    vector_plan = serializers.ChoiceField(
+        choices=["exact", "walk", "walk_short_exact"], required=False,
+        help_text="Which plan ranked the chunks: exact (few matched: every distance computed), walk (the HNSW "
+        "index), walk_short_exact (the walk came back short, and every matching chunk was ranked).")
     search_id = serializers.CharField(
         allow_null=True, help_text="This search's id in the workspace's search log: send it with "
         "POST .../search/events when a result is opened. null when the workspace logs no searches.")

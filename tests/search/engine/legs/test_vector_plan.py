@@ -145,3 +145,46 @@ def test_hybrid_reads_the_chunk_count_once(notes, workspace, monkeypatch, sent):
     exact = hybrid_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=10)
     # 200 <= 2,000: the exact plan, decided from the same figure
     assert exact.hits and len([sql for sql in sent if "WITH f AS MATERIALIZED" in sql]) == 1
+
+
+def test_an_unfiltered_search_of_a_large_workspace_walks_and_does_not_fall_back(notes, workspace, monkeypatch):
+    # 200 chunks of one entry, over EXACT_MAX_ROWS, no filter: the HNSW walk answers, and it is
+    # not short, so the gated exact CTE ranks nothing (issue 54: an unfiltered search had paid
+    # for ranking the whole workspace). meta says which plan ranked the rows, on every kind of
+    # answer: the default (one row per entry, whose ranking widens to MAX_FETCH chunks here:
+    # the one entry fills no page) and raw chunks, semantic and hybrid.
+    from ingestion.services import keyword_index_missing
+
+    keyword_index_missing(workspace_id=workspace.pk)
+    monkeypatch.setattr("search.engine.legs.vector_leg.EXACT_MAX_ROWS", 50)
+    access = full_access(workspace)
+    for raw_chunks in (False, True):
+        semantic = semantic_search(access=access, query="refund", raw_chunks=raw_chunks, min_confidence=0).as_dict()
+        hybrid = hybrid_search(access=access, query="refund", raw_chunks=raw_chunks, min_confidence=0).as_dict()
+
+        assert semantic["sources"] and semantic["meta"]["vector_plan"] == "walk"
+        assert semantic["meta"]["exact_fallback"] is False
+        assert hybrid["sources"] and hybrid["meta"]["legs"]["semantic"]["plan"] == "walk"
+
+
+def test_the_entry_grouping_widens_the_ranking_not_the_search(notes, workspace, monkeypatch, sent):
+    # The 40 chunks ranked for a page of 10 entries hold one entry: the ranking widens to
+    # MAX_FETCH chunks, once, inside the one run of the search (the pending count, the floor,
+    # the query's background are computed once), and the walk keeps the request's ef_search.
+    from search.engine import semantic
+    from search.engine.entry_results import MAX_FETCH
+
+    monkeypatch.setattr("search.engine.legs.vector_leg.EXACT_MAX_ROWS", 50)
+    pending = []
+    counted = semantic.chunks_pending_count
+    monkeypatch.setattr(semantic, "chunks_pending_count", lambda **kwargs: pending.append(1) or counted(**kwargs))
+
+    result = semantic_search(access=full_access(workspace), query="refund", min_confidence=0)
+
+    walks = [sql for sql in sent if ") AS walk" in sql]
+    assert len(result.hits) == 1 and len(result.hits[0].passages) == 3
+    assert result.extra_meta["chunks_ranked"] == len(notes) < MAX_FETCH and len(walks) == 2 and len(pending) == 1
+    assert result.ef_search == 100
+    # The widened walk asked for 300 and got the workspace's 200 chunks, every one that matches:
+    # not short, so no statement ranked them all again.
+    assert result.extra_meta["vector_plan"] == "walk" and not [sql for sql in sent if ") AS ranked" in sql]
