@@ -66,11 +66,10 @@ sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import agentic as agentic_bench  # noqa: E402 - bench/agentic.py
-from bench_django import keyword_index  # noqa: E402
 import eval as judged  # noqa: E402 - bench/eval.py: its loader, runners and metrics
 import growth  # noqa: E402
 import peer_engines  # noqa: E402
-from bench_django import pct, vector_plan  # noqa: E402
+from bench_django import keyword_index, pct, vector_plan  # noqa: E402
 from evalsets import load_set  # noqa: E402
 
 QUALITY_SETS = ("covidfaq-en", "stackfaq-en", "drcd-zh", "jsquad-ja", "jaquad-ja", "scifact")
