@@ -194,21 +194,31 @@ class Verdict:
 
 
 def answer_verdict(hits: list[ChunkHit], *, min_confidence: float, calibrated: bool = True) -> Verdict:
-    """Answerable when a hit reaches the floor, or an editor pinned one to the query. With a
+    """Answerable when a hit reaches the floor, an editor pinned one to the query, or one's entry
+    holds every word of a keyword query (search/engine/words_held.py). With a
     model that has no calibration nothing can be judged, and the floor does not apply."""
     scores = [c for c in (hit.confidence for hit in hits) if c is not None]
     best = max(scores, default=None)
-    answerable = (not calibrated and bool(hits)) or any(hit.promoted for hit in hits) or (
+    answerable = (not calibrated and bool(hits)) or any(hit.promoted or hit.holds_words for hit in hits) or (
         best is not None and best >= min_confidence)
     return Verdict(answerable=answerable, best_confidence=best, min_confidence=min_confidence, calibrated=calibrated)
 
 
+def hit_is_answer(hit: ChunkHit, min_confidence: float) -> bool:
+    """Whether a row is an answer in its own right: pinned, holding every word of a keyword
+    query, or not under the floor (a row with no confidence is not under it)."""
+    return hit.promoted or hit.holds_words or hit.confidence is None or hit.confidence >= min_confidence
+
+
 def answer_floor_apply(result: SearchResult, *, request: Mapping[str, Any]) -> SearchResult:
     """The answer with each hit's confidence and `meta.answerable` / `best_confidence`; under the
-    floor its hits are dropped unless `request` (validated options) asks for the candidates."""
+    floor its hits are dropped unless `request` (validated options) asks for the candidates.
+    An answerable list ends where relevance ends: after the first, a row that is not an answer
+    (hit_is_answer) is a candidate, not a result, returned only with `include_candidates`."""
     hits = [replace(hit, confidence=hit_confidence(hit, model=result.model)) for hit in result.hits]
     verdict = answer_verdict(hits, min_confidence=request["min_confidence"],
                              calibrated=confidence_calibrated(result.model))
-    if not verdict.answerable and not request["include_candidates"]:
-        hits = []
+    if not request["include_candidates"]:
+        hits = [hit for rank, hit in enumerate(hits) if rank == 0 or hit_is_answer(hit, verdict.min_confidence)
+                ] if verdict.answerable and verdict.calibrated else ([] if not verdict.answerable else hits)
     return replace(result, hits=hits, extra_meta={**result.extra_meta, **verdict.as_meta()})

@@ -46,6 +46,7 @@ Hybrid search (search/engine/hybrid.py) runs the same vector candidates beside t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from cms.access import WorkspaceAccess
@@ -56,6 +57,7 @@ from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.engine.legs.query_embedding import query_embeddings_start
 from search.engine.query_work import query_work_reused
+from search.engine.words_held import hits_holding_marked, words_meta
 from search.contract.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, chunks_pending_count, vector_candidates
@@ -133,4 +135,12 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
                           pool=pool, facets=facets, extra_meta={"rules_skipped": list(SEMANTIC_RULES_SKIPPED)})
     if facet_pool:
         return result
-    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=request), request=request)
+    visible = caller_visibility(access)
+    marked, clauses = hits_holding_marked(result.hits, workspace_id=workspace.pk, query=query, visible=visible)
+    answered = answer_floor_apply(promotions_apply_chunks(replace(result, hits=marked), access=access,
+                                                          request=request), request=request)
+    if answered.extra_meta.get("answerable", True):
+        return answered
+    # Nothing near in meaning: say so, and how many entries hold the words (never "no good match" alone).
+    words = words_meta(workspace_id=workspace.pk, query=query, clauses=clauses, visible=visible)
+    return answered if words is None else replace(answered, extra_meta={**answered.extra_meta, "words": words})
