@@ -142,5 +142,5 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
     if answered.extra_meta.get("answerable", True):
         return answered
     # Nothing near in meaning: say so, and how many entries hold the words (never "no good match" alone).
-    words = words_meta(workspace_id=workspace.pk, query=query, clauses=clauses, visible=visible)
+    words = words_meta(workspace_id=workspace.pk, query=query, clauses=clauses, visible=compiled)
     return answered if words is None else replace(answered, extra_meta={**answered.extra_meta, "words": words})

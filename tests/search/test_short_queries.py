@@ -97,7 +97,7 @@ def test_rows_under_the_floor_after_the_first_are_candidates_not_results(demo, e
 
 
 @pytest.mark.parametrize("kind", ["hybrid_search", "agentic_search", "semantic_search"])
-def test_a_query_whose_words_all_stand_in_an_entry_is_never_refused(demo, kind):
+def test_a_query_whose_words_all_stand_in_an_entry_is_never_refused(demo, db, kind):
     """By construction: for every word of the demo's English titles, and every pair of words of
     one title, the search answers."""
     access = workspace_access_for_operator(workspace=demo, include_drafts=False)
@@ -112,9 +112,13 @@ def test_a_query_whose_words_all_stand_in_an_entry_is_never_refused(demo, kind):
 
 
 def test_semantic_says_how_many_entries_hold_words_it_finds_nothing_near(demo, editor):
-    body = api_post(editor, "semantic", {"query": "walkship warehouse", "min_confidence": 0.999})
+    body = api_post(editor, "semantic", {"query": "Osaka warehouse", "min_score": 0.99})
 
-    assert body["meta"]["answerable"] is True or body["meta"]["words"]["entries"] >= 1
+    assert body["meta"]["answerable"] is False and body["sources"] == []
+    assert body["meta"]["words"] == {"near_in_meaning": False, "entries": 1, "at_least": False,
+                                     "follow_up": {"search": "hybrid", "query": "Osaka warehouse"}}
+    followed = api_post(editor, "hybrid", {"query": "Osaka warehouse"})
+    assert titles(followed)[0] == "Shipping times"
 
 
 def test_insights_do_not_list_shipping_searched_six_times_as_no_results(demo, editor):
