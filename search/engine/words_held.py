@@ -32,7 +32,8 @@ from typing import Any
 from dataclasses import dataclass, replace
 
 from cms.citus_mode import workspace_named, workspace_param
-from ingestion.keywords import keyword_tokens, keyword_words
+from cms.folding import text_fold
+from ingestion.keywords import keyword_words
 from search.contract.results import ChunkHit
 from search.engine.db.statements import search_cursor
 from search.engine.dictionary import POSTING_TABLE
@@ -94,22 +95,37 @@ class WordClauses:
         return any(any(option <= held for option in clause) for clause in self.clauses)
 
 
+def word_terms(text: str) -> list[str]:
+    """The terms that say a text's words stand in an entry: a word's stem, and a CJK run's
+    character bigrams (its one character, alone), which the index holds for every run as
+    written. Not the dictionary words Japanese runs are also cut into: Sudachi reads a word alone
+    and in a sentence apart (支払い alone, 支払う in 元のお支払い方法), where the bigrams agree."""
+    terms: list[str] = []
+    for word in keyword_words(text):
+        if not word.cjk:
+            terms.append(word.term)
+            continue
+        run = text_fold(word.surface)
+        terms.extend([run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)])
+    return list(dict.fromkeys(terms))
+
+
 def word_clauses(query: str, *, corrections: Iterable = (), expansions: Iterable = ()) -> WordClauses | None:
     """The clauses of `query` (None when it has no searchable word), with the keyword leg's
     `corrections` (search.engine.forgiving.typos.Correction) and synonym `expansions`
     (search.engine.forgiving.synonyms.Expansion) as alternatives of the terms they stand for."""
-    typed = list(dict.fromkeys(keyword_tokens(query)))
+    typed = word_terms(query)
     if not typed:
         return None
     options: dict[str, list[frozenset[str]]] = {term: [frozenset([term])] for term in typed}
     for correction in corrections:
         # A typo correction replaces its word's stem; a kana one, every term of its run.
-        replaced = [correction.term] if correction.kind == "typo" else keyword_tokens(correction.term)
+        replaced = [correction.term] if correction.kind == "typo" else word_terms(correction.term)
         for term in replaced:
             if term in options:
                 options[term].append(frozenset([correction.matched]))
     for expansion in expansions:
-        for term in keyword_tokens(expansion.matched):
+        for term in word_terms(expansion.matched):
             if term in options:
                 options[term].append(frozenset(expansion.terms))
     return WordClauses(clauses=tuple(tuple(dict.fromkeys(options[term])) for term in typed))
