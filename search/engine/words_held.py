@@ -42,10 +42,11 @@ from search.engine.filters.compile import CompiledFilter
 # A query reads as a question, not keywords, when it has a question mark, opens with a
 # question word, or holds more than MAX_KEYWORD_WORDS words (stopwords aside; a CJK run counts
 # one word per CJK_CHARS_PER_WORD characters). Chosen on the fit halves of ../shared/eval/
-# (bench/query_shape.py; docs/design/short-queries.md): every set's fit questions read as
-# questions at 96-100%, and every corpus title as keywords at 88-100%.
+# (bench/query_shape.py; figures in docs/design/short-queries.md): the fit questions read as
+# questions at 97-100% (CovidFAQ's at 82.5%: a sixth of them are typed as keywords), and the
+# CJK sets' titles, names a person types as keywords, at 1-13%.
 MAX_KEYWORD_WORDS = 4
-CJK_CHARS_PER_WORD = 2
+CJK_CHARS_PER_WORD = 3
 QUESTION_WORDS = frozenset(
     """what who whom whose where when why how which is are was were do does did can could should would will
     shall may might""".split())
