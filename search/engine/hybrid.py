@@ -243,6 +243,9 @@ def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bo
     if (options.rerank if rerank is None else rerank) and ranked:
         ranked, final_scores, rerank_meta = candidates_rerank(workspace.pk, request.query, ranked, collected.hits,
                                                               options)
+        if collected.holding:  # the reranker orders within the word rule's tiers, not across them
+            order = sorted(range(len(ranked)), key=lambda i: not collected.holds_words(collected.hits[ranked[i].chunk_id]))
+            ranked, final_scores = [ranked[i] for i in order], [final_scores[i] for i in order]
     results = hybrid_hits(ranked, final_scores, collected, threshold=request.threshold, top_k=request.top_k)
     pool = tuple(c.chunk_id for c, score in zip(ranked, final_scores)
                  if request.threshold is None or score >= request.threshold)

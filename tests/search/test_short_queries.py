@@ -11,6 +11,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from cms.access import workspace_access_for_operator
+from cms.models import Entry
 from search.engine.words_held import query_reads_as_question
 from search.insights.insights import search_insights
 from search.insights.search_log import search_log_flush
@@ -139,3 +140,24 @@ def test_insights_do_not_list_shipping_searched_six_times_as_no_results(demo, ed
 ])
 def test_a_query_reads_as_keywords_or_a_question(query, question):
     assert query_reads_as_question(query) is question
+
+
+def test_full_text_corrects_shiping_to_a_word_of_the_content(demo, editor):
+    client = APIClient()
+    client.force_login(editor)
+    body = client.get("/api/v1/workspaces/demo/search/entries", {"q": "shiping"}).json()
+
+    assert body["meta"]["corrected_query"] == "shipping"
+    shipping_times = Entry.objects.get(workspace=demo, data__title="Shipping times").pk
+    assert body["results"] and body["results"][0]["id"] == shipping_times
+
+
+def test_a_suggested_completion_is_a_word_that_finds_what_it_promised(demo, editor):
+    client = APIClient()
+    client.force_login(editor)
+    suggestions = client.get("/api/v1/workspaces/demo/search/suggest", {"q": "deliv"}).json()["suggestions"]
+    words = [s["text"] for s in suggestions if s["kind"] == "term"]
+
+    assert words == ["delivery"]
+    found = client.get("/api/v1/workspaces/demo/search/entries", {"q": words[0]}).json()["results"]
+    assert found
