@@ -285,8 +285,11 @@ def words_first(collected: Collected, ranked: list[Candidate], *, where: ChunkFi
         hit = hits[candidate.chunk_id]
         return entry_key(hit.entry_id, hit.asset_id, hit.id)
 
+    # Only entries the keyword leg found a word of (a candidate chunk with a BM25 score): an entry
+    # whose candidate chunks hold none of the words is left to the fusion, so the check reads the
+    # chunks of a few entries, not of every candidate (bench/hybrid.py --versus words).
     held = entries_holding(workspace_id=collected.workspace_id, clauses=collected.clauses,
-                           keys=[key_of(c) for c in ranked], visible=where.visible)
+                           keys=[key_of(c) for c in ranked if c.keyword_score], visible=where.visible)
     every = len(collected.clauses.clauses)
     collected.holding = {key for key, count in held.items() if count >= every}
     return ranked_by_words(ranked, held, collected.clauses, key_of)
