@@ -20,7 +20,11 @@ presented (a chunk, or an entry's best chunk).
 caller may see (a published-only caller's `best_confidence` never comes from a draft). Under
 the floor (`min_confidence`, search/contract/options.py) the answer says `meta.answerable: false`, and
 its hits are dropped unless the caller asked for the candidates (`include_candidates`). A hit
-an editor pinned to the query (search/engine/promotions.py) is an answer whatever its scores. Rows
+an editor pinned to the query (search/engine/promotions.py) is an answer whatever its scores, and
+so is one whose entry holds every word of a query that reads as keywords (`holds_words`,
+search/engine/words_held.py: a rule no fit can undo). Over the floor, the answer ends where
+relevance ends: after the first row, rows that are not answers in their own right
+(`hit_is_answer`) are candidates, returned only with `include_candidates`. Rows
 ranked with an embedding model that has no calibration, or by keywords alone, get no
 confidence, and the floor does not apply to them (`meta.confidence_calibrated: false`).
 
