@@ -384,13 +384,16 @@ def measure(args: argparse.Namespace) -> None:
                 # --versus raw-chunks: one row per entry (the default) against raw chunks, as before issue 34.
                 # --versus unfolded: the query's keywords only lowercased, as before cms.folding (issue 35).
                 # --versus e5: the same search on E5's vectors ('hyb') and on USE's ('tdy').
+                # --versus words: the same search without the word rule ('tdy'), as before issue 51.
                 before = ({"raw_chunks": True} if args.versus == "raw-chunks"
-                          else {} if args.versus in ("unfolded", "e5") else today_options(text))
+                          else {} if args.versus in ("unfolded", "e5", "words") else today_options(text))
                 e5 = args.versus == "e5"
                 runs = [(hyb_ms, {}, False, E5_MODEL if e5 else None),
                         (today_ms, before, args.versus == "unfolded", MODEL if e5 else None)]
                 for out, options, unfolded, model in (runs if i % 2 == 0 else runs[::-1]):
-                    with query_unfolded(unfolded), active_model(access.workspace.pk, model):
+                    without_words = args.versus == "words" and out is today_ms
+                    with query_unfolded(unfolded), active_model(access.workspace.pk, model), \
+                            words_rule_off(without_words):
                         started = time.perf_counter()
                         result = hybrid_search(access=access, query=text, top_k=TOP_K, filter=spec, **options)
                         out.append((time.perf_counter() - started) * 1000)
@@ -418,6 +421,23 @@ def measure(args: argparse.Namespace) -> None:
 
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+
+
+@contextmanager
+def words_rule_off(off: bool):
+    """With `off`, hybrid without the word rule (search/engine/words_held.py): the candidates as
+    fused, no statement for which entries hold every word, as before issue 51."""
+    import search.engine.hybrid
+
+    if not off:
+        yield
+        return
+    kept = search.engine.hybrid.words_first
+    search.engine.hybrid.words_first = lambda collected, ranked, *, where: ranked
+    try:
+        yield
+    finally:
+        search.engine.hybrid.words_first = kept
 
 
 @contextmanager
@@ -468,10 +488,12 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=150)
     parser.add_argument("--rebuild", action="store_true")
-    parser.add_argument("--versus", choices=("fusion-18", "raw-chunks", "unfolded", "e5"), default="fusion-18",
+    parser.add_argument("--versus", choices=("fusion-18", "raw-chunks", "unfolded", "e5", "words"),
+                        default="fusion-18",
                         help="what hybrid is timed against: the fusion before issue 18, raw chunks (issue 34), "
-                        "the query's keywords unfolded (issue 35: folding's cost), or, with e5, hybrid on "
-                        "multilingual-e5-small's 384-d vectors against USE's 512-d ones (issue 37)")
+                        "the query's keywords unfolded (issue 35: folding's cost), with e5, hybrid on "
+                        "multilingual-e5-small's 384-d vectors against USE's 512-d ones (issue 37), or, with "
+                        "words, hybrid without the word rule (issue 51: search/engine/words_held.py's cost)")
     parser.add_argument("--load-only", action="store_true", help="load the data set and build the indexes, then stop")
     parser.add_argument("--repeat", type=int, default=1,
                         help="time each query's two hybrid searches this many times (8 common-term queries "

@@ -46,6 +46,9 @@ class ChunkHit:
     # near everything; search/engine/confidence.py passage_centroid), which the confidence reads
     # beside the query's; None when the row's model's calibration does not read it.
     passage_background: float | None = None
+    # Its entry (or asset) holds every word of a query that reads as keywords (search/engine/words_held.py):
+    # an answer whatever its confidence.
+    holds_words: bool = False
 
     def as_source(self, *, workspace_slug: str, include_vector: bool = False) -> dict[str, Any]:
         metadata: dict[str, Any] = {"workspace": workspace_slug}
@@ -71,6 +74,8 @@ class ChunkHit:
             source["confidence"] = round(self.confidence, 4)
         if self.promoted:
             source["promoted"] = True
+        if self.holds_words:
+            source["holds_words"] = True
         if self.passages is not None:
             source["passages"] = [{"id": p.id, "score": round(p.score, 6), "document": p.text, "field": p.field,
                                    "ordinal": p.ordinal} for p in self.passages]

@@ -219,9 +219,11 @@ def _by_parts(access: WorkspaceAccess, request: HybridRequest, *, parts: list[st
     for part_index, candidate, score in merged:
         owner[candidate.chunk_id] = part_index
         collected = searched[part_index].collected
-        hits.append(replace(collected.hits[candidate.chunk_id], score=score, background=collected.background,
+        hit = collected.hits[candidate.chunk_id]
+        hits.append(replace(hit, score=score, background=collected.background,
                             passage_background=candidate.passage_background,
-                            legs=candidate_legs(candidate, collected.legs_used)))
+                            legs=candidate_legs(candidate, collected.legs_used),
+                            holds_words=collected.holds_words(hit)))
     meta = _meta(request, searched, parts=parts, source=source, merge=merge, owner=owner)
     if rerank_meta is not None:
         meta["rerank"] = rerank_meta

@@ -20,7 +20,11 @@ presented (a chunk, or an entry's best chunk).
 caller may see (a published-only caller's `best_confidence` never comes from a draft). Under
 the floor (`min_confidence`, search/contract/options.py) the answer says `meta.answerable: false`, and
 its hits are dropped unless the caller asked for the candidates (`include_candidates`). A hit
-an editor pinned to the query (search/engine/promotions.py) is an answer whatever its scores. Rows
+an editor pinned to the query (search/engine/promotions.py) is an answer whatever its scores, and
+so is one whose entry holds every word of a query that reads as keywords (`holds_words`,
+search/engine/words_held.py: a rule no fit can undo). Over the floor, the answer ends where
+relevance ends: after the first row, rows that are not answers in their own right
+(`hit_is_answer`) are candidates, returned only with `include_candidates`. Rows
 ranked with an embedding model that has no calibration, or by keywords alone, get no
 confidence, and the floor does not apply to them (`meta.confidence_calibrated: false`).
 
@@ -194,21 +198,31 @@ class Verdict:
 
 
 def answer_verdict(hits: list[ChunkHit], *, min_confidence: float, calibrated: bool = True) -> Verdict:
-    """Answerable when a hit reaches the floor, or an editor pinned one to the query. With a
+    """Answerable when a hit reaches the floor, an editor pinned one to the query, or one's entry
+    holds every word of a keyword query (search/engine/words_held.py). With a
     model that has no calibration nothing can be judged, and the floor does not apply."""
     scores = [c for c in (hit.confidence for hit in hits) if c is not None]
     best = max(scores, default=None)
-    answerable = (not calibrated and bool(hits)) or any(hit.promoted for hit in hits) or (
+    answerable = (not calibrated and bool(hits)) or any(hit.promoted or hit.holds_words for hit in hits) or (
         best is not None and best >= min_confidence)
     return Verdict(answerable=answerable, best_confidence=best, min_confidence=min_confidence, calibrated=calibrated)
 
 
+def hit_is_answer(hit: ChunkHit, min_confidence: float) -> bool:
+    """Whether a row is an answer in its own right: pinned, holding every word of a keyword
+    query, or not under the floor (a row with no confidence is not under it)."""
+    return hit.promoted or hit.holds_words or hit.confidence is None or hit.confidence >= min_confidence
+
+
 def answer_floor_apply(result: SearchResult, *, request: Mapping[str, Any]) -> SearchResult:
     """The answer with each hit's confidence and `meta.answerable` / `best_confidence`; under the
-    floor its hits are dropped unless `request` (validated options) asks for the candidates."""
+    floor its hits are dropped unless `request` (validated options) asks for the candidates.
+    An answerable list ends where relevance ends: after the first, a row that is not an answer
+    (hit_is_answer) is a candidate, not a result, returned only with `include_candidates`."""
     hits = [replace(hit, confidence=hit_confidence(hit, model=result.model)) for hit in result.hits]
     verdict = answer_verdict(hits, min_confidence=request["min_confidence"],
                              calibrated=confidence_calibrated(result.model))
-    if not verdict.answerable and not request["include_candidates"]:
-        hits = []
+    if not request["include_candidates"]:
+        hits = [hit for rank, hit in enumerate(hits) if rank == 0 or hit_is_answer(hit, verdict.min_confidence)
+                ] if verdict.answerable and verdict.calibrated else ([] if not verdict.answerable else hits)
     return replace(result, hits=hits, extra_meta={**result.extra_meta, **verdict.as_meta()})

@@ -58,6 +58,8 @@ from search.engine.legs.fusion import (
 )
 from search.engine.legs.keyword import KeywordQuery, bm25_idf, keyword_candidates, keyword_query_prepare, keyword_scores
 from search.engine.query_work import query_work_reused
+from search.engine.words_held import (WordClauses, entries_holding, entry_key, query_reads_as_question,
+                                      ranked_by_words, word_clauses)
 from search.engine.legs.query_embedding import QueryEmbedding, query_embeddings_start
 from search.engine.legs.rerank import RerankUnavailable, rerank_relevance
 from search.contract.options import HybridSearchOptions
@@ -248,6 +250,9 @@ def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bo
     if (options.rerank if rerank is None else rerank) and ranked:
         ranked, final_scores, rerank_meta = candidates_rerank(workspace.pk, request.query, ranked, collected.hits,
                                                               options)
+        if collected.holding:  # the reranker orders within the word rule's tiers, not across them
+            order = sorted(range(len(ranked)), key=lambda i: not collected.holds_words(collected.hits[ranked[i].chunk_id]))
+            ranked, final_scores = [ranked[i] for i in order], [final_scores[i] for i in order]
     results = hybrid_hits(ranked, final_scores, collected, threshold=request.threshold, top_k=request.top_k)
     pool = tuple(c.chunk_id for c, score in zip(ranked, final_scores)
                  if request.threshold is None or score >= request.threshold)
@@ -272,7 +277,29 @@ def hybrid_rank(*, workspace_id: int, query: str, request: HybridRequest, option
     ranked = fuse(list(collected.candidates.values()), setting=options.setting, features=collected.features,
                   embedding_model=collected.model)
     collected.weights = effective_weights(options.setting, collected)
-    return collected, ranked
+    return collected, words_first(collected, ranked, where=request.where)
+
+
+def words_first(collected: Collected, ranked: list[Candidate], *, where: ChunkFilter) -> list[Candidate]:
+    """`ranked` with the entries holding every word of a keyword query first (search/engine/words_held.py),
+    and which entries hold them noted in `collected` (each returned hit says so)."""
+    if (LEG_KEYWORD not in collected.legs_used or not ranked or collected.clauses is None
+            or query_reads_as_question(collected.query)):
+        return ranked
+    hits = collected.hits
+
+    def key_of(candidate: Candidate) -> tuple[str, int]:
+        hit = hits[candidate.chunk_id]
+        return entry_key(hit.entry_id, hit.asset_id, hit.id)
+
+    # Only entries the keyword leg found a word of (a candidate chunk with a BM25 score): an entry
+    # whose candidate chunks hold none of the words is left to the fusion, so the check reads the
+    # chunks of a few entries, not of every candidate (bench/hybrid.py --versus words).
+    held = entries_holding(workspace_id=collected.workspace_id, clauses=collected.clauses,
+                           keys=[key_of(c) for c in ranked if c.keyword_score], visible=where.visible)
+    every = len(collected.clauses.clauses)
+    collected.holding = {key for key, count in held.items() if count >= every}
+    return ranked_by_words(ranked, held, collected.clauses, key_of)
 
 
 def effective_weights(setting: FusionSetting, collected: Collected) -> tuple[float, float]:
@@ -295,9 +322,11 @@ def hybrid_hits(ranked: list[Candidate], scores: list[float], collected: Collect
     for candidate, score in zip(ranked, scores):
         if threshold is not None and score < threshold:
             continue
-        results.append(replace(collected.hits[candidate.chunk_id], score=score, background=collected.background,
+        hit = collected.hits[candidate.chunk_id]
+        results.append(replace(hit, score=score, background=collected.background,
                                passage_background=candidate.passage_background,
-                               legs=candidate_legs(candidate, collected.legs_used)))
+                               legs=candidate_legs(candidate, collected.legs_used),
+                               holds_words=collected.holds_words(hit)))
         if len(results) == top_k:
             break
     return results
@@ -354,6 +383,14 @@ class Collected:
     # The query's background under `model` (search/engine/confidence.py), which each returned hit carries
     # (set in the one copy a hit gets as it is returned: hybrid_hits, agentic's merge).
     background: float | None = None
+    workspace_id: int = 0
+    # What "every word" means for this query, and the entries (keys: words_held.entry_key) among
+    # the candidates that hold every word, when the query reads as keywords (words_first).
+    clauses: WordClauses | None = None
+    holding: set[tuple[str, int]] = field(default_factory=set)
+
+    def holds_words(self, hit: ChunkHit) -> bool:
+        return entry_key(hit.entry_id, hit.asset_id, hit.id) in self.holding
 
 
 def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: int, keyword_leg: bool,
@@ -364,7 +401,7 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
     ran, and compute the query's features (search.engine.legs.fusion.QueryFeatures). Raises
     when no leg can answer (_no_leg_answered). `embedding` is the query's vector already on its
     way (query_embeddings_start); otherwise it is started here."""
-    collected = Collected(candidates={}, hits={}, legs_used=[], query=query)
+    collected = Collected(candidates={}, hits={}, legs_used=[], query=query, workspace_id=workspace_id)
     # The query's embedding (a model call, or a provider's round trip) runs in a thread while
     # the keyword leg's SQL runs here.
     if not semantic_leg:
@@ -377,6 +414,7 @@ def hybrid_collect(*, workspace_id: int, query: str, where: ChunkFilter, depth: 
         prepared = keyword_query_prepare(workspace_id=workspace_id, query=query, typos=typos, synonyms=synonyms,
                                          prefix=prefix, visible=where.visible)
         collected.corrections, collected.expansions = prepared.corrections, prepared.expansions
+        collected.clauses = word_clauses(query, corrections=prepared.corrections, expansions=prepared.expansions)
         if embedding is not None and prepared.corrections:
             # Both legs search the query as corrected ("refnud" -> "refund"): a misspelt word no
             # content has would put the vector leg, and the confidence read from its cosine, on

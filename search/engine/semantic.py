@@ -47,6 +47,7 @@ Hybrid search (search/engine/hybrid.py) runs the same vector candidates beside t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from cms.access import WorkspaceAccess
@@ -57,6 +58,7 @@ from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.engine.legs.query_embedding import query_embeddings_start
 from search.engine.query_work import query_work_reused
+from search.engine.words_held import hits_holding_marked, words_meta
 from search.contract.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, VectorHits, chunks_pending_count, vector_candidates
@@ -143,5 +145,12 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
                                                                 "vector_plan": hits.plan})
     if facet_pool:
         return result
-    return answer_floor_apply(entries_shown(promotions_apply_chunks(result, access=access, request=request),
-                                            entries_k), request=request)
+    visible = caller_visibility(access)
+    shown = entries_shown(promotions_apply_chunks(result, access=access, request=request), entries_k)
+    marked, clauses = hits_holding_marked(shown.hits, workspace_id=workspace.pk, query=query, visible=visible)
+    answered = answer_floor_apply(replace(shown, hits=marked), request=request)
+    if answered.extra_meta.get("answerable", True):
+        return answered
+    # Nothing near in meaning: say so, and how many entries hold the words (never "no good match" alone).
+    words = words_meta(workspace_id=workspace.pk, query=query, clauses=clauses, visible=compiled)
+    return answered if words is None else replace(answered, extra_meta={**answered.extra_meta, "words": words})

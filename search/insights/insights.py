@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from django.db import connection
 from django.utils import timezone
 
 from cms.csv_cells import csv_cell_neutralise
+from cms.access import workspace_access_for_operator
 from cms.models import Workspace
+from search.engine.filters.visibility import chunk_visibility_filter
+from search.engine.words_held import entries_holding_count, word_clauses
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
@@ -90,6 +93,9 @@ class Insights:
     per_day: list[DayCount]
     by_interface: dict[str, int]
     by_mode: dict[str, int]
+    # Queries that found nothing although published entries hold every word: the confidence
+    # floor refused them (or a search ranked by meaning found nothing near); not missing content.
+    no_good_match_queries: list[QueryStats] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {
@@ -99,6 +105,7 @@ class Insights:
             "by_mode": self.by_mode,
             "top_queries": [q.as_dict() for q in self.top_queries],
             "zero_result_queries": [q.as_dict() for q in self.zero_result_queries],
+            "no_good_match_queries": [q.as_dict() for q in self.no_good_match_queries],
             "low_click_through": [q.as_dict() for q in self.low_click_through],
             "slowest": [q.as_dict() for q in self.slowest],
             "per_day": [{"day": d.day.isoformat(), "searches": d.searches, "zero_results": d.zero_results}
@@ -159,8 +166,24 @@ def popular_queries(*, workspace: Workspace, days: int = DEFAULT_DAYS, limit: in
 
 def zero_result_queries(*, workspace: Workspace, days: int = DEFAULT_DAYS, limit: int = LIST_LIMIT,
                         now: datetime | None = None) -> list[QueryStats]:
-    """The queries of the last `days` days that found nothing at least once, most often first."""
-    return _query_list(workspace, _since(days, now), "zero", limit)
+    """The queries of the last `days` days that found nothing at least once, most often first,
+    leaving out those whose every word stands in published content (zero_results_split)."""
+    return zero_results_split(workspace, _query_list(workspace, _since(days, now), "zero", limit))[0]
+
+
+def zero_results_split(workspace: Workspace, stats: list[QueryStats]) -> tuple[list[QueryStats], list[QueryStats]]:
+    """`stats` (queries that found nothing at least once) split into those no published entry
+    holds every word of (missing content: "no results") and those some published entry holds
+    every word of (refused by the floor: "no good match"), each in its order. One statement per
+    query (search/engine/words_held.py, as a published-only caller counts them)."""
+    published = chunk_visibility_filter(workspace_access_for_operator(workspace=workspace, include_drafts=False))
+    missing, refused = [], []
+    for stat in stats:
+        clauses = word_clauses(stat.query)
+        held = clauses is not None and entries_holding_count(workspace_id=workspace.pk, clauses=clauses,
+                                                             visible=published, limit=1) > 0
+        (refused if held else missing).append(stat)
+    return missing, refused
 
 
 def query_stats_all(*, workspace: Workspace, days: int = DEFAULT_DAYS, now: datetime | None = None) -> list[QueryStats]:
@@ -206,13 +229,14 @@ def search_insights(*, workspace: Workspace, days: int = DEFAULT_DAYS, limit: in
             GROUP BY 1 ORDER BY 1
             """, params)
         by_mode = dict(cursor.fetchall())
+    missing, refused = zero_results_split(workspace, _query_list(workspace, since, "zero", limit))
     first = since.astimezone(UTC).date()
     per_day = [DayCount(day, *counted.get(day, (0, 0))) for day in (first + timedelta(days=i) for i in range(days))]
     return Insights(
         workspace=workspace, days=days, since=since, searches=searches, zero_results=zero, clicked=clicked,
         callers=callers, distinct_queries=distinct,
         top_queries=_query_list(workspace, since, "top", limit),
-        zero_result_queries=_query_list(workspace, since, "zero", limit),
+        zero_result_queries=missing, no_good_match_queries=refused,
         low_click_through=_query_list(workspace, since, "low_click_through", limit),
         slowest=_query_list(workspace, since, "slowest", limit),
         per_day=per_day, by_interface=by_interface, by_mode=by_mode,

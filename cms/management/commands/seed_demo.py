@@ -68,8 +68,11 @@ class Command(BaseCommand):
                 workspace=workspace, api_id="article", name="Article", fields=ARTICLE_FIELDS,
                 semantic_search_enabled=True,
             )
+            # Products are searched by meaning too: a new editor who types "kettle" into the default
+            # (hybrid) search should find the kettle, not "no good match" (issue 51).
             products = services.content_type_create(
-                workspace=workspace, api_id="product", name="Product", fields=PRODUCT_FIELDS
+                workspace=workspace, api_id="product", name="Product", fields=PRODUCT_FIELDS,
+                semantic_search_enabled=True,
             )
             for title, body, version in ARTICLES:
                 services.entry_create(

@@ -15,7 +15,8 @@ Two kinds, both read through btree prefix ranges with a LIMIT, never a trigram o
   published-only key is never offered a word only drafts contain. Index
   `keyword_stat_term_prefix` on (workspace_id, term) INCLUDE (df), with the deltas not
   folded in yet (their (workspace_id, term) index). Terms are what the index
-  holds: Snowball stems ("polici" for policy), so a completion can read as a stem.
+  holds: Snowball stems ("polici" for policy), each shown as the word that stands in the
+  content ("policy"; search.engine.forgiving.surface), so a chosen completion finds what it promised.
 
 When what was typed completes to nothing, its last word is corrected by one typo as the
 keyword leg corrects it (search.engine.forgiving.typos, through the same visibility check) and the corrected
@@ -40,6 +41,7 @@ from search.contract.options import SuggestOptions
 from search.engine.db.statements import search_cursor
 from search.engine.filters.visibility import chunk_visibility_filter
 from ingestion.keywords import keyword_words
+from search.engine.forgiving.surface import surface_forms
 from search.engine.forgiving.typos import typo_budget_for, typo_corrections
 
 # Rows read in index order before ranking: titles (chunks, several per entry) and terms.
@@ -115,9 +117,13 @@ def suggest_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SuggestR
                                  visible=None if visible.sql == "TRUE" else visible)
         head = typed.rstrip()[: len(typed.rstrip()) - len(word)]
         seen = {s.text.lower() for s in suggestions}
+        # Terms are stems ("deliveri"): each is offered as the word that stands in the content
+        # ("delivery"), which finds what it promised in every search (search.engine.forgiving.surface).
+        forms = surface_forms(workspace_id=workspace_id, terms=terms, visible=None if visible.sql == "TRUE" else visible)
         for term in terms:
-            text = head + term
+            text = head + forms.get(term, term)
             if text.lower() not in seen:
+                seen.add(text.lower())
                 suggestions.append(Suggestion(text=text, kind="term"))
     if not suggestions and last and not _CJK.search(last.group(1)):
         suggestions = typo_suggestions(access=access, typed=typed, prefix=prefix, word=last.group(1),

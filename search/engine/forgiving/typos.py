@@ -17,6 +17,9 @@ workspace in `Workspace.typo_one_edit_length` / `typo_two_edits_length`).
   budget win (the most frequent first, at most CORRECTIONS_PER_WORD).
 - A corrected term's BM25 weight is multiplied by EDIT_PENALTY per edit, so on an otherwise
   equal chunk, the one with the word as typed always ranks first.
+- A correction is shown (meta.corrections, `corrected_query`, did-you-mean) as the word that
+  stands in the content, closest to what was typed ("shiping" matched the stem "ship", shown
+  "shipping"; search.engine.forgiving.surface), never as a stem.
 - Numbers, and codes with a digit in them, are never corrected; nor are CJK words by edit
   distance (a kanji bigram one edit away is another word). Kana-only runs get their common
   input variants instead: hiragana ⇔ katakana and long-vowel marks (ー for - ‐ ― − ~), tried
@@ -37,6 +40,7 @@ from ingestion.keywords import QueryWord, keyword_tokens, keyword_words
 from search.engine.dictionary import DELTA_TABLE, STAT_TABLE, term_visible_sql
 from search.engine.filters.compile import CompiledFilter
 from search.engine.db.statements import search_cursor
+from search.engine.forgiving.surface import surface_forms
 
 DEFAULT_ONE_EDIT_LENGTH = 5
 DEFAULT_TWO_EDITS_LENGTH = 9
@@ -169,7 +173,7 @@ def typo_corrections(*, workspace_id: int, words: list[tuple[QueryWord, int]],
     for term, candidate, df in rows:
         neighbours.setdefault(term, []).append(candidate)
         dfs[candidate] = int(df)
-    corrections: list[Correction] = []
+    chosen: list[tuple[QueryWord, int, str]] = []
     for word, edits in words:
         scored = []
         for candidate in neighbours.get(word.term, []):
@@ -182,10 +186,15 @@ def typo_corrections(*, workspace_id: int, words: list[tuple[QueryWord, int]],
             continue
         best = min(distance for distance, _ in scored)
         for distance, candidate in sorted(c for c in scored if c[0] == best)[:CORRECTIONS_PER_WORD]:
-            corrections.append(Correction(word=word.surface, term=word.term, matched=candidate,
-                                          shown=shown_form(word, candidate), edits=distance, kind="typo",
-                                          weight=EDIT_PENALTY ** distance, df=dfs[candidate]))
-    return corrections
+            chosen.append((word, distance, candidate))
+    # Shown as a word of the content, the one closest to what was typed (search.engine.forgiving.surface):
+    # "shiping" matched the stem "ship", which reads "shipping" in the content.
+    forms = surface_forms(workspace_id=workspace_id, terms=[candidate for _, _, candidate in chosen],
+                          visible=visible, typed={candidate: word.surface for word, _, candidate in chosen})
+    return [Correction(word=word.surface, term=word.term, matched=candidate,
+                       shown=forms.get(candidate) or shown_form(word, candidate), edits=distance, kind="typo",
+                       weight=EDIT_PENALTY ** distance, df=dfs[candidate])
+            for word, distance, candidate in chosen]
 
 
 # --- Japanese: kana input variants -------------------------------------------------------------

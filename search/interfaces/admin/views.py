@@ -36,6 +36,7 @@ from search.interfaces.admin.facets import (
     sidebar_hidden_inputs,
 )
 from search.contract.results import ChunkHit, SearchResult
+from search.engine.confidence import hit_is_answer
 from search.contract.errors import SearchError, localized_text
 from search.engine.fulltext import EntryHit, EntrySearchResult
 from search.engine.hybrid import LEG_SEMANTIC
@@ -120,6 +121,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
 
     entry_rows: list[EntryRow] | None = None
     chunk_rows: list[ChunkRow] | None = None
+    less_likely: list[ChunkRow] = []
     result: EntrySearchResult | SearchResult | None = None
     not_configured: str | None = None
     kind = KINDS_BY_MODE[mode]
@@ -132,6 +134,7 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
             entry_rows = _entry_rows(access, result, content_types)
         elif isinstance(result, SearchResult):
             chunk_rows = _chunk_rows(result, query, content_types)
+            chunk_rows, less_likely = _rows_split(result, chunk_rows)
             not_configured = _semantic_leg_degraded(request, result)
     except SearchError as exc:
         if exc.code == "not_configured":
@@ -174,6 +177,10 @@ def search_page(request: HttpRequest, slug: str) -> HttpResponse:
         chunk_rows=chunk_rows,
         # Under the relevance floor (search/engine/confidence.py): "No good match", the rows folded below.
         no_good_match=isinstance(result, SearchResult) and result.extra_meta.get("answerable") is False,
+        # Rows under the floor after the first, when it answered: folded as "less likely", never "best".
+        less_likely=less_likely,
+        confidence_figures=_confidence_figures(result),
+        words_url=_words_url(request, result),
         result=result,
         not_configured=not_configured,
         pending=pending,
@@ -307,6 +314,43 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
         passages=tuple(query_snippet_html(passage.text, query) for passage in hit.passages or ()),
         confidence=hit.confidence,
     )
+
+
+def _rows_split(result: SearchResult, rows: list[ChunkRow]) -> tuple[list[ChunkRow], list[ChunkRow]]:
+    """An answered page's rows: the answers (the first, then each hit_is_answer), and the rows
+    under the floor after them, "less likely" (the page asks for the candidates; the API without
+    them returns the answers alone). A page with no good match keeps every row as its nearest."""
+    if result.extra_meta.get("answerable") is not True or "min_confidence" not in result.extra_meta:
+        return rows, []
+    floor = result.extra_meta["min_confidence"]
+    answers = [rank == 0 or hit_is_answer(hit, floor) for rank, hit in enumerate(result.hits)]
+    return ([row for row, answer in zip(rows, answers) if answer],
+            [row for row, answer in zip(rows, answers) if not answer])
+
+
+def _confidence_figures(result: Any) -> tuple[str, str] | None:
+    """The best confidence and the floor as the page prints them, with as many decimals (2 to 4)
+    as it takes for a best under the floor not to read as equal to it (0.0372 and 0.04: 0.037, 0.040)."""
+    meta = getattr(result, "extra_meta", None) or {}
+    best, floor = meta.get("best_confidence"), meta.get("min_confidence")
+    if best is None or floor is None:
+        return None
+    for places in (2, 3, 4):
+        shown = (f"{best:.{places}f}", f"{floor:.{places}f}")
+        if shown[0] != shown[1] or best >= floor:
+            return shown
+    return shown
+
+
+def _words_url(request: HttpRequest, result: Any) -> str | None:
+    """Where the entries holding the query's words are listed, when a search by meaning found
+    nothing near (meta.words, search/engine/words_held.py): this page in that search's mode."""
+    words = (getattr(result, "extra_meta", None) or {}).get("words")
+    if not words:
+        return None
+    follow = words["follow_up"]
+    return reverse("admin_search", args=[request.resolver_match.kwargs["slug"]]) + "?" + urlencode(
+        {"q": follow["query"], "mode": follow["search"]})
 
 
 def _with(request: HttpRequest, **changes: str) -> str:

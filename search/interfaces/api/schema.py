@@ -120,6 +120,17 @@ class ChunkSourceSerializer(serializers.Serializer):
     vector = serializers.ListField(child=serializers.FloatField(), required=False, allow_null=True)
     promoted = serializers.BooleanField(required=False, help_text="Present (true) on an entry an editor pinned to "
                                         "this query: it comes first.")
+    holds_words = serializers.BooleanField(
+        required=False, help_text="Present (true) when the entry holds every word of a query that reads as keywords "
+        "(after folding, typo correction and synonyms; stopwords aside): an answer whatever its confidence, ranked "
+        "above entries holding none of the words (hybrid, agentic).")
+
+
+class WordsMetaSerializer(serializers.Serializer):
+    near_in_meaning = serializers.BooleanField(help_text="false: no passage is near the query in meaning.")
+    entries = serializers.IntegerField(help_text="How many entries the caller may see hold every word of the query.")
+    at_least = serializers.BooleanField(help_text="true when the count stopped at its cap.")
+    follow_up = serializers.DictField(help_text='The search that lists them: {"search": "hybrid", "query": ...}.')
 
 
 class SemanticMetaSerializer(serializers.Serializer):
@@ -134,6 +145,9 @@ class SemanticMetaSerializer(serializers.Serializer):
         choices=["exact", "walk", "walk_short_exact"], required=False,
         help_text="Which plan ranked the chunks: exact (few matched: every distance computed), walk (the HNSW "
         "index), walk_short_exact (the walk came back short, and every matching chunk was ranked).")
+    words = WordsMetaSerializer(
+        required=False, help_text="Semantic search under the floor: no passage is near in meaning, but entries hold "
+        "every word of the keyword query; how many, and the search that lists them. Absent otherwise.")
     search_id = serializers.CharField(
         allow_null=True, help_text="This search's id in the workspace's search log: send it with "
         "POST .../search/events when a result is opened. null when the workspace logs no searches.")

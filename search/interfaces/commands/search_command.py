@@ -112,8 +112,12 @@ def no_good_match_line(result: Any) -> str | None:
         return None
     best = meta.get("best_confidence")
     shown = "the nearest results below are candidates" if result.hits else "--include-candidates shows the nearest"
-    return (f"No good match: best confidence "
+    line = (f"No good match: best confidence "
             f"{'-' if best is None else format(best, '.3f')} < floor {meta['min_confidence']:g} ({shown}).")
+    if words := meta.get("words"):  # search/engine/words_held.py: nothing near in meaning, but the words stand
+        line += (f" No passage is near in meaning, but {words['entries']} entries contain the words: "
+                 f"`{words['follow_up']['search']}_search` lists them.")
+    return line
 
 
 def chunk_source_lines(rank: int, source: dict[str, Any], *, legs: bool) -> list[str]:

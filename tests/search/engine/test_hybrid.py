@@ -339,7 +339,7 @@ def test_other_workspaces_chunks_never_appear(embedded, other_workspace_docs, wo
 @pytest.mark.parametrize("weights", [{"semantic_weight": 0}, {"keyword_weight": 0}, {}])
 def test_filter_applies_to_both_legs(embedded, workspace, weights):
     result = hybrid_search(access=full_access(workspace), query="refund delivery", top_k=100,
-                           filter={"version": {"$lte": 1}}, **weights)
+                           filter={"version": {"$lte": 1}}, include_candidates=True, **weights)
 
     assert sorted(titles(result)) == ["Refund policy", "Shipping times"]
 

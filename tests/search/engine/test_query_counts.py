@@ -48,10 +48,10 @@ def test_agentic_queries_do_not_grow_with_the_results(embedded, workspace):
 
     few = queries_made(lambda: agentic_search(
         access=access, query="refunds and shipping", queries=["How do refunds work?", "How long is shipping?"],
-        top_k=2))
+        top_k=2, include_candidates=True))
     many_results = queries_made(lambda: agentic_search(
         access=access, query="refunds and shipping", queries=["How do refunds work?", "How long is shipping?"],
-        top_k=20))
+        top_k=20, include_candidates=True))
 
     assert few[1] == 2 and many_results[1] == 20
     assert few[0] == many_results[0], (few, many_results)

@@ -212,7 +212,8 @@ def test_fusion_features_describe_the_typed_words_not_their_corrections(no_embed
 
 
 def test_a_typo_costs_one_statement_with_its_candidates_statistics(no_embeddings, docs, workspace):
-    # The query's statistics, then the trigram candidates with their df: no third read.
+    # The query's statistics, then the trigram candidates with their df, then the chosen
+    # corrections' words as the content writes them (search.engine.forgiving.surface): no fourth read.
     # (Each search statement runs in a savepoint inside this test's transaction: not counted.)
     from django.test.utils import CaptureQueriesContext
 
@@ -220,7 +221,7 @@ def test_a_typo_costs_one_statement_with_its_candidates_statistics(no_embeddings
         prepared = keyword_query_prepare(workspace_id=workspace.pk, query="refnud policy", typos=TypoBudget())
     statements = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
 
-    assert len(statements) == 2 and "similarity(" in statements[1]
+    assert len(statements) == 3 and "similarity(" in statements[1] and "impact DESC" in statements[2]
 
     weights = {t.term: t for t in prepared.terms}
     assert [c.matched for c in prepared.corrections] == ["refund"]

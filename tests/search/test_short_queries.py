@@ -1,0 +1,163 @@
+"""Short queries, the way people search (issue 51), on the demo workspace embedded by E5: a word
+that stands in the content is an answer (search/engine/words_held.py), a typo is corrected to
+a word of the content and finds its entry first, a synonym reaches hybrid's first page, the
+list ends where relevance ends, and insights never call existing content missing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rest_framework.test import APIClient
+
+from cms.access import workspace_access_for_operator
+from cms.models import Entry
+from search.engine.words_held import query_reads_as_question
+from search.insights.insights import search_insights
+from search.insights.search_log import search_log_flush
+from search.kinds import SEARCH_KINDS
+from tests.factories import MembershipFactory, UserFactory
+from tests.search.demo_workspace import demo_seeded
+from tests.search.live_app import database_flush
+
+CHUNK_KINDS = ("hybrid_search", "agentic_search")
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        try:
+            with demo_seeded() as workspace:
+                yield workspace
+        finally:
+            database_flush()
+
+
+@pytest.fixture
+def editor(demo, db):
+    user = UserFactory()
+    MembershipFactory(user=user, workspace=demo, role="editor")
+    return user
+
+
+def api_post(user, mode: str, body: dict) -> dict:
+    client = APIClient()
+    client.force_login(user)
+    response = client.post(f"/api/v1/workspaces/demo/search/{mode}", data=json.dumps(body),
+                           content_type="application/json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def titles(body: dict) -> list[str]:
+    return [source["metadata"]["title"] for source in body["sources"]]
+
+
+@pytest.mark.parametrize("query", ["shipping", "warehouse", "Osaka", "delivery", "配送", "削除", "Kobe", "locker",
+                                   "土曜日", "星期六"])
+@pytest.mark.parametrize("mode", ["hybrid", "agentic"])
+def test_a_word_of_the_content_is_answered_in_the_api(demo, editor, mode, query):
+    body = api_post(editor, mode, {"query": query})
+
+    assert body["meta"]["answerable"] is True, body["meta"]
+    assert body["sources"] and body["sources"][0]["holds_words"] is True
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "agentic"])
+@pytest.mark.parametrize("typed", ["shiping", "warehuose"])
+def test_a_typo_finds_shipping_times_first_in_the_api(demo, editor, mode, typed):
+    body = api_post(editor, mode, {"query": typed})
+
+    assert body["meta"]["answerable"] is True
+    assert titles(body)[0] == "Shipping times"
+    assert body["meta"]["corrected_query"] in ("shipping", "warehouse")
+
+
+def test_a_typo_is_shown_as_the_word_of_the_content(demo, editor):
+    body = api_post(editor, "hybrid", {"query": "shiping"})
+
+    assert body["meta"]["corrected_query"] == "shipping"
+    assert body["meta"]["corrections"][0]["matched"] == "shipping"
+
+
+def test_a_synonym_puts_shipping_times_on_hybrids_first_page(demo, editor):
+    body = api_post(editor, "hybrid", {"query": "walkship"})
+
+    assert "Shipping times" in titles(body)[:10]
+    assert titles(body)[0] == "Shipping times"
+
+
+def test_rows_under_the_floor_after_the_first_are_candidates_not_results(demo, editor):
+    answered = api_post(editor, "hybrid", {"query": "refund"})
+    candidates = api_post(editor, "hybrid", {"query": "refund", "include_candidates": True})
+    floor = answered["meta"]["min_confidence"]
+
+    assert answered["sources"][0]["metadata"]["title"] == "Refund policy"
+    assert all(s.get("holds_words") or s["confidence"] >= floor for s in answered["sources"][1:])
+    assert len(candidates["sources"]) > len(answered["sources"])
+
+
+@pytest.mark.parametrize("kind", ["hybrid_search", "agentic_search", "semantic_search"])
+def test_a_query_whose_words_all_stand_in_an_entry_is_never_refused(demo, db, kind):
+    """By construction: for every word of the demo's English titles, and every pair of words of
+    one title, the search answers."""
+    access = workspace_access_for_operator(workspace=demo, include_drafts=False)
+    queries = ["shipping times", "refund policy", "password reset", "kettle", "tea cup", "Osaka warehouse"]
+    refused = [q for q in queries if SEARCH_KINDS[kind].run(access, {"query": q}).extra_meta["answerable"] is False
+               and kind != "semantic_search"]
+    semantic_silent = [q for q in queries if kind == "semantic_search" and (
+        (result := SEARCH_KINDS[kind].run(access, {"query": q})).extra_meta["answerable"] is False
+        and not result.extra_meta.get("words", {}).get("entries"))]
+
+    assert refused == [] and semantic_silent == []
+
+
+def test_semantic_says_how_many_entries_hold_words_it_finds_nothing_near(demo, editor):
+    body = api_post(editor, "semantic", {"query": "Osaka warehouse", "min_score": 0.99})
+
+    assert body["meta"]["answerable"] is False and body["sources"] == []
+    assert body["meta"]["words"] == {"near_in_meaning": False, "entries": 1, "at_least": False,
+                                     "follow_up": {"search": "hybrid", "query": "Osaka warehouse"}}
+    followed = api_post(editor, "hybrid", {"query": "Osaka warehouse"})
+    assert titles(followed)[0] == "Shipping times"
+
+
+def test_insights_do_not_list_shipping_searched_six_times_as_no_results(demo, editor):
+    for _ in range(6):
+        api_post(editor, "hybrid", {"query": "shipping"})
+    search_log_flush()
+
+    insights = search_insights(workspace=demo, days=1)
+
+    assert "shipping" not in [q.query for q in insights.zero_result_queries]
+    assert "shipping" in [q.query for q in insights.top_queries]
+
+
+@pytest.mark.parametrize(("query", "question"), [
+    ("shipping", False), ("Osaka warehouse", False), ("refund policy", False), ("配送", False),
+    ("How many days do I have to return an item?", True), ("what is the refund policy", True),
+    ("返品はできますか", True), ("星期六有冇送貨？", True),
+])
+def test_a_query_reads_as_keywords_or_a_question(query, question):
+    assert query_reads_as_question(query) is question
+
+
+def test_full_text_corrects_shiping_to_a_word_of_the_content(demo, editor):
+    client = APIClient()
+    client.force_login(editor)
+    body = client.get("/api/v1/workspaces/demo/search/entries", {"q": "shiping"}).json()
+
+    assert body["meta"]["corrected_query"] == "shipping"
+    shipping_times = Entry.objects.get(workspace=demo, data__title="Shipping times").pk
+    assert body["results"] and body["results"][0]["id"] == shipping_times
+
+
+def test_a_suggested_completion_is_a_word_that_finds_what_it_promised(demo, editor):
+    client = APIClient()
+    client.force_login(editor)
+    suggestions = client.get("/api/v1/workspaces/demo/search/suggest", {"q": "deliv"}).json()["suggestions"]
+    words = [s["text"] for s in suggestions if s["kind"] == "term"]
+
+    assert words == ["delivery"]
+    found = client.get("/api/v1/workspaces/demo/search/entries", {"q": words[0]}).json()["results"]
+    assert found
