@@ -59,7 +59,7 @@ from search.contract.results import ChunkHit, SearchResult
 from search.contract.options import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES, AgenticSearchOptions
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import chunks_pending_count
-from search.engine.entry_results import entries_grouped, entries_ranked
+from search.engine.entry_results import entries_grouped, entries_ranked, entries_shown
 from search.engine.confidence import answer_floor_apply
 
 logger = logging.getLogger(__name__)
@@ -114,7 +114,8 @@ def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k:
                                      access=access, request=hybrid_request_from(access=access, request=widened),
                                      queries=widened["queries"]).pool)
     result = result if facets is None else replace(result, facets=facets)
-    return answer_floor_apply(promotions_apply_chunks(result, access=access, request=validated), request=validated)
+    return answer_floor_apply(entries_shown(promotions_apply_chunks(result, access=access, request=validated),
+                                            entries_k), request=validated)
 
 
 def agentic_answer(*, access: WorkspaceAccess, request: HybridRequest, queries: list[str] | None,

@@ -35,7 +35,7 @@ def exact_scores(query: str, indexes: list[int], local_embeddings) -> list[float
 
 
 def test_a_small_filtered_set_is_ranked_exactly(notes, workspace, local_embeddings):
-    result = semantic_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=10, filter={"version": 1})
+    result = semantic_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund", top_k=10, filter={"version": 1})
 
     assert all(hit.exact_plan for hit in result.hits)
     assert not any(hit.exact for hit in result.hits)  # not the short-walk fallback: the plan
@@ -47,8 +47,8 @@ def test_a_small_filtered_set_is_ranked_exactly(notes, workspace, local_embeddin
 def test_a_large_matching_set_walks_the_index(notes, workspace, monkeypatch):
     monkeypatch.setattr("search.engine.legs.vector_leg.EXACT_MAX_ROWS", 50)
 
-    unfiltered = semantic_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=10)
-    filtered = semantic_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=10, filter={"version": 1})
+    unfiltered = semantic_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund", top_k=10)
+    filtered = semantic_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund", top_k=10, filter={"version": 1})
 
     assert len(unfiltered.hits) == 10 and not any(hit.exact_plan for hit in unfiltered.hits)  # 200 > 50
     assert len(filtered.hits) == 10 and all(hit.exact_plan for hit in filtered.hits)  # 20 <= 50
@@ -56,15 +56,15 @@ def test_a_large_matching_set_walks_the_index(notes, workspace, monkeypatch):
 
 def test_the_threshold_is_inclusive(notes, workspace, monkeypatch):
     monkeypatch.setattr("search.engine.legs.vector_leg.EXACT_MAX_ROWS", len(RARE))
-    assert all(h.exact_plan for h in semantic_search(access=full_access(workspace), raw_chunks=True, query="refund",
+    assert all(h.exact_plan for h in semantic_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund",
                                                      filter={"version": 1}).hits)
     monkeypatch.setattr("search.engine.legs.vector_leg.EXACT_MAX_ROWS", len(RARE) - 1)
-    assert not any(h.exact_plan for h in semantic_search(access=full_access(workspace), raw_chunks=True, query="refund",
+    assert not any(h.exact_plan for h in semantic_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund",
                                                          filter={"version": 1}).hits)
 
 
 def test_hybrid_with_a_selective_filter_gets_the_exact_vector_candidates(notes, workspace, local_embeddings):
-    result = hybrid_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=20, filter={"version": 1})
+    result = hybrid_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund", top_k=20, filter={"version": 1})
 
     assert {hit.text for hit in result.hits} <= {TEXTS[i] for i in RARE}
     semantic_ranks = {hit.text: hit.legs["semantic"]["score"] for hit in result.hits
@@ -80,7 +80,7 @@ def test_max_distance_applies_on_the_exact_plan(notes, workspace, local_embeddin
     best = exact_scores("refund", RARE, local_embeddings)
     threshold = (best[2] + best[3]) / 2  # between the third and fourth best
 
-    result = semantic_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=10, filter={"version": 1},
+    result = semantic_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund", top_k=10, filter={"version": 1},
                              min_score=threshold)
 
     assert [hit.score for hit in result.hits] == pytest.approx(best[:3], abs=1e-5)
@@ -109,10 +109,10 @@ def test_an_unfiltered_search_of_a_large_workspace_lists_no_ids(notes, workspace
 
     keyword_index_missing(workspace_id=workspace.pk)  # as sync does for every chunk it writes
     monkeypatch.setattr("search.engine.legs.vector_leg.EXACT_MAX_ROWS", 50)
-    unfiltered = semantic_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=10)
+    unfiltered = semantic_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund", top_k=10)
     listed_unfiltered = [sql for sql in sent if "WITH f AS MATERIALIZED" in sql]
     sent.clear()
-    filtered = semantic_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=10, filter={"version": 1})
+    filtered = semantic_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund", top_k=10, filter={"version": 1})
     listed_filtered = [sql for sql in sent if "WITH f AS MATERIALIZED" in sql]
 
     assert len(unfiltered.hits) == 10 and listed_unfiltered == []
@@ -120,7 +120,7 @@ def test_an_unfiltered_search_of_a_large_workspace_lists_no_ids(notes, workspace
 
 
 def test_an_unfiltered_search_of_a_small_workspace_is_ranked_exactly(notes, workspace, local_embeddings):
-    result = semantic_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=10)  # 200 <= 2,000
+    result = semantic_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund", top_k=10)  # 200 <= 2,000
 
     assert all(hit.exact_plan for hit in result.hits)
     assert [hit.score for hit in result.hits] == pytest.approx(
@@ -134,7 +134,7 @@ def test_hybrid_reads_the_chunk_count_once(notes, workspace, monkeypatch, sent):
 
     keyword_index_missing(workspace_id=workspace.pk)
     monkeypatch.setattr("search.engine.legs.vector_leg.EXACT_MAX_ROWS", 50)
-    walked = hybrid_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=10)
+    walked = hybrid_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund", top_k=10)
     settings_statements = [sql for sql in sent if "set_config" in sql]
     listed = [sql for sql in sent if "WITH f AS MATERIALIZED" in sql]
 
@@ -142,7 +142,7 @@ def test_hybrid_reads_the_chunk_count_once(notes, workspace, monkeypatch, sent):
     assert settings_statements and not any("AS w(chunks, total)" in sql for sql in settings_statements)
     monkeypatch.setattr("search.engine.legs.vector_leg.EXACT_MAX_ROWS", 2_000)
     sent.clear()
-    exact = hybrid_search(access=full_access(workspace), raw_chunks=True, query="refund", top_k=10)
+    exact = hybrid_search(access=full_access(workspace), raw_chunks=True, include_candidates=True, query="refund", top_k=10)
     # 200 <= 2,000: the exact plan, decided from the same figure
     assert exact.hits and len([sql for sql in sent if "WITH f AS MATERIALIZED" in sql]) == 1
 
