@@ -85,6 +85,66 @@ hypothesis_settings.register_profile(
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+# Tests that start servers or processes (gunicorn, runserver, Celery workers, PostgreSQL, Chromium,
+# Node, `make run`): the helpers that start them, and the markers of whole families. Under
+# pytest-xdist (make test: -n 2 --dist loadgroup) they all run on one worker, one at a time: each
+# one listens on a free port and writes under its tmp_path, but two at once on two cores starve
+# each other's start-up deadlines, and the other worker keeps running the in-process tests.
+PROCESS_HELPER_MODULES = frozenset({
+    "tests.servers", "tests.postgres_servers", "tests.slow_clients", "tests.search.live_app",
+    "tests.search.replica_server", "tests.cms.production_server", "tests.security.mcp_live",
+    "tests.mcp_clients.node_clients", "tests.ingestion.worker_support",
+})
+# What those modules hold that starts nothing: a port number, an environment, a path.
+NOT_PROCESS_HELPERS = frozenset({"free_port", "database_env", "REPO", "BEHIND_PROXY"})
+PROCESS_MARKERS = frozenset({"processes", "worker", "browser", "slow", "node", "citus"})
+PROCESS_GROUP = "processes"
+
+
+def _starts_processes(item) -> bool:
+    if any(item.get_closest_marker(name) for name in PROCESS_MARKERS):
+        return True
+    fixturedefs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    if any(getattr(d.func, "__module__", "") in PROCESS_HELPER_MODULES for defs in fixturedefs.values() for d in defs):
+        return True
+    module = getattr(item, "module", None)
+    return module is not None and any(
+        getattr(value, "__module__", None) in PROCESS_HELPER_MODULES or getattr(value, "__name__", None)
+        in PROCESS_HELPER_MODULES for name, value in vars(module).items() if name not in NOT_PROCESS_HELPERS)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark every test that starts servers or processes `processes`, and keep them on one xdist worker."""
+    for item in items:
+        if _starts_processes(item):
+            item.add_marker(pytest.mark.processes)
+            item.add_marker(pytest.mark.xdist_group(PROCESS_GROUP))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under xdist a worker's figures travel to the controller, which prints the summary, with
+    each test's report (user_properties are what xdist sends back)."""
+    report = yield
+    if _in_xdist_worker and figures.FIGURES:
+        report.user_properties.extend(("figure", line) for line in figures.FIGURES)
+        figures.FIGURES.clear()
+    return report
+
+
+_in_xdist_worker = False
+
+
+def pytest_configure(config) -> None:
+    global _in_xdist_worker
+    _in_xdist_worker = hasattr(config, "workerinput")
+
+
+def pytest_runtest_logreport(report) -> None:
+    if not _in_xdist_worker:
+        figures.FIGURES.extend(value for name, value in report.user_properties if name == "figure")
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
     """Print the figures tests recorded (tests/figures.py): request and case counts."""
     if figures.FIGURES:
