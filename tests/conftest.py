@@ -178,12 +178,32 @@ def _starts_processes(item) -> bool:
         in PROCESS_HELPER_MODULES for name, value in vars(module).items() if name not in NOT_PROCESS_HELPERS)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads xdist_group into each test's id
 def pytest_collection_modifyitems(config, items) -> None:
     """Mark every test that starts servers or processes `processes`, and keep them on one xdist worker."""
     for item in items:
         if _starts_processes(item):
             item.add_marker(pytest.mark.processes)
             item.add_marker(pytest.mark.xdist_group(PROCESS_GROUP))
+
+
+@pytest.hookimpl(specname="pytest_collection_modifyitems", trylast=True)
+def pytest_collection_modifyitems_xdist_group_ids(config, items) -> None:
+    """What xdist's loadgroup does in each worker, for pytest 9: put the group in the test's id
+    (`...@processes`), which the controller schedules as one unit. xdist 3.8.0 (the newest) still
+    writes `item._nodeid`, which pytest 9 no longer reads (its ids live in `item._id`), so its
+    xdist_group marks were silently ignored."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        groups = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                         for mark in item.iter_markers("xdist_group")})
+        if groups and "@" not in item.nodeid:
+            grouped = f"{item.nodeid}@{'_'.join(groups)}"
+            if hasattr(item, "_id"):
+                item._id = type(item._id).parse(grouped)
+            else:
+                item._nodeid = grouped
 
 
 @pytest.hookimpl(wrapper=True)
