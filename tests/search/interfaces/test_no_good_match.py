@@ -24,10 +24,12 @@ from search.kinds import SEARCH_KINDS
 from search.interfaces.mcp.server import api_key_caller, build_mcp_server
 from search.insights.search_log import search_log_flush
 from tests.factories import ContentTypeFactory, MembershipFactory, UserFactory, api_key_make, entry_make
-from tests.search.mcp_helpers import run
+from tests.mcp_here import mcp_session_here
 from tests.search.semantic_helpers import LOCAL_BACKEND
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The MCP tools' work runs on the test's thread (tests/mcp_here.py), so each test's own
+# transaction rolls back what it adds: no test needs its rows committed for another connection.
+pytestmark = pytest.mark.django_db
 
 CHUNK_KINDS = ("semantic", "hybrid", "agentic")
 XYLOPHONE = "xylophone"
@@ -153,19 +155,19 @@ def test_e5_workspace_gets_a_confidence_and_a_verdict_on_the_same_floor(e5_shop,
 
 def test_mcp_xylophone_is_no_good_match(shop, workspace):
     secret = api_key_make(workspace)[1]
-    server = build_mcp_server(caller=api_key_caller(secret))
+    caller = api_key_caller(secret)
 
-    async def calls():
+    async def calls(run_sync):
         from mcp import Client
 
-        async with Client(server) as client:
+        async with Client(build_mcp_server(caller=caller, run_sync=run_sync)) as client:
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
             nothing = await client.call_tool("hybrid_search", {"query": XYLOPHONE})
             candidates = await client.call_tool("semantic_search", {"query": XYLOPHONE, "include_candidates": True})
             answer = await client.call_tool("hybrid_search", {"query": REAL_QUESTION})
             return tools, nothing, candidates, answer
 
-    tools, nothing, candidates, answer = run(calls())
+    tools, nothing, candidates, answer = mcp_session_here(calls)
 
     for name in ("semantic_search", "hybrid_search", "agentic_search"):
         properties = tools[name].input_schema["properties"]

@@ -6,7 +6,6 @@ commands) goes through it, for full-text and semantic search alike.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from io import StringIO
 
@@ -21,9 +20,12 @@ from search.engine.fulltext import search_entries
 from search.interfaces.mcp.server import api_key_caller, build_mcp_server, user_caller
 from search.engine.semantic import semantic_search
 from tests.factories import MembershipFactory, UserFactory, api_key_make
+from tests.mcp_here import mcp_session_here
 from tests.search.semantic_helpers import chunk_make, entry_for, plain_type
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The MCP tools' work runs on the test's thread (tests/mcp_here.py): each test's transaction
+# rolls back what it adds, and no test flushes every table.
+pytestmark = pytest.mark.django_db
 
 PUBLISHED_TITLE = "Refund policy"
 DRAFT_TITLE = "Refund plan (unannounced)"
@@ -126,13 +128,13 @@ def test_api_hides_drafts_from_a_viewer_in_both_searches(content, viewer):
 def mcp_entry_ids(caller) -> tuple[set[int], set[int]]:
     """Entry ids that the MCP full-text and semantic tools return for "refund"."""
 
-    async def run():
-        async with Client(build_mcp_server(caller=caller)) as client:
+    async def run(run_sync):
+        async with Client(build_mcp_server(caller=caller, run_sync=run_sync)) as client:
             entries = await client.call_tool("search_entries", {"query": "refund"})
             semantic = await client.call_tool("semantic_search", {"query": "refund"})
             return entries.structured_content, semantic.structured_content
 
-    entries, semantic = asyncio.run(run())
+    entries, semantic = mcp_session_here(run)
     return {hit["id"] for hit in entries["results"]}, {s["metadata"]["entry_id"] for s in semantic["sources"]}
 
 

@@ -170,6 +170,9 @@ def test_user_over_their_rate_gets_429(client, settings, editor, refund):
     assert statuses == [200, 200, 429]
 
 
+# Redis db 5, which caches["throttle"].clear() empties: the other test on it (test_api_auth.py,
+# test_auth_throttle.py) runs on the same xdist worker, never at the same time.
+@pytest.mark.xdist_group("throttle_redis_db5")
 def test_throttle_counts_are_shared_through_redis(settings, workspace, refund):
     """With THROTTLE_CACHE_URL set (production), every worker's count is one count in Redis."""
     settings.CACHES = {**settings.CACHES, "throttle": {
