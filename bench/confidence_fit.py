@@ -270,6 +270,10 @@ MODELS |= {f"{model}+bm25": second for model, second in MODELS.items()
            if second is None or second.startswith("bg-")}
 
 
+# --models: only these are compared (all of MODELS by default).
+ONLY_MODELS: tuple[str, ...] = ()
+
+
 def reads_passage(model: str) -> bool:
     return model.removesuffix("+bm25").endswith("+passage")
 
@@ -291,7 +295,18 @@ MIN_GAIN = 0.05
 PRODUCT_FEATURES = (None, *(f"bg-{name}" for name in BACKGROUND_STATISTICS))
 
 
+_DESIGN: dict = {}
+
+
 def design(row: dict, model: str, kind: str) -> np.ndarray:
+    """design_of, memoised per row (every fold and floor reads the same rows again)."""
+    key = (id(row), model, kind)
+    if key not in _DESIGN:
+        _DESIGN[key] = design_of(row, model, kind)
+    return _DESIGN[key]
+
+
+def design_of(row: dict, model: str, kind: str) -> np.ndarray:
     """Feature columns [1, similarity, the model's second feature, the row's own background (0
     unless the model reads it), log(1 + BM25) (0 unless the model reads it)] of one query's hits [similarity, BM25, relevant, chunk id, own
     background] that have a similarity (the best BM25 is over all of them, as a product
@@ -433,6 +448,8 @@ def leave_one_set_out(data: dict, names: list[str], kind: str) -> dict[str, floa
     """Print each model's held-out rates per left-out set; each eligible model's worst set's score."""
     scores = {}
     for model in MODELS:
+        if ONLY_MODELS and model not in ONLY_MODELS:
+            continue
         if kind == "semantic" and MODELS[model] in ("kw", "kwnorm"):
             continue
         worst = 1.0
@@ -480,8 +497,8 @@ def models_choose(scores: dict[str, dict[str, float]], current: str | None = Non
 def current_model(model_name: str) -> str | None:
     """The MODELS name of what `model_name`'s calibration reads now (search/engine/confidence.py
     CALIBRATION and BACKGROUND_STATISTIC), None for a model with no calibration."""
-    from search.engine.confidence import (BACKGROUND_STATISTIC, confidence_calibrated, reads_background,
-                                          reads_passage_background)
+    from search.engine.confidence import (BACKGROUND_STATISTIC, CALIBRATION, confidence_calibrated,
+                                          reads_background, reads_passage_background)
 
     if not confidence_calibrated(model_name):
         return None
@@ -528,7 +545,7 @@ def needed_cosine_print(data: dict, names: list[str], table: np.ndarray, model: 
 
 
 def main() -> None:
-    global FLOOR_CONFIDENCE, SHORT_TARGET
+    global FLOOR_CONFIDENCE, SHORT_TARGET, ONLY_MODELS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(EVAL_SETS + SHORT_SETS))
     parser.add_argument("--max-queries", type=int, default=300,
@@ -539,11 +556,15 @@ def main() -> None:
                         "(0: the share read as a point, the rule before)")
     parser.add_argument("--short-target", type=float, default=SHORT_TARGET,
                         help="a short set's false no-match target, read as a point (0.05: the question sets' rule)")
+    parser.add_argument("--models", default="", help="only these models, e.g. sim,sim+bg-mean+passage (default: all)")
     parser.add_argument("--rows-only", action="store_true", help="run and cache the searches of --sets, fit nothing")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     FLOOR_CONFIDENCE = args.floor_confidence
     SHORT_TARGET = args.short_target
+    ONLY_MODELS = tuple(dict.fromkeys(["sim", *(m for m in args.models.split(",") if m)])) if args.models else ()
+    if unknown := [m for m in ONLY_MODELS if m not in MODELS]:
+        raise SystemExit(f"unknown model(s) {unknown}; models: {', '.join(MODELS)}")
     django_ready()
     from ingestion.embeddings import get_embedding_backend
     from search.contract.options import DEFAULT_MIN_CONFIDENCE
