@@ -40,6 +40,11 @@ Methods, each over the same queries, through the real search functions:
   the query's words they contain, ties newest first. This is what a user typing words into
   the box gets; it is the baseline a later hybrid search must beat.
 
+Short sets (`<set>-short`, bench/short_queries.py; issue 51): a set's short queries (one word,
+two or three words, a title) on its own loaded workspace; `--sets scifact-short,...` runs
+their test half, and --by-type prints each kind apart. `hybrid` counts a "no good match" as
+nothing found; `hybrid-candidates` is the ranking alone.
+
 --by-type prints, for a set that says each question's type (JaQuAD's `queries_meta.jsonl`:
 "Lexical variation (synonymy)", "Syntactic variation", ...), every method's nDCG@10 per
 type too. The lexical-variation questions reuse fewer of the paragraph's words: the nearest
@@ -68,7 +73,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from evalsets import EVAL_SETS, EvalSet, cached_query_backend_class, eval_db, load_set  # noqa: E402
+from evalsets import EVAL_SETS, SHORT_SETS, EvalSet, cached_query_backend_class, eval_db, load_set  # noqa: E402
 
 EVAL_DB = eval_db()
 SEMANTIC_TOP_K = 50
@@ -153,8 +158,10 @@ def workspace_load(data: EvalSet, services, rebuild: bool) -> tuple[object, dict
     from cms.models import Entry, EntryStatus, Workspace
     from ingestion.models import Chunk
 
-    slug = f"eval-{data.name}"
+    slug = f"eval-{data.corpus_name}"
     workspace = Workspace.objects.filter(slug=slug).first()
+    if data.base and (workspace is None or rebuild):
+        raise SystemExit(f"{data.name} reads {slug}'s corpus: load it with --sets {data.base} first.")
     if workspace is not None and not rebuild:
         entry_ids = list(Entry.objects.filter(workspace=workspace).order_by("pk").values_list("pk", flat=True))
         pending = Chunk.objects.filter(workspace=workspace).exclude(status="embedded").count()
@@ -341,8 +348,12 @@ def ndcg_by_type(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, floa
 
 
 def question_types(name: str) -> dict[str, str]:
-    """Query id -> question type, from the set's queries_meta.jsonl ({} when it has none)."""
+    """Query id -> question type, from the set's queries_meta.jsonl ({} when it has none); a short
+    set's: the kind of each short query (word, words, title)."""
     import json
+
+    if name.endswith("-short"):
+        return {q["_id"]: q["kind"] for q in load_set(name, split="all").queries}
 
     from evalsets import eval_dir
 
@@ -362,9 +373,9 @@ def main() -> None:
     parser.add_argument("--by-type", action="store_true", help="also nDCG@10 per question type, where a set has types")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
-    unknown = [n for n in names if n not in EVAL_SETS]
+    unknown = [n for n in names if n not in EVAL_SETS + SHORT_SETS]
     if unknown:
-        raise SystemExit(f"Unknown set(s): {', '.join(unknown)}; choose from {', '.join(EVAL_SETS)}.")
+        raise SystemExit(f"Unknown set(s): {', '.join(unknown)}; choose from {', '.join(EVAL_SETS + SHORT_SETS)}.")
 
     wanted = [m.strip() for m in args.methods.split(",") if m.strip()]
     unknown_methods = [m for m in wanted if hybrid_method_options(m) is None

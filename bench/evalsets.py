@@ -13,6 +13,9 @@ EVAL_DIR = Path(os.environ.get("EVAL_DIR", REPO_ROOT.parent / "shared" / "eval")
 SETS = ("scifact", "stackfaq-en", "covidfaq-en", "jsquad-ja", "jaquad-ja")
 # What bench/eval.py reports: SETS, and DRCD (Traditional Chinese), which no fit has used yet.
 EVAL_SETS = (*SETS, "drcd-zh")
+# Each set's short queries (bench/short_queries.py: one word, two or three words, a title, as an
+# editor types them), on the set's own corpus and workspace: `<set>-short`.
+SHORT_SETS = tuple(f"{name}-short" for name in EVAL_SETS)
 # The sets that come without a fit/test split are halved by query, once, with this seed; the
 # halves are written down in bench/eval_split.tsv (`python bench/evalsets.py --write-split`).
 SPLIT_SEED = 18
@@ -31,6 +34,12 @@ class EvalSet:
     corpus: list[dict]  # {"_id", "title", "text"}
     queries: list[dict]  # {"_id", "text"}, only those with judgements
     qrels: dict[str, dict[str, int]]  # query id -> doc id -> relevance
+    base: str = ""  # a short set's question set, whose corpus and workspace it reads
+
+    @property
+    def corpus_name(self) -> str:
+        """The set whose corpus this is: the workspace `eval-<corpus_name>` holds it."""
+        return self.base or self.name
 
 
 def eval_dir() -> Path:
@@ -84,6 +93,8 @@ def load_set(name: str, split: str = "all") -> EvalSet:
     - "fit": what fusion may be fitted on: SciFact train, JSQuAD's `valid` queries, the
       `fit` half of the others.
     """
+    if name.endswith("-short"):
+        return short_set(name, split)
     folder = eval_dir() / name
     corpus = _jsonl(folder / "corpus.jsonl")[: CORPUS_LIMITS.get(name)]
     if split == "fit" and name == "scifact":
@@ -103,6 +114,20 @@ def load_set(name: str, split: str = "all") -> EvalSet:
         halves = _self_split(name)
         queries = [q for q in queries if halves.get(q["_id"]) == split]
     return EvalSet(name=name, corpus=corpus, queries=queries, qrels={q["_id"]: qrels[q["_id"]] for q in queries})
+
+
+def short_set(name: str, split: str = "all") -> EvalSet:
+    """A short set (`<set>-short`): its question set's corpus, and the short queries of `split`
+    ("fit", "test" or "all"; bench/short_queries.py, every document they name judged 1)."""
+    from short_queries import base_set, short_queries
+
+    base = base_set(name)
+    if split not in ("all", "test", "fit"):
+        raise ValueError(f"unknown split {split!r}")
+    queries = [q for q in short_queries(base) if split == "all" or q["split"] == split]
+    return EvalSet(name=name, corpus=load_set(base, split="all").corpus,
+                   queries=[{"_id": q["_id"], "text": q["text"], "kind": q["kind"]} for q in queries],
+                   qrels={q["_id"]: {doc: 1 for doc in q["relevant"]} for q in queries}, base=base)
 
 
 def split_text(text: str, size: int = 500) -> list[str]:

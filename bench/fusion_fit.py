@@ -10,6 +10,11 @@ constants of search/engine/legs/fusion.py) or `e5` (multilingual-e5-small, whose
 entry in ADAPTIVE_BY_MODEL). --depth collects at another candidate depth than the product's,
 to check that depth for a model.
 
+The sets, by default: the five question sets and their short queries (`<set>-short`,
+bench/short_queries.py; issue 51: one word, two or three words, a title, judged by the titles),
+each short set a set of its own in leave-one-set-out. --max-queries N takes N queries of each
+split spread evenly over it.
+
 For every query of every set (fit and test splits, bench/evalsets.py; the halves of the sets
 without a split are in bench/eval_split.tsv), both legs run once through the product's own
 `search.engine.hybrid.hybrid_collect` at the product's depth (CANDIDATE_DEPTH chunks per leg, every
@@ -73,6 +78,9 @@ sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from evalsets import EVAL_EMBEDDING, SETS, load_set  # noqa: E402
+
+# The fit's sets: the question sets and their short queries (bench/short_queries.py, issue 51).
+FIT_SETS = (*SETS, *(f"{name}-short" for name in SETS))
 
 GRID = [round(i * 0.1, 1) for i in range(11)]
 ORACLE_GRID = [round(i * 0.1, 1) for i in range(11)]
@@ -146,9 +154,10 @@ def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
     started = time.perf_counter()
     from evalsets import queries_prime
 
-    queries_prime(q["text"][:2000] for q in data.queries[:max_queries])
+    queries = spread(data.queries, max_queries)
+    queries_prime(q["text"][:2000] for q in queries)
     print(f"  {name} {split}: queries embedded in {time.perf_counter() - started:.0f} s", flush=True)
-    for query in data.queries[:max_queries]:
+    for query in queries:
         judged = data.qrels[query["_id"]]
         collected = hybrid_collect(workspace_id=workspace.pk, query=query["text"][:2000], where=where,
                                    depth=DEPTH or CANDIDATE_DEPTH, keyword_leg=True, semantic_leg=True,
@@ -176,6 +185,13 @@ def collect(name: str, split: str, max_queries: int | None) -> list[Q]:
     return out
 
 
+def spread(queries: list[dict], count: int | None) -> list[dict]:
+    """`count` queries spread evenly over the split (all for None): JSQuAD's come article by article."""
+    if count is None or count >= len(queries):
+        return list(queries)
+    return [queries[i * len(queries) // count] for i in range(count)]
+
+
 READ_ONLY = False
 DEPTH: int | None = None  # --depth: candidates per leg, if not the product's CANDIDATE_DEPTH
 
@@ -186,12 +202,12 @@ def workspace_read(data):
     from cms.models import Entry, Workspace
     from ingestion.models import Chunk
 
-    workspace = Workspace.objects.defer("search_fusion").get(slug=f"eval-{data.name}")
+    workspace = Workspace.objects.defer("search_fusion").get(slug=f"eval-{data.corpus_name}")
     entry_ids = list(Entry.objects.filter(workspace=workspace).order_by("pk").values_list("pk", flat=True))
     pending = Chunk.objects.filter(workspace=workspace).exclude(status="embedded").count()
     if len(entry_ids) != len(data.corpus) or pending:
-        raise SystemExit(f"eval-{data.name} is not fully loaded ({len(entry_ids)} entries, {pending} chunks pending).")
-    print(f"  eval-{data.name}: reading {len(entry_ids)} entries", flush=True)
+        raise SystemExit(f"eval-{data.corpus_name} is not fully loaded ({len(entry_ids)} entries, {pending} chunks pending).")
+    print(f"  eval-{data.corpus_name}: reading {len(entry_ids)} entries", flush=True)
     return workspace, {pk: doc["_id"] for pk, doc in zip(entry_ids, data.corpus)}
 
 
@@ -478,10 +494,10 @@ def parse_label(name: str) -> tuple[str, bool]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--sets", default=",".join(FIT_SETS))
     parser.add_argument("--candidates", default=None,
                         help="only these candidates, e.g. learned,listwise+entry (default: all)")
-    parser.add_argument("--max-queries", type=int, default=None, help="queries per split (first N)")
+    parser.add_argument("--max-queries", type=int, default=None, help="queries per split (N spread over it)")
     parser.add_argument("--collect-only", action="store_true",
                         help="run the legs for these sets and cache them (sets may live in different databases: "
                         "collect each with its BENCH_EVAL_DB, then run the comparison over all sets)")
@@ -573,10 +589,16 @@ def main() -> None:
               f"({bias:.4f}, ({', '.join(f'{v:.4f}' for v in coef_k)}), ({', '.join(f'{v:.4f}' for v in coef_s)}))")
         print("Its keyword share, keyword weight / (keyword + semantic), mean over each set's fit queries: "
               + ", ".join(f"{n} {keyword_share(fit_qs[n], final['model']):.2f}" for n in names))
-    print("\nThat refit on each set's test split (for reference; bench/eval.py measures the product):")
+    print("\nThat refit on each set's test split, beside the constants the product reads now (current) "
+          "(for reference; bench/eval.py and bench/short_eval.py measure the product):")
+    from search.engine.legs.fusion import ADAPTIVE_AGGREGATE, adaptive_model
+
+    current = {"model": adaptive_model(embedding_model_name())}
     for n in names:
-        print(f"  {n:<12} {set_ndcg(test_qs[n], chosen[0], final, chosen[1]):.3f}  "
-              f"(keyword {legs[n][0]:.3f}, semantic {legs[n][1]:.3f}, today {set_ndcg(test_qs[n], 'today', {}, False):.3f})")
+        refit = set_ndcg(test_qs[n], chosen[0], final, chosen[1])
+        now = set_ndcg(test_qs[n], "listwise", current, ADAPTIVE_AGGREGATE)
+        print(f"  {n:<18} {refit:.3f}  (current {now:.3f}, refit - current {refit - now:+.3f}; keyword "
+              f"{legs[n][0]:.3f}, semantic {legs[n][1]:.3f}, refit - best leg {refit - max(legs[n]):+.3f})")
 
 
 TIE = 0.002
@@ -602,7 +624,7 @@ def keyword_share(queries: list[Q], model: tuple) -> float:
 
 
 def script_of(name: str) -> str:
-    return "cjk" if name.endswith("-ja") else "latin"
+    return "cjk" if name.removesuffix("-short").endswith("-ja") else "latin"
 
 
 def across_scripts(names: list[str], candidates: list, fit_qs: dict, test_qs: dict, legs: dict) -> dict:

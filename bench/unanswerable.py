@@ -35,7 +35,7 @@ sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from confidence_fit import (  # noqa: E402
-    UNANSWERABLE_CORPUS, django_ready, queries_sample, search_rows, unanswerable_queries, workspace_of)
+    django_ready, queries_sample, search_rows, unanswerable_corpus, unanswerable_queries, workspace_of)
 from evalsets import EVAL_SETS, load_set  # noqa: E402
 
 FALSE_TARGET, TRUE_TARGET = 0.05, 0.80
@@ -60,7 +60,7 @@ def main() -> None:
         data = load_set(name, split="test")
         queries = queries_sample(data.queries, args.max_queries)
         own, own_docs = workspace_of(name)
-        other_name = UNANSWERABLE_CORPUS[name]
+        other_name = unanswerable_corpus(name)
         other, other_docs = workspace_of(other_name)
         for kind in kinds:
             started = time.perf_counter()
