@@ -369,13 +369,7 @@ def _ranked(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | None,
         # the per-chunk sums of a few thousand postings fit in memory rather than spilling.
         cursor.execute(sql, params, local_settings={"max_parallel_workers_per_gather": "0", "work_mem": "32MB"})
         rows = cursor.fetchall_dicts()
-    hits = [
-        ChunkHit(id=row["id"], score=float(row["score"]), text=row["text"], title=row["title"], field=row["field"],
-                 ordinal=row["ordinal"], source_kind=row["source_kind"], entry_id=row["entry_id"],
-                 asset_id=row["asset_id"], metadata=json_object(row["metadata"]))
-        for row in rows
-    ]
-    return hits, int(rows[0]["candidates"]) if rows else 0
+    return _chunk_hits(rows)
 
 
 def _ranked_bm25(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | None, depth: int
@@ -418,6 +412,11 @@ def _ranked_bm25(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | 
     with search_cursor() as cursor:
         cursor.execute(sql, params, local_settings={"max_parallel_workers_per_gather": "0"})
         rows = cursor.fetchall_dicts()
+    return _chunk_hits(rows)
+
+
+def _chunk_hits(rows: list[dict]) -> tuple[list[ChunkHit], int]:
+    """The ranked rows as hits, and the candidates the statement counted (each row carries it)."""
     hits = [
         ChunkHit(id=row["id"], score=float(row["score"]), text=row["text"], title=row["title"], field=row["field"],
                  ordinal=row["ordinal"], source_kind=row["source_kind"], entry_id=row["entry_id"],
