@@ -249,6 +249,9 @@ HYBRID_METHODS = {
     # entry by default; hybrid-page-chunks asks for raw chunks (`raw_chunks`), as before issue 34.
     "hybrid-page": {"top_k": 10},
     "hybrid-page-chunks": {"top_k": 10, "raw_chunks": True},
+    # The same page with every row under the floor kept (`include_candidates`): what the floor,
+    # and the list's end at it (issue 51: rows under the floor after the first are not results), cost.
+    "hybrid-page-candidates": {"top_k": 10, "include_candidates": True},
     # The ranking alone: the candidates of a query under the confidence floor are returned too
     # (`include_candidates`), where `hybrid` scores a "no good match" as nothing found.
     "hybrid-candidates": {"include_candidates": True},
