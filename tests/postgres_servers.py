@@ -95,7 +95,13 @@ class EmbeddedServer:
         """Start the server and wait until it takes connections (and `ready_sql` answers true)."""
         command = [str(pg_bin() / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.root),
                    "-c", f"listen_addresses={'127.0.0.1' if self.tcp else ''}"]
-        for option in self.options:
+        options = self.options
+        if not any(option.startswith("shared_preload_libraries=") for option in options) and (
+                pg_bin().parent / "lib" / "postgresql" / "pg_textsearch.so").exists():
+            # As the embedded server does (config/settings/database.py): a copy of a database
+            # holding the keyword leg's BM25 index needs the library preloaded to restore or read it.
+            options = ("shared_preload_libraries=pg_textsearch", *options)
+        for option in options:
             command += ["-c", option]
         with self.log.open("a") as log:
             self.process = subprocess.Popen(command, user=server_user(), env=pg_environment(),

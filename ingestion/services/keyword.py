@@ -58,10 +58,12 @@ def workspace_average_length(*, workspace_id: int) -> float | None:
 
 
 @transaction.atomic(savepoint=False)  # joins the chunk writes' transaction
-def keyword_index_chunks(*, chunks: Sequence[ChunkText], replace: bool = True) -> int:
+def keyword_index_chunks(*, chunks: Sequence[ChunkText], replace: bool = True, text: bool = True) -> int:
     """Write the postings of `chunks` from their text, replacing any they had; returns the rows written.
 
-    `replace=False` skips the delete (the chunks were created in this transaction). Each
+    `replace=False` skips the delete (the chunks were created in this transaction). `text=False`
+    leaves the BM25 index's documents (TEXT_TABLE) alone: a migration before ingestion 0017, which
+    creates that table and fills it from the postings, writes the postings only. Each
     chunk gets one posting per term plus the LENGTH_TERM posting (tf = its length), so a
     chunk with no words still counts in its workspace's chunk count.
     """
@@ -70,7 +72,8 @@ def keyword_index_chunks(*, chunks: Sequence[ChunkText], replace: bool = True) -
     if replace:
         with connection.cursor() as cursor:
             cursor.execute(f"DELETE FROM {POSTING_TABLE} WHERE chunk_id = ANY(%s)", [[c.id for c in chunks]])
-            cursor.execute(f"DELETE FROM {TEXT_TABLE} WHERE chunk_id = ANY(%s)", [[c.id for c in chunks]])
+            if text:
+                cursor.execute(f"DELETE FROM {TEXT_TABLE} WHERE chunk_id = ANY(%s)", [[c.id for c in chunks]])
     terms_of = {c.id: keyword_index_terms(c.text) for c in chunks}
     averages: dict[int, float] = {}
     for workspace_id in {c.workspace_id for c in chunks}:
@@ -103,12 +106,13 @@ def keyword_index_chunks(*, chunks: Sequence[ChunkText], replace: bool = True) -
             [chunk_ids, terms, workspace_ids, tfs, lengths, impacts],
         )
         # The BM25 index's documents (ingestion.models.KeywordText): the same terms, as text.
-        cursor.execute(
-            f"INSERT INTO {TEXT_TABLE} (chunk_id, workspace_id, terms)"
-            " SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::text[])",
-            [[c.id for c in chunks], [c.workspace_id for c in chunks],
-             [keyword_text(terms_of[c.id].frequencies) for c in chunks]],
-        )
+        if text:
+            cursor.execute(
+                f"INSERT INTO {TEXT_TABLE} (chunk_id, workspace_id, terms)"
+                " SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::text[])",
+                [[c.id for c in chunks], [c.workspace_id for c in chunks],
+                 [keyword_text(terms_of[c.id].frequencies) for c in chunks]],
+            )
     return len(terms)
 
 
@@ -182,7 +186,8 @@ def keyword_stats_compact_all(workspace_ids: Iterable[int] | None = None) -> int
     return sum(keyword_stats_compact(workspace_id=ws) for ws in ids)
 
 
-def keyword_index_rebuild(*, workspace_id: int | None = None, batch_size: int = BACKFILL_BATCH) -> int:
+def keyword_index_rebuild(*, workspace_id: int | None = None, batch_size: int = BACKFILL_BATCH,
+                          text: bool = True) -> int:
     """Rewrite the postings of every chunk (of one workspace, or all) from its text with the
     tokenizer as it is now: after the keyword tokenizer changed (ingestion/segmentation.py,
     `keyword_reindex`) or its normalisation did (cms.folding, ingestion migration 0014, `refold`).
@@ -190,10 +195,11 @@ def keyword_index_rebuild(*, workspace_id: int | None = None, batch_size: int = 
     One transaction per batch of chunks, in id order, each replacing its chunks' postings and
     statistics at once: searches keep working throughout, a chunk answering with its old terms
     until its batch commits. Idempotent; returns how many chunks were indexed."""
-    return _keyword_index_batches(workspace_id=workspace_id, batch_size=batch_size, missing_only=False)
+    return _keyword_index_batches(workspace_id=workspace_id, batch_size=batch_size, missing_only=False, text=text)
 
 
-def _keyword_index_batches(*, workspace_id: int | None, batch_size: int, missing_only: bool) -> int:
+def _keyword_index_batches(*, workspace_id: int | None, batch_size: int, missing_only: bool,
+                           text: bool = True) -> int:
     """Index chunks (of one workspace, or all; `missing_only`: those with no postings yet) from
     their text, in id order, one transaction per batch, each replacing its chunks' postings
     and statistics at once. Returns how many chunks were indexed."""
@@ -213,7 +219,7 @@ def _keyword_index_batches(*, workspace_id: int | None, batch_size: int, missing
                 rows = [ChunkText(id=r[0], workspace_id=r[1], text=r[2]) for r in cursor.fetchall()]
             if not rows:
                 break
-            keyword_index_chunks(chunks=rows, replace=True)
+            keyword_index_chunks(chunks=rows, replace=True, text=text)
         done += len(rows)
         last_id = rows[-1].id
         if not connection.in_atomic_block:  # e.g. a migration runs in one transaction
