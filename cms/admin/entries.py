@@ -343,8 +343,8 @@ class EntryAdmin(WorkspaceScopedAdmin):
                 (None, {"fields": ["content_type", "status"]}),
                 (content_type_label(content_type), {
                     "fields": schema_fields,
-                    "description": format_html('Fields of this content type. <a href="{}">Choose another '
-                                               'content type</a>.', restart),
+                    "description": format_html(gettext('Fields of this content type. <a href="{}">Choose another '
+                                                       'content type</a>.'), restart),
                 }),
             ]
         fieldsets = [

@@ -266,14 +266,19 @@ def merge_rankings(rankings: list[list[tuple[Candidate, float]]], *, limit: int,
     round_robin: the parts take turns, each adding its best chunk not taken yet, so with k
     results and n parts each part places its best k / n. normalised: every score over its
     part's best, a chunk keeping its highest; each part's best is 1, so each still places one.
+    A part's ranking need not be in score order (the word rule ranks the entries holding every
+    word of a keyword part first, whatever their fused score: words_held.py), so a scaled score
+    is capped at the one before it in its part: the part's order holds and its first stays 1.
     """
     if method == MERGE_NORMALISED:
         # chunk id -> (scaled score, rank in its part, part, candidate, score): the best kept.
         best: dict[int, tuple[float, int, int, Candidate, float]] = {}
         for index, ranking in enumerate(rankings):
             top = ranking[0][1] if ranking else 0.0
+            ceiling = 1.0
             for rank, (candidate, score) in enumerate(ranking):
-                entry = (score / top if top > 0 else 0.0, rank, index, candidate, score)
+                ceiling = min(ceiling, score / top if top > 0 else 0.0)
+                entry = (ceiling, rank, index, candidate, score)
                 kept = best.get(candidate.chunk_id)
                 if kept is None or (-entry[0], entry[1], entry[2]) < (-kept[0], kept[1], kept[2]):
                     best[candidate.chunk_id] = entry

@@ -216,7 +216,9 @@ def test_a_zero_result_query_opens_the_promotion_and_synonym_forms_filled_in(cli
     assert f'value="{escape(query)}"' in promotion_form  # the phrase input, filled in
     assert f'<option value="{escape(query)}">' in promotion_form  # and offered by its picker
     synonyms_form = client.get(by_action["synonym"]).content.decode()
-    assert f'id="synonym-terms" size="80" placeholder="refund, money back, reimbursement" value="{escape(query)}"' in synonyms_form
+    # The terms box now points at its help text (aria-describedby, from the synonym-sets merge).
+    assert (f'id="synonym-terms" size="80" aria-describedby="synonym-terms-help" '
+            f'placeholder="refund, money back, reimbursement" value="{escape(query)}"') in synonyms_form
 
 
 def test_csv_export(client, logged):

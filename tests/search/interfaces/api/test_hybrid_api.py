@@ -47,7 +47,9 @@ def test_answers_in_the_semantic_shape_with_per_leg_scores(api, embedded):
     assert set(body) == {"relevant_context", "sources", "meta"}
     top = body["sources"][0]
     assert top["metadata"]["title"] == "Returns"
-    assert set(top) == {"id", "score", "document", "metadata", "legs", "passages", "confidence"}
+    # holds_words (issue #51): the query reads as keywords and Returns holds every one of its words.
+    assert set(top) == {"id", "score", "document", "metadata", "legs", "passages", "confidence", "holds_words"}
+    assert top["holds_words"] is True
     assert top["legs"]["keyword"]["rank"] == 1 and top["legs"]["keyword"]["score"] > 0
     assert top["legs"]["semantic"]["rank"] is not None
     assert body["meta"]["legs_used"] == ["keyword", "semantic"]
