@@ -73,7 +73,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from evalsets import EVAL_SETS, SHORT_SETS, EvalSet, cached_query_backend_class, eval_db, load_set  # noqa: E402
+from evalsets import EVAL_SETS, SHORT_SETS, STOPWORDS, EvalSet, cached_query_backend_class, eval_db, load_set  # noqa: E402
 
 EVAL_DB = eval_db()
 SEMANTIC_TOP_K = 50
@@ -82,15 +82,6 @@ FIELDS = [
     {"id": "title", "label": "Title", "type": "text"},
     {"id": "body", "label": "Body", "type": "richtext"},
 ]
-STOPWORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have having he
-    her here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not
-    now of off on once only or other our ours ourselves out over own same she should so some such than that the
-    their theirs them themselves then there these they this those through to too under until up very was we were
-    what when where which while who whom why will with would you your yours yourself yourselves one two use using
-    used get make way does how what which there many much""".split()
-)
 _LATIN_WORD = re.compile(r"[0-9a-z]+")
 _JA_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u30a0-\u30ffー々]+")
 

@@ -27,6 +27,17 @@ SELF_SPLIT_SETS = ("stackfaq-en", "covidfaq-en", "jaquad-ja", "drcd-zh")
 # distractors. EVAL_JAQUAD_DOCS=11144 loads it whole.
 CORPUS_LIMITS = {"jaquad-ja": int(os.environ.get("EVAL_JAQUAD_DOCS", "3000"))}
 
+# English stop words the benches leave out of a query's words (bench/eval.py's full-text words,
+# bench/short_queries.py's).
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having he
+    her here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not
+    now of off on once only or other our ours ourselves out over own same she should so some such than that the
+    their theirs them themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves one two use using
+    used get make way does how what which there many much""".split()
+)
 
 @dataclass(frozen=True)
 class EvalSet:

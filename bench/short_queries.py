@@ -36,7 +36,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 
-from evalsets import SPLIT_SEED  # noqa: E402
+from evalsets import SPLIT_SEED, STOPWORDS as EVAL_STOPWORDS  # noqa: E402
 
 SUFFIX = "-short"
 KINDS = ("word", "words", "title")
@@ -50,14 +50,8 @@ WRITE_FILE = REPO_ROOT / "bench" / "short_queries.tsv"
 
 # English stop words and the words a title's question is made of (how, can, ...): none is what
 # an editor types alone.
-STOPWORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have having he
-    her here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not
-    now of off on once only or other our ours ourselves out over own same she should so some such than that the
-    their theirs them themselves then there these they this those through to too under until up very was we were
-    what when where which while who whom why will with would you your yours yourself yourselves one two use using
-    used get make way many much via within without versus vs among across per non whether ever still need""".split()
+STOPWORDS = EVAL_STOPWORDS | frozenset(
+    "via within without versus vs among across per non whether ever still need".split()
 )
 # Words that stand in titles but that no one searches for alone or in a pair.
 FILLER = frozenset("""good best better back particular possible like want new different specific certain way ways

@@ -72,15 +72,8 @@ def vector_candidates_sql(*, dimensions: int, where_sql: str, include_vectors: b
     exactly in a second statement (vector_fallback_sql). That fallback had been a gated CTE of
     this statement, planned (and its vector parsed twice more) on every search.
     """
-    dims = int(dimensions)
-    distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
-    columns = _columns(distance, include_vectors, centroid_column(dims) if centroid else "")
-    return (
-        f"SELECT * FROM (SELECT {columns}, false AS exact{matching_sql(where_sql=where_sql)}"
-        f" ORDER BY {distance} LIMIT %s) AS walk"
-        + (" WHERE distance <= %s" if bounded else "")
-        + " ORDER BY distance, id"
-    )
+    return _ranked_sql(dimensions=dimensions, where_sql=where_sql, include_vectors=include_vectors, bounded=bounded,
+                       centroid=centroid, exact=False)
 
 
 def vector_fallback_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool,
@@ -89,12 +82,21 @@ def vector_fallback_sql(*, dimensions: int, where_sql: str, include_vectors: boo
     when the walk came back short. An HNSW graph can miss live rows (iterative scans stop at
     hnsw.max_scan_tuples; deleted and vacuumed elements can cut paths between live ones), and the
     promise is top_k rows whenever that many match. Same parameters as vector_candidates_sql."""
+    return _ranked_sql(dimensions=dimensions, where_sql=where_sql, include_vectors=include_vectors, bounded=bounded,
+                       centroid=centroid, exact=True)
+
+
+def _ranked_sql(*, dimensions: int, where_sql: str, include_vectors: bool, bounded: bool, centroid: bool,
+                exact: bool) -> str:
+    """The matching rows nearest first, LIMIT %s: by the HNSW walk, or (`exact`) every distance
+    computed, `+ 0` keeping the index out and the id breaking ties."""
     dims = int(dimensions)
     distance = f"(v.embedding::vector({dims})) <=> %s::vector({dims})"
     columns = _columns(distance, include_vectors, centroid_column(dims) if centroid else "")
+    order = f"({distance}) + 0, c.id" if exact else distance
     return (
-        f"SELECT * FROM (SELECT {columns}, true AS exact{matching_sql(where_sql=where_sql)}"
-        f" ORDER BY ({distance}) + 0, c.id LIMIT %s) AS ranked"
+        f"SELECT * FROM (SELECT {columns}, {'true' if exact else 'false'} AS exact{matching_sql(where_sql=where_sql)}"
+        f" ORDER BY {order} LIMIT %s) AS {'ranked' if exact else 'walk'}"
         + (" WHERE distance <= %s" if bounded else "")
         + " ORDER BY distance, id"
     )
