@@ -24,7 +24,8 @@ an editor pinned to the query (search/engine/promotions.py) is an answer whateve
 so is one whose entry holds every word of a query that reads as keywords (`holds_words`,
 search/engine/words_held.py: a rule no fit can undo). Over the floor, the answer ends where
 relevance ends: after the first row, rows that are not answers in their own right
-(`hit_is_answer`) are candidates, returned only with `include_candidates`. Rows
+(`rows_answering`: over the floor, or near the first row's confidence, LIST_END_SHARE) are
+candidates, returned only with `include_candidates`. Rows
 ranked with an embedding model that has no calibration, or by keywords alone, get no
 confidence, and the floor does not apply to them (`meta.confidence_calibrated: false`).
 
@@ -71,6 +72,10 @@ BACKGROUND_STATISTIC: dict[str, str] = {
     "multilingual-e5-small": "mean",
 }
 # The default floor (DEFAULT_MIN_CONFIDENCE) is declared with the option, in search/contract/options.py.
+# After an answered page's first row, a row is a result when its confidence reaches the floor or this
+# share of the first row's, whichever is lower (rows_answering). Chosen by bench/list_end_fit.py on the
+# fit halves, leave-one-set-out; figures in docs/design/short-queries.md ("The list ends").
+LIST_END_SHARE = 0.5
 
 
 def hit_features(hit: ChunkHit) -> tuple[float | None, float | None, float | None, float | None]:
@@ -208,21 +213,32 @@ def answer_verdict(hits: list[ChunkHit], *, min_confidence: float, calibrated: b
     return Verdict(answerable=answerable, best_confidence=best, min_confidence=min_confidence, calibrated=calibrated)
 
 
-def hit_is_answer(hit: ChunkHit, min_confidence: float) -> bool:
+def hit_is_answer(hit: ChunkHit, line: float) -> bool:
     """Whether a row is an answer in its own right: pinned, holding every word of a keyword
-    query, or not under the floor (a row with no confidence is not under it)."""
-    return hit.promoted or hit.holds_words or hit.confidence is None or hit.confidence >= min_confidence
+    query, or not under `line` (a row with no confidence is not under it)."""
+    return hit.promoted or hit.holds_words or hit.confidence is None or hit.confidence >= line
+
+
+def rows_answering(hits: Sequence[ChunkHit], min_confidence: float) -> list[bool]:
+    """Which rows of an answered page are results: the first, then each row that is an answer
+    in its own right (hit_is_answer) against the list's line, the floor or LIST_END_SHARE of the
+    first row's confidence, whichever is lower. A row whose confidence is near the first's is as
+    likely an answer as the first, even under the floor (the floor judges whether the best row
+    answers at all); one far under both is not."""
+    first = hits[0].confidence if hits else None
+    line = min_confidence if first is None else min(min_confidence, LIST_END_SHARE * first)
+    return [rank == 0 or hit_is_answer(hit, line) for rank, hit in enumerate(hits)]
 
 
 def answer_floor_apply(result: SearchResult, *, request: Mapping[str, Any]) -> SearchResult:
     """The answer with each hit's confidence and `meta.answerable` / `best_confidence`; under the
     floor its hits are dropped unless `request` (validated options) asks for the candidates.
     An answerable list ends where relevance ends: after the first, a row that is not an answer
-    (hit_is_answer) is a candidate, not a result, returned only with `include_candidates`."""
+    (rows_answering) is a candidate, not a result, returned only with `include_candidates`."""
     hits = [replace(hit, confidence=hit_confidence(hit, model=result.model)) for hit in result.hits]
     verdict = answer_verdict(hits, min_confidence=request["min_confidence"],
                              calibrated=confidence_calibrated(result.model))
     if not request["include_candidates"]:
-        hits = [hit for rank, hit in enumerate(hits) if rank == 0 or hit_is_answer(hit, verdict.min_confidence)
+        hits = [hit for hit, answer in zip(hits, rows_answering(hits, verdict.min_confidence)) if answer
                 ] if verdict.answerable and verdict.calibrated else ([] if not verdict.answerable else hits)
     return replace(result, hits=hits, extra_meta={**result.extra_meta, **verdict.as_meta()})

@@ -12,6 +12,8 @@ from rest_framework.test import APIClient
 
 from cms.access import workspace_access_for_operator
 from cms.models import Entry
+from search.contract.results import ChunkHit
+from search.engine.confidence import LIST_END_SHARE, rows_answering
 from search.engine.words_held import query_reads_as_question
 from search.insights.insights import search_insights
 from search.insights.search_log import search_log_flush
@@ -90,11 +92,25 @@ def test_a_synonym_puts_shipping_times_on_hybrids_first_page(demo, editor):
 def test_rows_under_the_floor_after_the_first_are_candidates_not_results(demo, editor):
     answered = api_post(editor, "hybrid", {"query": "refund"})
     candidates = api_post(editor, "hybrid", {"query": "refund", "include_candidates": True})
-    floor = answered["meta"]["min_confidence"]
+    line = min(answered["meta"]["min_confidence"], LIST_END_SHARE * answered["sources"][0]["confidence"])
 
     assert answered["sources"][0]["metadata"]["title"] == "Refund policy"
-    assert all(s.get("holds_words") or s["confidence"] >= floor for s in answered["sources"][1:])
+    assert all(s.get("holds_words") or s["confidence"] >= line for s in answered["sources"][1:])
     assert len(candidates["sources"]) > len(answered["sources"])
+    assert any(not s.get("holds_words") and s["confidence"] < line for s in candidates["sources"][1:])
+
+
+@pytest.mark.parametrize(("confidences", "answers"), [
+    ((0.9, 0.5, 0.04, 0.01), [True, True, False, False]),    # a sure first: the floor is the line
+    ((0.05, 0.03, 0.02, 0.01), [True, True, False, False]),  # a first near the floor: half of it
+    ((0.02, 0.012, 0.009, None), [True, True, False, True]),  # a first answered by its words; no confidence: kept
+])
+def test_a_page_ends_at_the_floor_or_near_its_first_row(confidences, answers):
+    hits = [ChunkHit(id=i, score=1.0, text="", title="", field="body", ordinal=0, source_kind="entry", entry_id=i,
+                     asset_id=None, metadata={}, confidence=c)
+            for i, c in enumerate(confidences)]
+
+    assert rows_answering(hits, min_confidence=0.0444) == answers
 
 
 @pytest.mark.parametrize("kind", ["hybrid_search", "agentic_search", "semantic_search"])

@@ -36,7 +36,7 @@ from search.interfaces.admin.facets import (
     sidebar_hidden_inputs,
 )
 from search.contract.results import ChunkHit, SearchResult
-from search.engine.confidence import hit_is_answer
+from search.engine.confidence import rows_answering
 from search.contract.errors import SearchError, localized_text
 from search.engine.fulltext import EntryHit, EntrySearchResult
 from search.engine.hybrid import LEG_SEMANTIC
@@ -317,13 +317,13 @@ def _chunk_row(hit: ChunkHit, query: str, names: dict[str, str]) -> ChunkRow:
 
 
 def _rows_split(result: SearchResult, rows: list[ChunkRow]) -> tuple[list[ChunkRow], list[ChunkRow]]:
-    """An answered page's rows: the answers (the first, then each hit_is_answer), and the rows
-    under the floor after them, "less likely" (the page asks for the candidates; the API without
-    them returns the answers alone). A page with no good match keeps every row as its nearest."""
+    """An answered page's rows: the answers (rows_answering: the first, then each answer in its
+    own right), and the rows under the list's line after them, "less likely" (the page asks for
+    the candidates; the API without them returns the answers alone). A page with no good match
+    keeps every row as its nearest."""
     if result.extra_meta.get("answerable") is not True or "min_confidence" not in result.extra_meta:
         return rows, []
-    floor = result.extra_meta["min_confidence"]
-    answers = [rank == 0 or hit_is_answer(hit, floor) for rank, hit in enumerate(result.hits)]
+    answers = rows_answering(result.hits, result.extra_meta["min_confidence"])
     return ([row for row, answer in zip(rows, answers) if answer],
             [row for row, answer in zip(rows, answers) if not answer])
 
