@@ -49,7 +49,7 @@ def page_docs(hits, entry_to_doc: dict[int, str]) -> dict[str, float]:
     return dict(list(docs.items())[:10])
 
 
-def set_run(name: str, max_queries: int | None) -> dict:
+def set_run(name: str, max_queries: int | None, split: str = "test") -> dict:
     """Every method's run and the refusals of one set's test queries."""
     from cms.access import workspace_access_for_operator
     from confidence_fit import queries_sample, workspace_of
@@ -57,7 +57,7 @@ def set_run(name: str, max_queries: int | None) -> dict:
     from search.engine.hybrid import hybrid_search
     from search.engine.semantic import semantic_search
 
-    data = load_set(name, split="test")
+    data = load_set(name, split=split)
     queries = queries_sample(data.queries, max_queries)
     workspace, entry_to_doc = workspace_of(name)
     access = workspace_access_for_operator(workspace=workspace)
@@ -105,6 +105,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(SHORT_SETS))
     parser.add_argument("--max-queries", type=int, default=None, help="test queries per set, spread over it")
+    parser.add_argument("--split", default="test", choices=("test", "fit"),
+                        help="fit: the fit halves, to choose a rule on (the test halves only report it)")
     args = parser.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
     from confidence_fit import django_ready
@@ -118,7 +120,7 @@ def main() -> None:
     rows = []
     for name in names:
         started = time.perf_counter()
-        rows += report_rows(name, set_run(name, args.max_queries))
+        rows += report_rows(name, set_run(name, args.max_queries, args.split))
         print(f"  {name}: {time.perf_counter() - started:.0f} s", flush=True)
     print()
     header = (f"{'set':<20} {'kind':<8} {'queries':>7} {'keyword':>8} {'hybrid rank':>11} {'hybrid page':>11} "

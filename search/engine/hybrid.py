@@ -299,7 +299,7 @@ def words_first(collected: Collected, ranked: list[Candidate], *, where: ChunkFi
                            keys=[key_of(c) for c in ranked if c.keyword_score], visible=where.visible)
     every = len(collected.clauses.clauses)
     collected.holding = {key for key, count in held.items() if count >= every}
-    return ranked_by_words(ranked, held, collected.clauses, key_of)
+    return ranked_by_words(ranked, held, collected.clauses, key_of, keyword_rank_of=lambda c: c.keyword_rank)
 
 
 def effective_weights(setting: FusionSetting, collected: Collected) -> tuple[float, float]:

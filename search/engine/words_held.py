@@ -186,16 +186,31 @@ def entries_holding_count(*, workspace_id: int, clauses: WordClauses, visible: C
 
 
 def ranked_by_words(ranked: list, held: dict[tuple[str, int], int], clauses: WordClauses,
-                    key_of: Callable[[Any], tuple[str, int]]) -> list:
+                    key_of: Callable[[Any], tuple[str, int]],
+                    keyword_rank_of: Callable[[Any], int | None] | None = None) -> list:
     """`ranked` (best first) with the entries holding every clause first, then those holding some,
-    then those holding none, each tier in its order (a stable sort)."""
+    then those holding none, each tier in its order (a stable sort). With `keyword_rank_of` (a
+    row's rank in the keyword leg, None where it has none), the first tier is ordered by the sum
+    of each row's place in `ranked` and its place by keyword rank, ties in `ranked`'s order: where
+    every row holds every word, how the words stand in it (BM25: how often, and as a whole word
+    or only as part of a longer one, a CJK word read whole and as bigrams) gets a vote equal to
+    the fusion's, as Meilisearch's `exactness` and `typo` rules order its `words` bucket.
+    Chosen on the short sets' fit halves (docs/design/short-queries.md)."""
     every = len(clauses.clauses)
 
     def tier(item: Any) -> int:
         count = held.get(key_of(item), 0)
         return 0 if count >= every else (1 if count else 2)
 
-    return sorted(ranked, key=tier)
+    tiered = sorted(ranked, key=tier)
+    if keyword_rank_of is None:
+        return tiered
+    first = [item for item in tiered if tier(item) == 0]
+    by_keyword = sorted(range(len(first)), key=lambda i: (keyword_rank_of(first[i]) is None,
+                                                          keyword_rank_of(first[i]) or 0, i))
+    keyword_place = {i: place for place, i in enumerate(by_keyword)}
+    order = sorted(range(len(first)), key=lambda i: (i + keyword_place[i], i))
+    return [first[i] for i in order] + tiered[len(first):]
 
 
 def hits_holding_marked(hits: list[ChunkHit], *, workspace_id: int, query: str, visible: CompiledFilter | None

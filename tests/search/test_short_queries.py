@@ -14,7 +14,7 @@ from cms.access import workspace_access_for_operator
 from cms.models import Entry
 from search.contract.results import ChunkHit
 from search.engine.confidence import LIST_END_SHARE, rows_answering
-from search.engine.words_held import query_reads_as_question
+from search.engine.words_held import WordClauses, query_reads_as_question, ranked_by_words
 from search.insights.insights import search_insights
 from search.insights.search_log import search_log_flush
 from search.kinds import SEARCH_KINDS
@@ -177,3 +177,18 @@ def test_a_suggested_completion_is_a_word_that_finds_what_it_promised(demo, edit
     assert words == ["delivery"]
     found = client.get("/api/v1/workspaces/demo/search/entries", {"q": words[0]}).json()["results"]
     assert found
+
+
+def test_where_every_row_holds_the_words_the_keyword_leg_gets_a_vote_equal_to_the_fusions():
+    clauses = WordClauses(clauses=((frozenset({"ship"}),),))
+    # (key, keyword rank): the fusion's order is a, b, c, d; c holds no word.
+    ranked = [("a", 4), ("b", 1), ("c", None), ("d", 2)]
+    held = {("entry", 1): 1, ("entry", 2): 1, ("entry", 4): 1}
+    keys = {"a": ("entry", 1), "b": ("entry", 2), "c": ("entry", 3), "d": ("entry", 4)}
+
+    plain = ranked_by_words(ranked, held, clauses, lambda item: keys[item[0]])
+    voted = ranked_by_words(ranked, held, clauses, lambda item: keys[item[0]], keyword_rank_of=lambda item: item[1])
+
+    assert [item[0] for item in plain] == ["a", "b", "d", "c"]
+    # places: a 0 + 2, b 1 + 0, d 2 + 1: b first, then a and d tied at 2 and 3 apart; c's tier after.
+    assert [item[0] for item in voted] == ["b", "a", "d", "c"]
