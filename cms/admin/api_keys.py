@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
-from cms.api.keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expires_at
+from cms.api_keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expires_at
 from cms.models import ApiKey, Membership, Role, Workspace
 from cms.services import api_key_create, api_key_revoke
 
