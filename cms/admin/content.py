@@ -22,10 +22,6 @@ from cms.models import Asset, ContentType, Membership, Role, Workspace
 from cms.admin.field_builder import SchemaJSONField, field_builder_config
 from cms.schemas import content_type_fields_validate
 
-# Re-exported for search.interfaces.admin.entries, which imports them from here; delete once it
-# imports cms.admin.entries (issue 50: another change owns that module).
-from cms.admin.entries import ContentTypeListFilter, EntryAdmin  # noqa: F401
-
 
 @admin.register(Workspace)
 class WorkspaceAdmin(WorkspaceScopedAdmin):
