@@ -269,7 +269,7 @@ class ApiKeyQuerySet(models.QuerySet):
 class ApiKey(models.Model):
     """A credential scoped to one workspace, for agents: `cms_<prefix>_<secret>`.
 
-    Only `secret_hash` (a keyed HMAC-SHA256, see cms/api/keys.py) is stored; the secret is
+    Only `secret_hash` (a keyed HMAC-SHA256, see cms/api_keys.py) is stored; the secret is
     shown once, when the key is created. `prefix` is public: it names the key in lists and
     logs and finds its row.
     """

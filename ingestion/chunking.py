@@ -26,7 +26,7 @@ TextFormat = Literal["plain", "markdown", "html", "richtext"]
 # only ever parsed here to be dropped, never shown, so an older HTML value reads as its text.
 _RICHTEXT_MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 
-# A value too short to carry meaning alone (a category, a tag: docs/design/short-fields.md) is
+# A value too short to carry meaning alone (a category, a tag: docs/design/entries.md) is
 # never a chunk of its own: a two-word chunk is close to every two-word query and outranks the
 # passages that answer it (issue 34). It heads the entry's other chunks as context instead.
 SHORT_FIELD_MAX_WORDS = 3
@@ -45,8 +45,7 @@ def context_line(label: str, value: str) -> str:
     return f"{' '.join(label.split())}: {' '.join(value.split())}"
 
 
-# bench/chunk_size.py, SciFact nDCG@10, local model, doc = its best chunk: 300 chars 0.459,
-# 400 0.471, 500 0.473, 600 0.459, 800 0.437, 1200 0.419, whole doc 0.392 -> default 500.
+# Ingestion passes settings.CHUNK_SIZE_CHARS and CHUNK_OVERLAP_CHARS; why 500: docs/design/ingestion.md, "Chunk size".
 DEFAULT_CHUNK_SIZE = 500
 DEFAULT_CHUNK_OVERLAP = 80
 

@@ -1,3 +1,3 @@
-"""The content app's admin; importing it registers every model admin (content.py registers the rest)."""
+"""The content app's admin; importing it registers every model admin, each module its own."""
 
-from cms.admin import content  # noqa: F401 - registers the model admins
+from cms.admin import api_keys, content, entries, promotions  # noqa: F401 - each registers its model admins

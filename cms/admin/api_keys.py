@@ -1,6 +1,6 @@
 """The admin page for workspace API keys: owners create and revoke them; a secret is shown once.
 
-Self-contained on purpose (registered from cms/admin/content.py): only a workspace's owners (and
+Self-contained on purpose: only a workspace's owners (and
 superusers) see its keys. The stored hash is never displayed, and a key's secret exists only
 in the response to the form that created it: not in the database, the session, or a message.
 """
@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
-from cms.api.keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expires_at
+from cms.api_keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expires_at
 from cms.models import ApiKey, Membership, Role, Workspace
 from cms.services import api_key_create, api_key_revoke
 
@@ -53,6 +53,7 @@ class ApiKeyCreateForm(forms.ModelForm):
         return days
 
 
+@admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
     list_display = ["name", "prefix_display", "workspace", "include_drafts", "state", "expires_at", "last_used_at"]
     list_filter = ["include_drafts"]

@@ -1,7 +1,7 @@
 """The promotions admin (editors' picks): pin an entry to a query phrase, with roles as for entries.
 
 Owners and editors add, change and delete the promotions of their workspaces; viewers see
-them read-only (cms.admin.content.WorkspaceScopedAdmin decides, as for entries). The phrase is
+them read-only (cms.admin.base.WorkspaceScopedAdmin decides, as for entries). The phrase is
 shown as the editor typed it; searches match its normalised key
 (cms.models.promotion_phrase_normalise), which the services store beside it. The entry must be
 of the same workspace, and pinned to a phrase once: the form asks the services' one check
@@ -28,8 +28,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_lazy as _
 
 from cms import services
-from cms.admin.content import WorkspaceScopedAdmin
 from cms.admin.access import workspaces_with_role
+from cms.admin.base import WorkspaceScopedAdmin
 from cms.model_labels import status_word
 from cms.models import Entry, Promotion, Workspace
 from cms.text_numbers import int_from_text
@@ -117,6 +117,7 @@ class PromotionForm(forms.ModelForm):
         return cleaned
 
 
+@admin.register(Promotion)
 class PromotionAdmin(WorkspaceScopedAdmin):
     form = PromotionForm
     entry_lookup = "entry__"  # a viewer sees no promotion of a draft (nor its title)

@@ -19,7 +19,7 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
-from cms.api.keys import ApiKeyRejected
+from cms.api_keys import ApiKeyRejected
 from cms.client_address import client_address
 from cms.models import ApiKey
 from cms.services import api_key_authenticate
@@ -46,7 +46,7 @@ class ApiKeyUser(AnonymousUser):
 
 
 class ApiKeyAuthenticationFailed(exceptions.AuthenticationFailed):
-    """A presented key that grants nothing; its code is cms.api.keys.ApiKeyRejected's."""
+    """A presented key that grants nothing; its code is cms.api_keys.ApiKeyRejected's."""
 
     def __init__(self, rejection: ApiKeyRejected):
         super().__init__(rejection.message, code=rejection.code)

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from cms.api.keys import api_key_check, api_key_expiry_check, api_key_format, api_key_generate, api_key_hash
+from cms.api_keys import api_key_check, api_key_expiry_check, api_key_format, api_key_generate, api_key_hash
 from cms.models import ApiKey, Workspace
 
 
@@ -79,7 +79,7 @@ def api_key_touch(*, api_key: ApiKey, now: datetime.datetime | None = None) -> b
 
 
 def api_key_authenticate(*, raw_key: str) -> ApiKey:
-    """The live key `raw_key` names (cms.api.keys.api_key_check), its use recorded.
+    """The live key `raw_key` names (cms.api_keys.api_key_check), its use recorded.
 
     Raises ApiKeyRejected with `invalid_api_key`, `api_key_expired` or `api_key_revoked`.
     """

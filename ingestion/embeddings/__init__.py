@@ -8,12 +8,12 @@ is to caching.
 from __future__ import annotations
 
 import contextlib
-from functools import lru_cache
+from typing import cast
 
 from django.conf import settings
-from django.utils.module_loading import import_string
 
 from ingestion.embeddings.base import BaseEmbeddingBackend, EmbeddingNotConfigured, EmbeddingProviderError
+from ingestion.embeddings.loader import backend_from_config, backends_reset
 from ingestion.embeddings.rerank import (
     BaseRerankBackend,
     RerankNotConfigured,
@@ -47,8 +47,7 @@ def get_embedding_backend(alias: str = "default") -> BaseEmbeddingBackend:
     config = settings.SEARCH_EMBEDDING_BACKENDS.get(alias)
     if not config:
         raise EmbeddingNotConfigured(NOT_CONFIGURED_HELP)
-    return _build_backend(config["BACKEND"], tuple(sorted(config.get("OPTIONS", {}).items())),
-                          float(config.get("PRICE_PER_MILLION_TOKENS", 0.0)))
+    return _embedding_backend(config)
 
 
 def get_embedding_backend_for_model(name: str) -> BaseEmbeddingBackend:
@@ -67,18 +66,12 @@ def get_embedding_backend_for_model(name: str) -> BaseEmbeddingBackend:
     models = getattr(settings, "SEARCH_EMBEDDING_MODELS", {}) or {}
     alias, _, voyage_model = name.partition(":")
     if voyage_model and alias in models:
-        config = models[alias]
-        options = {**config.get("OPTIONS", {}), "model": voyage_model}
-        return _build_backend(config["BACKEND"], tuple(sorted(options.items())),
-                              float(config.get("PRICE_PER_MILLION_TOKENS", 0.0)))
+        return _embedding_backend(models[alias], model=voyage_model)
     if name in models:  # an alias: build only that backend
-        config = models[name]
-        return _build_backend(config["BACKEND"], tuple(sorted(config.get("OPTIONS", {}).items())),
-                              float(config.get("PRICE_PER_MILLION_TOKENS", 0.0)))
+        return _embedding_backend(models[name])
     for key, config in models.items():
         try:
-            backend = _build_backend(config["BACKEND"], tuple(sorted(config.get("OPTIONS", {}).items())),
-                                     float(config.get("PRICE_PER_MILLION_TOKENS", 0.0)))
+            backend = _embedding_backend(config)
         except EmbeddingNotConfigured:
             if key == name:
                 raise
@@ -94,18 +87,14 @@ def embedding_model_names() -> list[str]:
     names = []
     for config in (getattr(settings, "SEARCH_EMBEDDING_MODELS", {}) or {}).values():
         with contextlib.suppress(EmbeddingNotConfigured):
-            names.append(_build_backend(config["BACKEND"], tuple(sorted(config.get("OPTIONS", {}).items())),
-                                        float(config.get("PRICE_PER_MILLION_TOKENS", 0.0))).model_name)
+            names.append(_embedding_backend(config).model_name)
     return names
 
 
-@lru_cache(maxsize=16)
-def _build_backend(path: str, options: tuple, price: float) -> BaseEmbeddingBackend:
-    # Cached: the local model loads its weights once per process.
-    backend_class = import_string(path)
-    return backend_class(price_per_million_tokens=price, **dict(options))
+def _embedding_backend(config: dict, **options) -> BaseEmbeddingBackend:
+    return cast(BaseEmbeddingBackend, backend_from_config(config, **options))
 
 
 def reset_embedding_backends() -> None:
-    """Forget built backends (tests change settings)."""
-    _build_backend.cache_clear()
+    """Forget built backends (tests change settings); rerank backends too: one loader builds both."""
+    backends_reset()

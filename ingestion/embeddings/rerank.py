@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import cast
 
 from django.conf import settings
-from django.utils.module_loading import import_string
 
 from ingestion.embeddings.base import BaseProviderBackend, EmbeddingProviderError, greedy_batches
+from ingestion.embeddings.loader import backend_from_config, backends_reset
 
 NOT_CONFIGURED_HELP = (
     "No reranker is configured. Set VOYAGE_API_KEY (RERANK_PROVIDER defaults to voyage with a "
@@ -96,16 +96,9 @@ def get_rerank_backend(alias: str = "default") -> BaseRerankBackend:
     config = settings.SEARCH_RERANK_BACKENDS.get(alias)
     if not config:
         raise RerankNotConfigured(NOT_CONFIGURED_HELP)
-    return _build_backend(config["BACKEND"], tuple(sorted(config.get("OPTIONS", {}).items())),
-                          float(config.get("PRICE_PER_MILLION_TOKENS", 0.0)))
-
-
-@lru_cache(maxsize=8)
-def _build_backend(path: str, options: tuple, price: float) -> BaseRerankBackend:
-    backend_class = import_string(path)
-    return backend_class(price_per_million_tokens=price, **dict(options))
+    return cast(BaseRerankBackend, backend_from_config(config))
 
 
 def reset_rerank_backends() -> None:
-    """Forget built backends (tests change settings)."""
-    _build_backend.cache_clear()
+    """Forget built backends (tests change settings); embedding backends too: one loader builds both."""
+    backends_reset()

@@ -45,11 +45,8 @@ from search.contract.json_input import json_loads_bounded
 from search.contract.fusion_methods import DEFAULT_RERANK_WEIGHTS, FUSION_METHODS
 
 # The default floor of a good match: the confidence (search/engine/confidence.py) under which a
-# chunk search answers "no good match". One floor for every embedding model and kind of search:
-# bench/confidence_fit.py sets each calibration's bias so that this floor is, for that model and
-# kind, the highest one keeping the false "no good match" rate on every set's answerable queries at
-# or under 5% with 95% confidence, read on its fit queries (docs/design/confidence.md). The value is
-# the first fit's floor: the scale is anchored on it, so the default the API documents did not move.
+# chunk search answers "no good match", one for every model and kind; how each calibration is fitted
+# to it, and why this value: docs/design/confidence.md.
 DEFAULT_MIN_CONFIDENCE = 0.0444
 
 # --- limits -------------------------------------------------------------------------------

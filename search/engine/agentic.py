@@ -69,9 +69,8 @@ PATH_STANDARD = "standard"
 MERGE_ROUND_ROBIN = "round_robin"
 MERGE_NORMALISED = "normalised"
 MERGES = (MERGE_ROUND_ROBIN, MERGE_NORMALISED)
-# Chosen on compound questions from the fit splits (bench/agentic.py --fit, 200 per set), by
-# "both parts found in the top 10" with server-side splitting: JSQuAD valid 0.930 normalised,
-# 0.910 round robin; SciFact train 0.540 both (Recall@10 0.965 / 0.955 and 0.701 / 0.706).
+# Chosen on compound questions from the fit splits (bench/agentic.py --fit); the figures:
+# docs/design/agentic.md, the merge step.
 DEFAULT_MERGE = MERGE_NORMALISED
 
 

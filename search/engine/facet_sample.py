@@ -25,9 +25,8 @@ from cms.models import ENTRY_SAMPLE_BUCKETS
 from search.engine.facets import EntryFacetSource, facet_counts_shape, facet_counts_sql
 from search.engine.db.statements import search_cursor
 
-# Matches counted exactly: past this many (estimated from the sample), the sample answers.
-# Counting N matches exactly costs about 6 microseconds each (bench/facets.py's count(*) of
-# 1,835 matches: 11 ms), so 500 keeps the exact count within a few ms.
+# Matches counted exactly: past this many (estimated from the sample), the sample answers, so
+# the exact count stays within a few ms (docs/design/facets.md, "Sampled counts past a threshold").
 FACET_SAMPLE_THRESHOLD = 500
 # Entries of the workspace a sample reads (at least: the cut bucket is read whole).
 FACET_SAMPLE_ROWS = 1_000

@@ -112,7 +112,7 @@ def test_cross_workspace_entry_add_is_refused(login_page, screenshot, support, g
     MembershipFactory(user=user, workspace=globex, role=Role.VIEWER)
     theirs = globex.content_types.get()
     page = login_page(user)
-    page.goto("/admin/cms/entry/add/")  # first, the content type (cms/admin/entries.py)
+    page.goto("/admin/cms/entry/add/")  # first, the content type (cms/admin/entries/admin.py)
     assert page.locator("#id_content_type optgroup").evaluate_all("gs => gs.map(g => g.label)") == ["サポートセンター"]
     options = page.locator("#id_content_type option").all_inner_texts()
     assert "Secret plan (plan)" not in options

@@ -36,7 +36,7 @@ def add_key(client, workspace, days: str):
 
 
 def test_the_bound_is_declared_once_as_ten_years():
-    from cms.api.keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expiry_message
+    from cms.api_keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expiry_message
 
     assert API_KEY_MAX_LIFETIME_DAYS == 3650
     assert api_key_expiry_message() == MESSAGE

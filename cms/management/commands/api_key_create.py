@@ -3,7 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from cms.api.keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expires_at
+from cms.api_keys import API_KEY_MAX_LIFETIME_DAYS, api_key_expires_at
 from cms.models import Workspace
 from cms.services import api_key_create
 

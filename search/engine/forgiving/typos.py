@@ -52,8 +52,7 @@ KANA_PENALTY = 0.9
 # DirectSpellChecker and Solr's spellcheck keep a prefix of 1 by default; "erfund" is still
 # "refund"). A word missing from a small workspace's dictionary is more often a real word
 # ("kills", "germs", "issues") one edit from another ("ills", "terms", "tissues") than a typo
-# in its first letter. Chosen on the fit splits (docs/design/forgiving.md): CovidFAQ clean
-# queries -0.0028 -> -0.0013 against tolerance off, typo'd/clean 0.968 -> 0.976.
+# in its first letter. Chosen on the fit splits: docs/design/forgiving.md, "Figures".
 # Trigram neighbours read per word (closest first) and corrections kept per word.
 CANDIDATES_PER_WORD = 24
 CORRECTIONS_PER_WORD = 2

@@ -63,9 +63,7 @@ ADAPTIVE_AGGREGATE = True  # an entry's best chunk fused on the entry's best evi
 # local USE model) is fused with the constants above. The bias is 0 for the reason above.
 ADAPTIVE_BY_MODEL: dict[str, tuple[float, tuple[float, ...], tuple[float, ...]]] = {
     # listwise+entry, refitted once the keyword leg kept the question words (Lucene's stop list,
-    # ingestion/keywords.py): chosen by leave-one-set-out (worst margin -0.003, tied with
-    # listwise/noscript+entry) and then across scripts (+0.002 against -0.010). Read as if
-    # Japanese, CovidFAQ's fit queries lose 0.049 with it and 0.046 with noscript+entry.
+    # ingestion/keywords.py); how it was chosen: docs/design/fusion.md, "The refit after the stop-word change".
     "multilingual-e5-small": (0.0, (0.3735, -0.6693, 0.6274, -0.4868, -2.0525, 1.2030, 0.8942),
                               (2.3611, 0.2723, -0.7833, -0.0544, -0.2586, -1.1655, 0.2735)),
 }

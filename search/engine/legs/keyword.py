@@ -61,10 +61,8 @@ from search.engine.forgiving.typos import (
 )
 
 # Postings read in full (exact contributions), summed over the rarest terms first, and
-# postings read, best impact first, from each term beyond that budget. Chosen on the fit
-# splits (nDCG@10 of the keyword leg; candidates p50): SciFact train exact 0.6798 (5,980),
-# 4000/300 0.6793 (3,160), 2000/150 0.6797 (1,798), 1000/100 0.6762 (1,023), 500/50 0.6646
-# (548); JSQuAD valid exact 0.9367 (1,461), 4000/300 and 2000/150 0.9367 (1,454; 1,097).
+# postings read, best impact first, from each term beyond that budget. The fit that chose them:
+# docs/design/hybrid.md, "The keyword leg's bounds".
 CANDIDATE_BUDGET = 2000
 CHAMPIONS = 150
 # Candidates (after filtering) rescored exactly, at least what is asked for (hybrid asks 50).
@@ -74,11 +72,8 @@ PREFIX_COMPLETIONS = 5
 PREFIX_WEIGHT = 0.7
 # Query terms used at most (the rarest); a pasted paragraph stays a bounded query.
 MAX_QUERY_TERMS = 64
-# A filter that keeps at most this many chunks is ranked by looking up each kept chunk's
-# postings (one primary-key read per chunk and term) instead of reading every posting of
-# every term: at 100k chunks a 1% filter made the exhaustive read cost 86 / 160 ms (p50 /
-# p95); 2,000 chunks x a few terms are a few thousand index probes. The same bound as the
-# vector leg's (EXACT_MAX_ROWS, search/engine/legs/exact.py), see docs/design/vectors.md.
+# EXACT_MAX_ROWS (search/engine/legs/exact.py): a filter that keeps at most that many chunks is ranked
+# by looking up each kept chunk's postings by primary key; figures in docs/design/vectors.md, "Selective filters".
 
 
 @dataclass(frozen=True)

@@ -21,27 +21,16 @@ from search.engine.filters.compile import CompiledFilter
 from search.engine.db.statements import SearchCursor, search_cursor
 from search.engine.legs.exact import EXACT_MAX_ROWS
 
-# The HNSW candidate list size when the caller gives none. bench/semantic.py at 100k chunks
-# (m=16, ef_construction=64): ef 40 -> recall@10 0.92 (4.0 ms p50), 100 -> 0.98 (5.1 ms),
-# 200 -> 0.99 (7.8 ms) against exact search. 100 is the cheapest value above 0.95.
+# The HNSW candidate list size when the caller gives none: the cheapest whose recall@10 is
+# above 0.95 (docs/design/vectors.md, "The walk's settings").
 DEFAULT_EF_SEARCH = 100
-# How many index tuples an iterative scan may visit before it gives up (pgvector's default
-# is 20,000), and how many times work_mem its candidate lists may use (default 1; 512-dim
-# elements fill 4 MB after ~2,000 visits). Higher keeps selective filters from ending the
-# walk early, at some latency; a walk that still ends short falls back to exact ranking.
+# How many index tuples an iterative scan may visit before it gives up, and how many times
+# work_mem its candidate lists may use: above pgvector's defaults, so that selective filters do
+# not end the walk early (docs/design/vectors.md, "The walk's settings").
 MAX_SCAN_TUPLES = 50_000
 SCAN_MEM_MULTIPLIER = 4
-# At most this many matching rows (the workspace's chunks with a vector of the model that
-# pass the filter and the caller's visibility) are ranked exactly, by computing every
-# distance, instead of walking the HNSW graph. A filter keeping 1% of a workspace makes the
-# walk visit ~100x the nodes before top_k of them pass (hybrid p95 157-287 ms at 100k chunks),
-# while ranking 2,000 rows exactly costs a few ms and is exact. One statement lists the
-# passing chunk ids up to EXACT_MAX_ROWS + 1 and, if no more, ranks them (vector_exact_sql);
-# otherwise the walk runs. docs/design/vectors.md has the figures and what this costs.
-# When every chunk of the workspace passes (no filter, drafts visible: the filter is TRUE),
-# its chunk count decides instead, read from the keyword statistics in the statement that
-# sets the HNSW settings: listing 2,001 ids cost an unfiltered search ~2 ms at 100k chunks.
-# The bound is shared with the keyword leg (search/engine/legs/exact.py).
+# EXACT_MAX_ROWS (search/engine/legs/exact.py): at most that many matching rows are ranked exactly,
+# every distance computed, instead of walked; why, and what it costs: docs/design/vectors.md, "Selective filters".
 
 
 # Which plan ranked a vector leg's rows (VectorHits.plan; meta.vector_plan, hybrid's meta.legs.semantic.plan):

@@ -15,7 +15,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 
 from cms.access import workspace_accesses_for_user
 from cms.content_language import content_language
-from cms.admin.content import ContentTypeListFilter, EntryAdmin
+from cms.admin.entries import ContentTypeListFilter, EntryAdmin
 from cms.models import ContentType, Entry
 from search.contract.errors import SearchError, localized_text
 from search.engine.fulltext import Snippet, search_entries

@@ -32,7 +32,7 @@ from rest_framework.fields import empty
 
 from cms import __version__
 from cms.access import WorkspaceAccess, workspace_access_for_api_key, workspace_access_for_user
-from cms.api.keys import ApiKeyRejected
+from cms.api_keys import ApiKeyRejected
 from cms.selectors import content_type_list
 from cms.services import api_key_authenticate
 from ingestion.models import SourceKind

@@ -50,7 +50,7 @@ FIELDS = json.dumps([{"id": "title", "label": "Title", "type": "text"}])
 
 
 def entry_post(content_type: ContentType, title: str) -> dict:
-    # The entry form has one input per schema field (cms/admin/entries.py).
+    # The entry form has one input per schema field (cms/admin/entries/form.py).
     return {"content_type": content_type.pk, "status": "draft", "data__title": title}
 
 

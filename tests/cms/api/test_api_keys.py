@@ -17,7 +17,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cms.api.keys import ApiKeyRejected, api_key_check
+from cms.api_keys import ApiKeyRejected, api_key_check
 from cms.models import ApiKey, Role
 from cms.services import api_key_authenticate, api_key_create, api_key_revoke, api_key_touch
 from tests.factories import MembershipFactory, UserFactory, api_key_make
