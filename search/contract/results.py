@@ -107,6 +107,12 @@ class SearchResult:
     facets: dict[str, dict[str, int]] | None = None
 
     @property
+    def answers(self) -> int:
+        """The results it presented as answers: none under the relevance floor
+        (search/engine/confidence.py), even when the caller asked for the candidates."""
+        return 0 if self.extra_meta.get("answerable") is False else len(self.hits)
+
+    @property
     def relevant_context(self) -> str:
         """The hits' text, best first, each under its title: ready to paste into an LLM prompt."""
         blocks = []
@@ -155,11 +161,15 @@ class SearchHit(Protocol):
 
 
 class SearchOutcome(Protocol):
-    """What every search kind's `run` returns (SearchResult, full-text's EntrySearchResult): its
-    hits, the search log's id once recorded (a dataclass field, set with dataclasses.replace), and
-    the JSON every interface answers with."""
+    """What every search kind's `run` returns (SearchResult, full-text's EntrySearchResult,
+    suggest's SuggestResult): its hits, how many results it answered with, the search log's id
+    once recorded (a dataclass field, set with dataclasses.replace), and the JSON every interface
+    answers with."""
 
     hits: Sequence[SearchHit]
     search_id: str | None
+
+    @property
+    def answers(self) -> int: ...
 
     def as_dict(self) -> dict[str, Any]: ...

@@ -88,10 +88,15 @@ def agentic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
     return agentic_run(access, options)
 
 
-@query_work_reused
-@entries_grouped(AgenticSearchOptions)
-def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None,
-                entries_k: int | None = None) -> SearchResult:
+def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
+    """agentic_ranked, one row per entry unless `raw_chunks` (entries_grouped), its query's work
+    done once however often it reruns (query_work_reused)."""
+    with query_work_reused():
+        return entries_grouped(agentic_ranked, access, AgenticSearchOptions.validated(options))
+
+
+def agentic_ranked(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None,
+                   entries_k: int | None = None) -> SearchResult:
     """The `top_k` chunks that answer every part of `query`, in hybrid search's result shape.
 
     `queries` are the parts when the caller has split the question; otherwise the configured

@@ -211,10 +211,15 @@ def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
     return hybrid_run(access, options)
 
 
-@query_work_reused
-@entries_grouped(HybridSearchOptions)
-def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None,
-               entries_k: int | None = None) -> SearchResult:
+def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
+    """hybrid_ranked, one row per entry unless `raw_chunks` (entries_grouped), its query's work
+    done once however often it reruns (query_work_reused)."""
+    with query_work_reused():
+        return entries_grouped(hybrid_ranked, access, HybridSearchOptions.validated(options))
+
+
+def hybrid_ranked(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None,
+                  entries_k: int | None = None) -> SearchResult:
     """The `top_k` chunks that best answer `query`, by keywords and meaning together, best first.
 
     `options` are HybridSearchOptions' (search/contract/options.py), checked there. Only chunks the

@@ -82,10 +82,17 @@ def semantic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
     return semantic_run(access, options)
 
 
-@query_work_reused
-@entries_grouped(SemanticSearchOptions)
 def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None,
-                 facet_pool: bool = False, fetch_k: int | None = None, entries_k: int | None = None) -> SearchResult:
+                 facet_pool: bool = False) -> SearchResult:
+    """semantic_ranked, one row per entry unless `raw_chunks` (entries_grouped), its query's work
+    done once however often it reruns (query_work_reused)."""
+    with query_work_reused():
+        return entries_grouped(semantic_ranked, access, SemanticSearchOptions.validated(options), model=model,
+                               facet_pool=facet_pool)
+
+
+def semantic_ranked(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None,
+                    facet_pool: bool = False, fetch_k: int | None = None, entries_k: int | None = None) -> SearchResult:
     """The `top_k` chunks of the workspace nearest in meaning to `query`, best first.
 
     Only chunks the caller may see (`access`, cms/access.py) are ranked.
