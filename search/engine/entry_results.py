@@ -101,7 +101,7 @@ def entries_shown(result: SearchResult, entries: int | None) -> SearchResult:
     if entries is None:
         return result
     return replace(result, hits=chunks_shown(result.hits, entries),
-                   extra_meta={**result.extra_meta, "chunks_ranked": len(result.hits)})
+                   meta=replace(result.meta, chunks_ranked=len(result.hits)))
 
 
 def rows_by_entry(hits: list[ChunkHit], top_k: int) -> list[ChunkHit]:
@@ -118,8 +118,9 @@ def entries_grouped(run: Callable[..., SearchResult], access: Any, request: Mapp
     its hits are then grouped. `kwargs` go to `run` as they are."""
     if request["raw_chunks"]:
         result = run(access, request, **kwargs)
-        return replace(result, extra_meta={**result.extra_meta, "results": "chunks"})
+        return replace(result, meta=replace(result.meta, results="chunks"))
     top_k = request["top_k"]
     result = run(access, request, fetch_k=chunk_fetch(top_k), entries_k=top_k, **kwargs)
+    chunks_ranked = len(result.hits) if result.meta.chunks_ranked is None else result.meta.chunks_ranked
     return replace(result, hits=rows_by_entry(result.hits, top_k), top_k=top_k,
-                   extra_meta={"chunks_ranked": len(result.hits), **result.extra_meta, "results": "entries"})
+                   meta=replace(result.meta, chunks_ranked=chunks_ranked, results="entries"))
