@@ -1,9 +1,11 @@
-"""The four searches as every interface sees them: one SearchKind each, from which the API
+"""The searches as every interface sees them: one SearchKind each, from which the API
 endpoint, the MCP tool, the command and the admin page's mode are built.
 
-A kind names its options (search/contract/options.py), the function that runs it, the words that
-describe it to people and to agents, and its 400 codes. To add a search kind, add its
-options class, its function and one SearchKind here; the interfaces pick it up.
+A kind names its options (search/contract/options.py), the function that runs it, and the words
+that describe it to people and to agents; its 400 codes are read from its options. To add a
+search kind, add its options class, its function and one SearchKind here; the interfaces pick it
+up. SEARCH_KINDS are the four searches every interface offers; SUGGEST, the search box's
+completions, is the API's alone, through the same door.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from cms.access import WorkspaceAccess
 from search.engine.agentic import agentic_run
 from search.contract.filter_language import filter_help
+from search.engine.forgiving.suggest import suggest_run
 from search.engine.fulltext import search_entries_run
 from search.engine.hybrid import hybrid_run
 from search.operations.metrics import search_observed
@@ -26,17 +29,11 @@ from search.contract.options import (
     HybridSearchOptions,
     SearchOptions,
     SemanticSearchOptions,
+    SuggestOptions,
 )
 from search.contract.results import SearchOutcome
 from search.insights.search_log import search_log_record
 from search.engine.semantic import semantic_run
-
-# The codes a request body or an argument list can be refused with, whatever the search.
-REQUEST_CODES = ("malformed_json", "json_too_deep", "json_invalid_character", "invalid_request", "unknown_parameter")
-FILTER_CODES = ("invalid_filter", "unknown_filter_key", "unknown_operator", "filter_type_mismatch",
-                "filter_invalid_character", "filter_value_too_long", "filter_too_complex", "filter_too_deep")
-FACET_CODES = ("facets_invalid", "facets_too_many", "unknown_facet")
-_QUERY_CODES = ("query_empty", "query_invalid", "query_invalid_character", "query_invalid_encoding", "query_too_long")
 
 
 @dataclass(frozen=True)
@@ -46,8 +43,7 @@ class SearchKind:
     - `name`: the MCP tool, the command and the API operation (`hybrid_search`);
     - `mode`: the admin page's mode and the API path segment (`hybrid`);
     - `summary` / `description`: for people (the OpenAPI document, the command's help);
-    - `guidance`: for agents choosing a tool (the MCP tool's description);
-    - `bad_request_codes`: every 400 code its options and its search can give.
+    - `guidance`: for agents choosing a tool (the MCP tool's description).
     """
 
     name: str
@@ -58,34 +54,38 @@ class SearchKind:
     summary: str
     description: str
     guidance: str
-    bad_request_codes: tuple[str, ...]
+
+    @property
+    def bad_request_codes(self) -> tuple[str, ...]:
+        """Every 400 code its options and its search can give, read from the options' fields
+        (SearchOptions.refusal_codes)."""
+        return self.options.refusal_codes()
 
     def search(self, access: WorkspaceAccess, options: Mapping[str, Any], *, interface: str) -> SearchOutcome:
         """Run the search for `interface` ("api", "mcp", "command", "admin"): timed, its results
         and failures counted for /metrics (search/operations/metrics.py), and, when it answered, appended
         to the workspace's search log (search/insights/search_log.py: in memory, written off the request
-        path), whose id the result carries as `meta.search_id`."""
+        path), whose id the result carries as `meta.search_id`.
+
+        The options are validated here, once: `run` is handed the checked values (ValidatedOptions,
+        which the engine's own `validated` calls pass on as they are), and a refusal is counted as
+        the search's failure."""
         started = time.perf_counter()
         with search_observed(self.mode, interface) as observed:
-            result = self.run(access, options)
-            observed.results = _answers(result)
+            result = self.run(access, self.options.validated(options))
+            observed.results = result.answers
         search_id = search_log_record(
             access=access, kind=self.mode, interface=interface, query=_logged_query(result, options),
-            results=_answers(result), latency_ms=(time.perf_counter() - started) * 1000,
+            results=result.answers, latency_ms=(time.perf_counter() - started) * 1000,
             entry_ids=[hit.entry_id for hit in result.hits if hit.entry_id is not None],
             chunk_ids=[hit.id for hit in result.hits] if self.chunks else [])
         return dataclasses.replace(result, search_id=search_id) if search_id else result
 
     @property
     def chunks(self) -> bool:
-        """Whether it ranks chunks (a JSON body, SearchResult) rather than entries."""
-        return self.options is not EntrySearchOptions
-
-
-def _answers(result: Any) -> int:
-    """The results the search presented as answers: none under the relevance floor
-    (search/engine/confidence.py), even when the caller asked for the candidates."""
-    return 0 if getattr(result, "extra_meta", {}).get("answerable") is False else len(result.hits)
+        """Whether it ranks chunks (a JSON body, SearchResult) rather than entries or completions
+        (query parameters)."""
+        return issubclass(self.options, SemanticSearchOptions)
 
 
 def _logged_query(result: Any, options: Mapping[str, Any]) -> str:
@@ -103,18 +103,6 @@ NO_GOOD_MATCH_GUIDANCE = (
     "guess. The results are then empty unless you pass `include_candidates` true. Each source has a calibrated "
     "`confidence` (0-1).")
 
-_SEMANTIC_CODES = (
-    *REQUEST_CODES, *_QUERY_CODES, "top_k_invalid", "top_k_out_of_range", "min_score_invalid",
-    "min_score_out_of_range", "ef_search_invalid", "ef_search_out_of_range", "include_vectors_invalid",
-    "include_sources_invalid", "raw_chunks_invalid", "unknown_content_type", *FILTER_CODES, *FACET_CODES,
-    "min_confidence_invalid", "min_confidence_out_of_range", "include_candidates_invalid",
-)
-_HYBRID_CODES = (
-    *_SEMANTIC_CODES, "fusion_invalid", "keyword_weight_invalid", "keyword_weight_out_of_range",
-    "semantic_weight_invalid", "semantic_weight_out_of_range", "weights_invalid", "rerank_invalid",
-    "rerank_weights_invalid", "rerank_weights_out_of_range", "no_searchable_terms", "typo_tolerance_invalid", "prefix_invalid",
-)
-
 SEARCH_ENTRIES = SearchKind(
     name="search_entries",
     mode="fulltext",
@@ -131,9 +119,6 @@ SEARCH_ENTRIES = SearchKind(
     "matched fields and has a snippet around the first match. Not for questions or meaning: use hybrid_search for "
     "those. `status` narrows to \"draft\" or \"published\" (only those list_content_types shows you); `filter` is "
     "the same MongoDB-style filter as semantic_search, over the entry's fields; page with limit and offset.",
-    bad_request_codes=(*_QUERY_CODES, "unknown_parameter", "limit_invalid", "limit_out_of_range", "offset_invalid",
-                       "offset_out_of_range", "unknown_content_type", "unknown_status", *FILTER_CODES,
-                       "malformed_json", "json_too_deep", "json_invalid_character", *FACET_CODES, "typo_tolerance_invalid"),
 )
 
 SEMANTIC_SEARCH = SearchKind(
@@ -151,7 +136,6 @@ SEMANTIC_SEARCH = SearchKind(
     f"{filter_help()} list_content_types names the fields. `meta.pending` counts chunks not embedded yet. "
     "One result per entry (its best passage; its other matching passages in `passages`); `raw_chunks` true "
     "returns every chunk instead. " f"{NO_GOOD_MATCH_GUIDANCE}",
-    bad_request_codes=_SEMANTIC_CODES,
 )
 
 HYBRID_SEARCH = SearchKind(
@@ -171,7 +155,6 @@ HYBRID_SEARCH = SearchKind(
     "defaults); `fusion` \"rrf\" ranks by reciprocal ranks instead; `rerank` true reorders with the reranker if "
     "one is configured. `meta.legs_used` says which legs answered. One result per entry, its other "
     "matching passages in `passages` (`raw_chunks` true: every chunk). " f"{NO_GOOD_MATCH_GUIDANCE}",
-    bad_request_codes=_HYBRID_CODES,
 )
 
 AGENTIC_SEARCH = SearchKind(
@@ -196,10 +179,23 @@ AGENTIC_SEARCH = SearchKind(
     "options and answer as hybrid_search; with `rerank` the passages are reranked against `query`. `meta.path` "
     "is \"agentic\" when the parts answered, \"standard\" when the whole question was searched instead (it did "
     "not split, or something failed: `meta.fallback_reason`). " f"{NO_GOOD_MATCH_GUIDANCE}",
-    bad_request_codes=(*_HYBRID_CODES, "queries_invalid", "queries_empty", "queries_too_many", "queries_too_long",
-                       "queries_invalid_character", "queries_invalid_encoding"),
 )
 
 SEARCH_KINDS: dict[str, SearchKind] = {
     kind.name: kind for kind in (SEARCH_ENTRIES, SEMANTIC_SEARCH, HYBRID_SEARCH, AGENTIC_SEARCH)
 }
+
+# Completions for a search box as someone types: the API's GET .../search/suggest only (an agent or
+# an editor runs a search, not its completions), timed, counted and logged as the searches are.
+SUGGEST = SearchKind(
+    name="search_suggest",
+    mode="suggest",
+    label="Suggest",
+    options=SuggestOptions,
+    run=suggest_run,
+    summary="As-you-type suggestions",
+    description="Completions of `q` for a search box: titles of entries and assets starting with it (newest "
+    "first), then frequent words completing its last word. Only what the caller may search is offered (a "
+    "published-only key never sees a draft's title).",
+    guidance="",
+)

@@ -83,6 +83,17 @@ FACETS_HELP = (f"Count the matches by up to {MAX_FACETS} facets: content_type, s
                '{value: count} (top 20, plus "other"); a facet\'s counts ignore its own filter.')
 _INTEGER_TEXT = re.compile(r"\s*-?[0-9]{1,9}\s*")
 
+# --- refusal codes --------------------------------------------------------------------------
+# Each option field names the 400 codes it refuses with (OptionField.refusal_codes), and a kind's
+# list is read from its fields (SearchOptions.refusal_codes): no list is kept by hand beside them.
+# A JSON request body (the API's POSTs, the MCP tools' arguments) that cannot be read as an object.
+JSON_BODY_CODES = ("malformed_json", "json_too_deep", "json_invalid_character", "invalid_request")
+# A JSON value given as text (a query string's `filter`), read as a JSON body is.
+JSON_TEXT_CODES = ("malformed_json", "json_too_deep", "json_invalid_character")
+# What the filter language refuses (search/contract/filter_language.py), checked by the search.
+FILTER_CODES = ("invalid_filter", "unknown_filter_key", "unknown_operator", "filter_type_mismatch",
+                "filter_invalid_character", "filter_value_too_long", "filter_too_complex", "filter_too_deep")
+
 
 # --- fields ---------------------------------------------------------------------------------
 
@@ -95,6 +106,19 @@ class OptionField(serializers.Field):
     given to an optional option that takes no null (`"typo_tolerance": null`): it is a value of
     the wrong type, refused with the option's own code.
     """
+
+    def __init__(self, *args: Any, search_codes: Sequence[str] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # What the search refuses the value with once it reads its meaning (it needs the workspace).
+        self.search_codes = tuple(search_codes)
+
+    def refusal_codes(self, name: str) -> tuple[str, ...]:
+        """Every 400 code a value of this option, declared as `name`, can be refused with."""
+        return (*self.check_codes(name), *self.search_codes)
+
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        """The codes `check` and `from_text` refuse with."""
+        return (f"{name}_invalid",)
 
     def run_validation(self, data: Any = empty) -> Any:
         if data is None and not self.allow_null and not self.required:
@@ -141,6 +165,9 @@ class WholeNumberField(OptionField, serializers.IntegerField):
                               low=low, high=high, value=value)
         return value
 
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return (f"{name}_invalid", f"{name}_out_of_range")
+
     def from_text(self, text: str) -> Any:
         return int(text) if _INTEGER_TEXT.fullmatch(text) else text
 
@@ -157,6 +184,9 @@ class NumberField(OptionField, serializers.FloatField):
             raise self.refuse("out_of_range", gettext_noop("%(name)s must be between %(low)s and %(high)s, not %(value)s."),
                               low=f"{low:g}", high=f"{high:g}", value=str(value)[:40])
         return float(value)
+
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return (f"{name}_invalid", f"{name}_out_of_range")
 
     def from_text(self, text: str) -> Any:
         if _INTEGER_TEXT.fullmatch(text):
@@ -186,6 +216,9 @@ class ChoiceOptionField(OptionField, serializers.ChoiceField):
         super().__init__(choices, **kwargs)
         self.code = code
 
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return (self.code or f"{name}_invalid",)
+
     def check(self, value: Any) -> str:
         if not isinstance(value, str) or value not in self.choices:
             raise SearchInputError(self.code or f"{self.field_name}_invalid",
@@ -198,6 +231,9 @@ class ApiIdField(OptionField, serializers.CharField):
     """A content type's api_id: any value reaches the search, which knows the workspace's types
     and answers `unknown_content_type`."""
 
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return ()
+
     def check(self, value: Any) -> Any:
         return value
 
@@ -206,6 +242,9 @@ class JSONObjectField(OptionField, serializers.DictField):
     """A JSON object whose meaning the search checks (the filter: search/contract/filter_language.py, with
     codes per part). Text interfaces give it as JSON text (`filter={"tags": "sale"}` in a
     query string), read as a JSON body is: `malformed_json`, `json_too_deep`."""
+
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return JSON_TEXT_CODES
 
     def check(self, value: Any) -> Any:
         return value
@@ -227,6 +266,9 @@ class FacetsField(OptionField, serializers.ListField):
 
     def __init__(self, **kwargs: Any):
         super().__init__(child=serializers.CharField(max_length=71), max_length=MAX_FACETS, **kwargs)
+
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return (f"{name}_invalid", f"{name}_too_many")
 
     def check(self, value: Any) -> list[str]:
         if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
@@ -270,6 +312,9 @@ class EntryQueryField(OptionField, serializers.CharField):
         super().__init__(min_length=1, max_length=ENTRY_QUERY_MAX_CHARS, trim_whitespace=False,
                          validators=[RegexValidator(ENTRY_QUERY_PATTERN)], **kwargs)
 
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return query_codes("query")
+
     def check(self, value: Any) -> str:
         return entry_query_check(value)
 
@@ -309,8 +354,17 @@ class ChunkQueryField(OptionField, serializers.CharField):
         super().__init__(min_length=1, max_length=CHUNK_QUERY_MAX_CHARS, trim_whitespace=False,
                          validators=[RegexValidator(CHUNK_QUERY_PATTERN)], **kwargs)
 
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return query_codes(name)
+
     def check(self, value: Any) -> str:
         return chunk_query_check(value, name=self.field_name)
+
+
+def query_codes(name: str) -> tuple[str, ...]:
+    """What a query's check (entry_query_check, chunk_query_check) refuses it with, `name` the option's."""
+    return tuple(f"{name}_{suffix}" for suffix in ("empty", "invalid", "invalid_character", "invalid_encoding",
+                                                   "too_long"))
 
 
 def chunk_query_check(query: Any, *, name: str = "query", path: str | None = None) -> str:
@@ -339,6 +393,9 @@ class QueriesField(OptionField, serializers.ListField):
     def __init__(self, **kwargs: Any):
         super().__init__(child=ChunkQueryField(), min_length=1, max_length=MAX_QUERIES, **kwargs)
 
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((f"{name}_invalid", f"{name}_empty", f"{name}_too_many", *query_codes(name))))
+
     def check(self, value: Any) -> list[str]:
         if not isinstance(value, list):
             raise self.refuse("invalid", gettext_noop("queries must be a list of 1 to %(limit)s strings."), limit=MAX_QUERIES)
@@ -364,6 +421,9 @@ class RerankWeightsField(OptionField, serializers.Serializer):
     rerank = serializers.FloatField(min_value=0, max_value=1, required=False, help_text="The reranker's relevance.")
     vector = serializers.FloatField(min_value=0, max_value=1, required=False, help_text="The fused score.")
     position = serializers.FloatField(min_value=0, max_value=1, required=False, help_text="The fused rank.")
+
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return (f"{name}_invalid", f"{name}_out_of_range")
 
     def check(self, value: Any) -> dict[str, float]:
         if not isinstance(value, dict):
@@ -407,6 +467,18 @@ class ValidatedOptions(dict):
 class SearchOptions(serializers.Serializer):
     """A search's options. `SomeOptions.validated(raw)` is the one validation of a request."""
 
+    # Codes for a combination of options (`validate`, or what the search finds in them), not one option's.
+    combination_codes: tuple[str, ...] = ()
+
+    @classmethod
+    def refusal_codes(cls) -> tuple[str, ...]:
+        """Every 400 code these options can be refused with, each once: an unknown name, then each
+        option's (in declaration order), then the combinations'."""
+        codes = ["unknown_parameter"]
+        for name, field in cls._declared_fields.items():
+            codes.extend(field.refusal_codes(name) if isinstance(field, OptionField) else ())
+        return tuple(dict.fromkeys([*codes, *cls.combination_codes]))
+
     @classmethod
     def unknown_refuse(cls, raw: Mapping[str, Any]) -> None:
         """`unknown_parameter` for any name that is not an option (an interface whose SDK drops
@@ -441,7 +513,7 @@ class EntrySearchOptions(SearchOptions):
     query = EntryQueryField(help_text=f"Text to find (1-{ENTRY_QUERY_MAX_CHARS} characters, not only whitespace; "
                             "not trimmed). Literal: % and _ are ordinary characters.")
     content_type = ApiIdField(required=False, allow_null=True, default=None, min_length=1,
-                              help_text="Only entries of this content type (api_id).")
+                              search_codes=("unknown_content_type",), help_text="Only entries of this content type (api_id).")
     status = ChoiceOptionField(EntryStatus.values, code="unknown_status", required=False, allow_null=True,
                                default=None, help_text="Only entries in this status; never widens what the caller "
                                "may see.")
@@ -449,9 +521,10 @@ class EntrySearchOptions(SearchOptions):
                              help_text=f"Page size, 1-{MAX_LIMIT} (default {DEFAULT_LIMIT}).")
     offset = WholeNumberField(min_value=0, max_value=MAX_OFFSET, required=False, default=0,
                               help_text=f"Results to skip, 0-{MAX_OFFSET}.")
-    filter = JSONObjectField(required=False, allow_null=True, default=None,
+    filter = JSONObjectField(required=False, allow_null=True, default=None, search_codes=FILTER_CODES,
                              help_text=f"{filter_help()} As JSON text in a query string, percent-encoded.")
-    facets = FacetsField(required=False, allow_null=True, default=None, help_text=FACETS_HELP)
+    facets = FacetsField(required=False, allow_null=True, default=None, search_codes=("unknown_facet",),
+                         help_text=FACETS_HELP)
     exhaustive_facets = FlagField(required=False, default=False,
                                   help_text=gettext_noop("Count `facets` over every match. By default, past 2,000 "
                                                          "matches the counts are a deterministic sample's, scaled "
@@ -475,15 +548,18 @@ class SemanticSearchOptions(SearchOptions):
                              help_text="How many results to return: entries (chunks with raw_chunks).")
     min_score = NumberField(min_value=-1, max_value=1, required=False, allow_null=True, default=None,
                             help_text=gettext_noop("Drop hits under this cosine similarity."))
-    content_type = ApiIdField(required=False, allow_null=True, default=None, help_text="A content type's api_id.")
-    filter = JSONObjectField(required=False, allow_null=True, default=None, help_text=filter_help())
+    content_type = ApiIdField(required=False, allow_null=True, default=None, search_codes=("unknown_content_type",),
+                              help_text="A content type's api_id.")
+    filter = JSONObjectField(required=False, allow_null=True, default=None, search_codes=FILTER_CODES,
+                             help_text=filter_help())
     ef_search = WholeNumberField(min_value=MIN_EF_SEARCH, max_value=MAX_EF_SEARCH, required=False, allow_null=True,
                                  default=None,
                                  help_text=gettext_noop("HNSW candidate list size: higher finds more, slower."))
     include_vectors = FlagField(required=False, default=False, help_text="Return each hit's vector.")
     include_sources = FlagField(required=False, default=True,
                                 help_text="Return `sources` (false: only `relevant_context` and `meta`).")
-    facets = FacetsField(required=False, allow_null=True, default=None, help_text=FACETS_HELP)
+    facets = FacetsField(required=False, allow_null=True, default=None, search_codes=("unknown_facet",),
+                         help_text=FACETS_HELP)
     raw_chunks = FlagField(required=False, default=False,
                            help_text=gettext_noop("false (default): one result per entry, its best passage first and "
                                                   "its other matching passages in `passages`; top_k counts entries. "
@@ -505,6 +581,10 @@ class HybridSearchOptions(SemanticSearchOptions):
 
     class Meta:
         ref_name = "HybridSearchRequest"
+
+    # Both weights 0 (validate), and a query with no searchable word once the vector leg is off or
+    # cannot answer (search/engine/hybrid.py _no_leg_answered).
+    combination_codes = ("weights_invalid", "no_searchable_terms")
 
     min_score = NumberField(min_value=0, max_value=1, required=False, allow_null=True, default=None,
                             help_text=gettext_noop("Drop hits under this final (fused, or reranked) score."))
@@ -571,6 +651,9 @@ class SuggestPrefixField(OptionField, serializers.CharField):
             raise SearchInputError("query_too_long", gettext_noop("The prefix is %(length)s characters; the limit is %(limit)s."),
                                    length=len(value), limit=SUGGEST_PREFIX_MAX_CHARS)
         return chunk_query_check(value, name="query")
+
+    def check_codes(self, name: str) -> tuple[str, ...]:
+        return query_codes("query")
 
 
 class SuggestOptions(SearchOptions):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cms.models import Workspace
+from search.contract.meta import ChunkSearchMeta
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,8 @@ class SearchResult:
     top_k: int
     ef_search: int
     pending: int
-    extra_meta: dict[str, Any] = field(default_factory=dict)
+    # The kind's own facts (search/contract/meta.py), after the index facts in `meta`.
+    meta: ChunkSearchMeta = field(default_factory=ChunkSearchMeta)
     # What the request asked to see (its include_sources / include_vectors options).
     include_sources: bool = True
     include_vectors: bool = False
@@ -105,6 +107,17 @@ class SearchResult:
     # (search/engine/facets.py) when the request asked for them.
     pool: tuple[int, ...] = ()
     facets: dict[str, dict[str, int]] | None = None
+
+    @property
+    def answers(self) -> int:
+        """The results it presented as answers: none under the relevance floor
+        (search/engine/confidence.py), even when the caller asked for the candidates."""
+        return 0 if self.meta.answer is not None and not self.meta.answer.answerable else len(self.hits)
+
+    @property
+    def extra_meta(self) -> dict[str, Any]:
+        """The kind's facts as the answer's `meta` says them (a copy: change `meta`, not this)."""
+        return self.meta.as_dict()
 
     @property
     def relevant_context(self) -> str:
@@ -130,7 +143,7 @@ class SearchResult:
             "returned": len(self.hits),
             "pending": self.pending,
             "exact_fallback": any(hit.exact for hit in self.hits),
-            **self.extra_meta,
+            **self.meta.as_dict(),
             "search_id": self.search_id,
         }
         if self.facets is not None:
@@ -155,11 +168,15 @@ class SearchHit(Protocol):
 
 
 class SearchOutcome(Protocol):
-    """What every search kind's `run` returns (SearchResult, full-text's EntrySearchResult): its
-    hits, the search log's id once recorded (a dataclass field, set with dataclasses.replace), and
-    the JSON every interface answers with."""
+    """What every search kind's `run` returns (SearchResult, full-text's EntrySearchResult,
+    suggest's SuggestResult): its hits, how many results it answered with, the search log's id
+    once recorded (a dataclass field, set with dataclasses.replace), and the JSON every interface
+    answers with."""
 
     hits: Sequence[SearchHit]
     search_id: str | None
+
+    @property
+    def answers(self) -> int: ...
 
     def as_dict(self) -> dict[str, Any]: ...

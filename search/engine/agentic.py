@@ -55,6 +55,7 @@ from search.engine.hybrid import (
 )
 from search.engine.query_work import query_work_reused
 from search.engine.legs.query_embedding import query_embeddings_start
+from search.contract.meta import AgenticMeta
 from search.contract.results import ChunkHit, SearchResult
 from search.contract.options import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES, AgenticSearchOptions
 from search.engine.filters.visibility import caller_visibility
@@ -87,10 +88,15 @@ def agentic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
     return agentic_run(access, options)
 
 
-@query_work_reused
-@entries_grouped(AgenticSearchOptions)
-def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None,
-                entries_k: int | None = None) -> SearchResult:
+def agentic_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
+    """agentic_ranked, one row per entry unless `raw_chunks` (entries_grouped), its query's work
+    done once however often it reruns (query_work_reused)."""
+    with query_work_reused():
+        return entries_grouped(agentic_ranked, access, AgenticSearchOptions.validated(options))
+
+
+def agentic_ranked(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None,
+                   entries_k: int | None = None) -> SearchResult:
     """The `top_k` chunks that answer every part of `query`, in hybrid search's result shape.
 
     `queries` are the parts when the caller has split the question; otherwise the configured
@@ -160,9 +166,9 @@ def _standard(access: WorkspaceAccess, request: HybridRequest, *, parts: list[st
               reason: dict[str, Any] | None, rerank: bool | None = None) -> SearchResult:
     """The plain hybrid search of the whole question, with agentic search's meta."""
     result = hybrid_answer(access=access, request=request, rerank=rerank)
-    meta = {**result.extra_meta, "search": "agentic", "path": PATH_STANDARD, "parts": parts,
-            "parts_source": source, "fallback_reason": reason}
-    return replace(result, extra_meta=meta)
+    meta = AgenticMeta(path=PATH_STANDARD, parts=parts, parts_source=source, fallback_reason=reason,
+                       standard=result.meta)
+    return replace(result, meta=meta)
 
 
 # --- the parts ---------------------------------------------------------------------------------
@@ -224,14 +230,12 @@ def _by_parts(access: WorkspaceAccess, request: HybridRequest, *, parts: list[st
                             passage_background=candidate.passage_background,
                             legs=candidate_legs(candidate, collected.legs_used),
                             holds_words=collected.holds_words(hit)))
-    meta = _meta(request, searched, parts=parts, source=source, merge=merge, owner=owner)
-    if rerank_meta is not None:
-        meta["rerank"] = rerank_meta
+    meta = _meta(request, searched, parts=parts, source=source, merge=merge, owner=owner, rerank=rerank_meta)
     with_model = next((p.collected for p in searched if p.collected.model), searched[0].collected)
     return SearchResult(workspace=workspace, hits=hits, model=with_model.model, dimensions=with_model.dimensions,
                         top_k=request.top_k, ef_search=request.ef_search,
                         pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
-                        extra_meta=meta,
+                        meta=meta,
                         include_sources=request.include_sources, include_vectors=request.include_vectors, pool=pool)
 
 
@@ -308,30 +312,20 @@ def merge_rankings(rankings: list[list[tuple[Candidate, float]]], *, limit: int,
 
 
 def _meta(request: HybridRequest, searched: list[_Part], *, parts: list[str], source: str, merge: str,
-          owner: dict[int, int]) -> dict[str, Any]:
+          owner: dict[int, int], rerank: dict[str, Any] | None) -> AgenticMeta:
     per_part = [hybrid_meta(part.options, part.collected) for part in searched]
-    legs_used = [leg for leg in ("keyword", LEG_SEMANTIC) if any(leg in m["legs_used"] for m in per_part)]
-    meta: dict[str, Any] = {
-        "search": "agentic",
-        "path": PATH_AGENTIC,
-        "parts": parts,
-        "parts_source": source,
-        "fallback_reason": None,
-        "merge": merge,
-        "legs_used": legs_used,
-        "fusion": request.options.fusion,
-        "weights": per_part[0]["weights"],
-        "candidates": len({cid for part in searched for cid in part.collected.candidates}),
-        "legs": {leg: [m["legs"].get(leg) for m in per_part] for leg in legs_used},
-        "part_results": [
-            {"query": part.query, "legs_used": m["legs_used"], "weights": m["weights"], "candidates": m["candidates"],
+    legs_used = [leg for leg in ("keyword", LEG_SEMANTIC) if any(leg in m.legs_used for m in per_part)]
+    return AgenticMeta(
+        path=PATH_AGENTIC, parts=parts, parts_source=source, fallback_reason=None, merge=merge,
+        legs_used=legs_used, fusion=request.options.fusion, weights=per_part[0].weights,
+        candidates=len({cid for part in searched for cid in part.collected.candidates}),
+        legs={leg: [m.legs.get(leg) for m in per_part] for leg in legs_used},
+        part_results=[
+            {"query": part.query, "legs_used": m.legs_used, "weights": m.weights, "candidates": m.candidates,
              "returned": sum(1 for index in owner.values() if index == i)}
             for i, (part, m) in enumerate(zip(searched, per_part))
         ],
-    }
-    meta["corrections"] = [c for m in per_part for c in m["corrections"]]
-    meta["expanded"] = [e for m in per_part for e in m["expanded"]]
-    degraded = next((m["degraded"] for m in per_part if "degraded" in m), None)
-    if degraded:
-        meta["degraded"] = degraded
-    return meta
+        corrections=[c for m in per_part for c in m.corrections],
+        expanded=[e for m in per_part for e in m.expanded],
+        degraded=next((m.degraded for m in per_part if m.degraded), None),
+        rerank=rerank)

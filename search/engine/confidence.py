@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from ingestion.embeddings import get_embedding_backend_for_model
+from search.contract.meta import AnswerMeta
 from search.contract.options import DEFAULT_MIN_CONFIDENCE
 from search.contract.results import ChunkHit, SearchResult
 from search.engine.confidence_background import BACKGROUND, background_statistic, text_script
@@ -194,12 +195,10 @@ class Verdict:
     min_confidence: float
     calibrated: bool = True
 
-    def as_meta(self) -> dict[str, Any]:
+    def as_meta(self) -> AnswerMeta:
         best = None if self.best_confidence is None else round(self.best_confidence, 4)
-        meta = {"answerable": self.answerable, "best_confidence": best, "min_confidence": self.min_confidence}
-        if not self.calibrated:
-            meta["confidence_calibrated"] = False
-        return meta
+        return AnswerMeta(answerable=self.answerable, best_confidence=best, min_confidence=self.min_confidence,
+                          calibrated=self.calibrated)
 
 
 def answer_verdict(hits: list[ChunkHit], *, min_confidence: float, calibrated: bool = True) -> Verdict:
@@ -241,4 +240,4 @@ def answer_floor_apply(result: SearchResult, *, request: Mapping[str, Any]) -> S
     if not request["include_candidates"]:
         hits = [hit for hit, answer in zip(hits, rows_answering(hits, verdict.min_confidence)) if answer
                 ] if verdict.answerable and verdict.calibrated else ([] if not verdict.answerable else hits)
-    return replace(result, hits=hits, extra_meta={**result.extra_meta, **verdict.as_meta()})
+    return replace(result, hits=hits, meta=replace(result.meta, answer=verdict.as_meta()))

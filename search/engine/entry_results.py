@@ -23,13 +23,11 @@ chunks as the results, so they are what the caller may see (the search's visibil
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from search.contract.results import ChunkHit, SearchResult
-from search.contract.options import SearchOptions
 
 # Other passages shown with an entry (its best chunk is the result itself).
 MAX_PASSAGES = 3
@@ -103,7 +101,7 @@ def entries_shown(result: SearchResult, entries: int | None) -> SearchResult:
     if entries is None:
         return result
     return replace(result, hits=chunks_shown(result.hits, entries),
-                   extra_meta={**result.extra_meta, "chunks_ranked": len(result.hits)})
+                   meta=replace(result.meta, chunks_ranked=len(result.hits)))
 
 
 def rows_by_entry(hits: list[ChunkHit], top_k: int) -> list[ChunkHit]:
@@ -112,25 +110,17 @@ def rows_by_entry(hits: list[ChunkHit], top_k: int) -> list[ChunkHit]:
     return hits_by_entry(chunks_shown(hits, top_k))
 
 
-def entries_grouped(options_class: type[SearchOptions]) -> Callable[[Callable[..., SearchResult]],
-                                                                   Callable[..., SearchResult]]:
-    """Make a chunk search `run(access, options, ..., fetch_k=None, entries_k=None)` answer entries
-    unless its options say `raw_chunks`: it runs once, ranking `fetch_k` chunks and widening its
-    ranking itself (entries_ranked) when they hold fewer than `entries_k` entries; its hits are
-    then grouped."""
-
-    def decorate(run: Callable[..., SearchResult]) -> Callable[..., SearchResult]:
-        @functools.wraps(run)
-        def grouped(access: Any, options: Mapping[str, Any], **kwargs: Any) -> SearchResult:
-            request = options_class.validated(options)  # handed on: `run` does not validate them again
-            if request["raw_chunks"]:
-                result = run(access, request, **kwargs)
-                return replace(result, extra_meta={**result.extra_meta, "results": "chunks"})
-            top_k = request["top_k"]
-            result = run(access, request, fetch_k=chunk_fetch(top_k), entries_k=top_k, **kwargs)
-            return replace(result, hits=rows_by_entry(result.hits, top_k), top_k=top_k,
-                           extra_meta={"chunks_ranked": len(result.hits), **result.extra_meta, "results": "entries"})
-
-        return grouped
-
-    return decorate
+def entries_grouped(run: Callable[..., SearchResult], access: Any, request: Mapping[str, Any],
+                    **kwargs: Any) -> SearchResult:
+    """Chunk search `run(access, request, ..., fetch_k=None, entries_k=None)` answering entries
+    unless `request` (validated options) says `raw_chunks`: it runs once, ranking `fetch_k` chunks
+    and widening its ranking itself (entries_ranked) when they hold fewer than `entries_k` entries;
+    its hits are then grouped. `kwargs` go to `run` as they are."""
+    if request["raw_chunks"]:
+        result = run(access, request, **kwargs)
+        return replace(result, meta=replace(result.meta, results="chunks"))
+    top_k = request["top_k"]
+    result = run(access, request, fetch_k=chunk_fetch(top_k), entries_k=top_k, **kwargs)
+    chunks_ranked = len(result.hits) if result.meta.chunks_ranked is None else result.meta.chunks_ranked
+    return replace(result, hits=rows_by_entry(result.hits, top_k), top_k=top_k,
+                   meta=replace(result.meta, chunks_ranked=chunks_ranked, results="entries"))

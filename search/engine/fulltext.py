@@ -93,6 +93,11 @@ class EntrySearchResult:
     facets_exhaustive: bool = True
     facets_sample_rate: float | None = None
 
+    @property
+    def answers(self) -> int:
+        """The entries it presented (the search log's and /metrics' result count)."""
+        return len(self.hits)
+
     def as_dict(self) -> dict[str, Any]:
         """The result as the API, MCP and the command print it (the API documents it)."""
         return {

@@ -37,6 +37,7 @@ from django.utils.translation import gettext_noop
 from cms.citus_mode import same_workspace
 from cms.access import WorkspaceAccess
 from search.engine.filters.chunks import chunk_filter_for
+from search.contract.meta import HybridMeta
 from search.contract.results import ChunkHit, SearchResult
 from search.contract.errors import SearchError
 from search.engine.facets import chunk_search_facets
@@ -211,10 +212,15 @@ def hybrid_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
     return hybrid_run(access, options)
 
 
-@query_work_reused
-@entries_grouped(HybridSearchOptions)
-def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None,
-               entries_k: int | None = None) -> SearchResult:
+def hybrid_run(access: WorkspaceAccess, options: Mapping[str, Any]) -> SearchResult:
+    """hybrid_ranked, one row per entry unless `raw_chunks` (entries_grouped), its query's work
+    done once however often it reruns (query_work_reused)."""
+    with query_work_reused():
+        return entries_grouped(hybrid_ranked, access, HybridSearchOptions.validated(options))
+
+
+def hybrid_ranked(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_k: int | None = None,
+                  entries_k: int | None = None) -> SearchResult:
     """The `top_k` chunks that best answer `query`, by keywords and meaning together, best first.
 
     `options` are HybridSearchOptions' (search/contract/options.py), checked there. Only chunks the
@@ -256,13 +262,11 @@ def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bo
     results = hybrid_hits(ranked, final_scores, collected, threshold=request.threshold, top_k=request.top_k)
     pool = tuple(c.chunk_id for c, score in zip(ranked, final_scores)
                  if request.threshold is None or score >= request.threshold)
-    meta = hybrid_meta(options, collected)
-    if rerank_meta is not None:
-        meta["rerank"] = rerank_meta
+    meta = hybrid_meta(options, collected, rerank=rerank_meta)
     return SearchResult(workspace=workspace, hits=results, model=collected.model, dimensions=collected.dimensions,
                         top_k=request.top_k, ef_search=request.ef_search,
                         pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
-                        extra_meta=meta,
+                        meta=meta,
                         include_sources=request.include_sources, include_vectors=request.include_vectors, pool=pool)
 
 
@@ -343,25 +347,17 @@ def candidate_legs(candidate: Candidate, legs_used: list[str]) -> dict[str, dict
     return legs
 
 
-def hybrid_meta(options: HybridOptions, collected: Collected) -> dict[str, Any]:
+def hybrid_meta(options: HybridOptions, collected: Collected, *, rerank: dict[str, Any] | None = None) -> HybridMeta:
     """meta of a hybrid answer: the legs that ran, the fusion, its weights (and which setting
-    applied: request, workspace or default), the candidates."""
+    applied: request, workspace or default), the candidates, and the rerank when one ran."""
     keyword, semantic = collected.weights
-    meta: dict[str, Any] = {
-        "search": "hybrid",
-        "legs_used": collected.legs_used,
-        "fusion": options.fusion,
-        "weights": {"keyword": round(keyword, 6), "semantic": round(semantic, 6), "source": options.setting.source},
-        "candidates": len(collected.candidates),
-        "legs": collected.leg_meta,
-    }
-    if collected.degraded:
-        meta["degraded"] = collected.degraded
-    meta["corrections"] = corrections_meta(collected.corrections)
-    meta["expanded"] = expanded_meta(collected.expansions)
-    if collected.corrections:
-        meta["corrected_query"] = corrected_query(collected.query, collected.corrections)
-    return meta
+    return HybridMeta(
+        legs_used=collected.legs_used, fusion=options.fusion,
+        weights={"keyword": round(keyword, 6), "semantic": round(semantic, 6), "source": options.setting.source},
+        candidates=len(collected.candidates), legs=collected.leg_meta, degraded=collected.degraded or None,
+        corrections=corrections_meta(collected.corrections), expanded=expanded_meta(collected.expansions),
+        corrected_query=corrected_query(collected.query, collected.corrections) if collected.corrections else None,
+        rerank=rerank)
 
 
 @dataclass

@@ -52,6 +52,7 @@ from typing import Any
 
 from cms.access import WorkspaceAccess
 from search.engine.filters.chunks import chunk_filter_for
+from search.contract.meta import SemanticMeta
 from search.contract.results import ChunkHit, SearchResult
 from search.contract.errors import SearchError
 from search.engine.facets import chunk_search_facets
@@ -82,10 +83,17 @@ def semantic_search(*, access: WorkspaceAccess, **options: Any) -> SearchResult:
     return semantic_run(access, options)
 
 
-@query_work_reused
-@entries_grouped(SemanticSearchOptions)
 def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None,
-                 facet_pool: bool = False, fetch_k: int | None = None, entries_k: int | None = None) -> SearchResult:
+                 facet_pool: bool = False) -> SearchResult:
+    """semantic_ranked, one row per entry unless `raw_chunks` (entries_grouped), its query's work
+    done once however often it reruns (query_work_reused)."""
+    with query_work_reused():
+        return entries_grouped(semantic_ranked, access, SemanticSearchOptions.validated(options), model=model,
+                               facet_pool=facet_pool)
+
+
+def semantic_ranked(access: WorkspaceAccess, options: Mapping[str, Any], *, model: str | None = None,
+                    facet_pool: bool = False, fetch_k: int | None = None, entries_k: int | None = None) -> SearchResult:
     """The `top_k` chunks of the workspace nearest in meaning to `query`, best first.
 
     Only chunks the caller may see (`access`, cms/access.py) are ranked.
@@ -141,16 +149,16 @@ def semantic_run(access: WorkspaceAccess, options: Mapping[str, Any], *, model: 
                           dimensions=embedding.dimensions, top_k=top_k, ef_search=ef_search,
                           pending=chunks_pending_count(workspace_id=workspace.pk, visible=caller_visibility(access)),
                           include_sources=request["include_sources"], include_vectors=request["include_vectors"],
-                          pool=pool, facets=facets, extra_meta={"rules_skipped": list(SEMANTIC_RULES_SKIPPED),
-                                                                "vector_plan": hits.plan})
+                          pool=pool, facets=facets, meta=SemanticMeta(rules_skipped=tuple(SEMANTIC_RULES_SKIPPED),
+                                                                      vector_plan=hits.plan))
     if facet_pool:
         return result
     visible = caller_visibility(access)
     shown = entries_shown(promotions_apply_chunks(result, access=access, request=request), entries_k)
     marked, clauses = hits_holding_marked(shown.hits, workspace_id=workspace.pk, query=query, visible=visible)
     answered = answer_floor_apply(replace(shown, hits=marked), request=request)
-    if answered.extra_meta.get("answerable", True):
+    if answered.meta.answer is None or answered.meta.answer.answerable:
         return answered
     # Nothing near in meaning: say so, and how many entries hold the words (never "no good match" alone).
     words = words_meta(workspace_id=workspace.pk, query=query, clauses=clauses, visible=compiled)
-    return answered if words is None else replace(answered, extra_meta={**answered.extra_meta, "words": words})
+    return answered if words is None else replace(answered, meta=replace(answered.meta, words=words))

@@ -79,7 +79,7 @@ def search_observed(kind: str, interface: str) -> Iterator[SearchObservation]:
 
 # The API's search routes (search/interfaces/api/urls.py names) and the kind each runs.
 API_SEARCH_ROUTES = {"search-entries": "fulltext", "search-semantic": "semantic", "search-hybrid": "hybrid",
-                     "search-agentic": "agentic"}
+                     "search-agentic": "agentic", "search-suggest": "suggest"}
 _RESULT_LISTS = ("results", "sources")
 
 

@@ -70,6 +70,18 @@ class Suggestion:
 class SuggestResult:
     query: str
     suggestions: list[Suggestion]
+    # The search log's id (search/insights/search_log.py). Not in the JSON: a completion is typed
+    # into the box, not opened, so there is no click to report against it.
+    search_id: str | None = None
+
+    @property
+    def hits(self) -> tuple[()]:
+        """No entry or chunk: completions are text (the search log remembers no result ids)."""
+        return ()
+
+    @property
+    def answers(self) -> int:
+        return len(self.suggestions)
 
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query,

@@ -1,4 +1,4 @@
-"""Admin search box for entries: the changelist search runs search_entries in each visible workspace,
+"""Admin search box for entries: the changelist search runs full-text search (its SearchKind) in each visible workspace,
 and a column shows each hit's snippet with the match highlighted (search.engine.snippets)."""
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from cms.content_language import content_language
 from cms.admin.entries import ContentTypeListFilter, EntryAdmin
 from cms.models import ContentType, Entry
 from search.contract.errors import SearchError, localized_text
-from search.engine.fulltext import Snippet, search_entries
+from search.engine.fulltext import Snippet
 from search.contract.options import MAX_LIMIT
 from search.engine.snippets import highlight_html
 from search.interfaces.admin.options import option_labels
+from search.kinds import SEARCH_ENTRIES
 
 # The admin searches each workspace it shows; beyond this many, it asks for a workspace filter.
 ADMIN_SEARCH_MAX_WORKSPACES = 20
@@ -82,13 +83,10 @@ class EntrySearchAdmin(EntryAdmin):
             if status is not None and not access.may_see_status(status):
                 continue
             try:
-                result = search_entries(
-                    access=access,
-                    query=search_term,
-                    content_type=content_type.api_id if content_type else None,
-                    status=status,
-                    limit=MAX_LIMIT,
-                )
+                result = SEARCH_ENTRIES.search(access, {
+                    "query": search_term, "content_type": content_type.api_id if content_type else None,
+                    "status": status, "limit": MAX_LIMIT,
+                }, interface="admin")
             except SearchError as exc:
                 messages.error(request, localized_text(exc.message, labels=option_labels()))
                 return queryset.none(), False

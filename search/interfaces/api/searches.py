@@ -1,12 +1,13 @@
 """The search endpoints under /api/v1/workspaces/<slug>/search/: one view per search kind,
 built from its declaration (search/kinds.py).
 
-- `entries` (full-text) is a GET: its options are query parameters (`q` is the query), read
-  as text and turned into values by the options themselves.
+- `entries` (full-text) and `suggest` are GETs, one view each built by `query_string_view`:
+  their options are query parameters (`q` is the query), read as text and turned into values
+  by the options themselves.
 - `semantic`, `hybrid` and `agentic` are POSTs of a JSON object holding the options.
 
-Either way the view only maps its input names and hands the options to the search, which
-checks them (search/contract/options.py); every refusal is answered by search.interfaces.errors.
+Either way the view only maps its input names and hands the options to the kind's `search`,
+which checks them (search/contract/options.py); every refusal is answered by search.interfaces.errors.
 """
 
 from __future__ import annotations
@@ -33,10 +34,9 @@ from search.interfaces.api.schema import (
     error_responses,
 )
 from search.contract.errors import SearchInputError
-from search.kinds import AGENTIC_SEARCH, HYBRID_SEARCH, SEARCH_ENTRIES, SEMANTIC_SEARCH, SearchKind
+from search.kinds import AGENTIC_SEARCH, HYBRID_SEARCH, SEARCH_ENTRIES, SEMANTIC_SEARCH, SUGGEST, SearchKind
 from search.contract.option_schemas import option_openapi_schema
-from search.contract.options import SuggestOptions, option_from_texts
-from search.engine.forgiving.suggest import suggest_run
+from search.contract.options import JSON_BODY_CODES, option_from_texts
 
 # The API's own names for options, where they differ from the declaration's.
 QUERY_PARAMETER_NAMES = {"query": "q"}
@@ -50,7 +50,7 @@ class SearchView(SearchAPIView):
     kind: SearchKind
 
 
-# --- full-text: GET with query parameters ---------------------------------------------------
+# --- GET with query parameters: full-text and suggest ---------------------------------------
 
 class SnippetSerializer(serializers.Serializer):
     field = serializers.CharField()
@@ -157,20 +157,17 @@ def _query_parameters(kind: SearchKind) -> list[OpenApiParameter]:
     ]
 
 
-class EntrySearchView(SearchView):
-    """Search entries of the workspace: ?q=&content_type=&status=&filter=<JSON>&limit=&offset=&facets= (members only)."""
-
-    kind = SEARCH_ENTRIES
-    schema = QueryStringSchema()
+def query_string_view(kind: SearchKind, response: type[serializers.Serializer]) -> type[SearchView]:
+    """The GET endpoint of a search read from query parameters, documented from its declaration."""
 
     @extend_schema(
-        tags=["search"], operation_id=SEARCH_ENTRIES.name, summary=SEARCH_ENTRIES.summary,
-        description=SEARCH_ENTRIES.description, parameters=[_SLUG, *_query_parameters(SEARCH_ENTRIES)],
-        responses={200: EntrySearchResultSerializer,
-                   **error_responses(family="EntrySearch", bad_request=list(SEARCH_ENTRIES.bad_request_codes),
+        tags=["search"], operation_id=kind.name, summary=kind.summary, description=kind.description,
+        parameters=[_SLUG, *_query_parameters(kind)],
+        responses={200: response,
+                   **error_responses(family="EntrySearch", bad_request=list(kind.bad_request_codes),
                                      forbidden=FORBIDDEN_CODES)},
     )
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self: SearchView, request: Request, slug: str) -> Response:
         access = self.get_access()
         by_api_name = {QUERY_PARAMETER_NAMES.get(name, name): name for name in self.kind.options().fields}
         # A parameter that is no option is ignored, as query strings go (caches and trackers add them).
@@ -179,8 +176,16 @@ class EntrySearchView(SearchView):
         params.setdefault("query", "")
         return Response(self.kind.search(access, params, interface="api").as_dict())
 
+    return type(_view_name(kind), (SearchView,), {
+        "kind": kind, "get": get, "__doc__": kind.summary, "__module__": __name__, "schema": QueryStringSchema(),
+    })
 
-# --- as-you-type suggestions: GET with query parameters ---------------------------------------
+
+def _view_name(kind: SearchKind) -> str:
+    return "".join(part.title() for part in kind.name.split("_")) + "View"
+
+
+# --- as-you-type suggestions' answer ---------------------------------------------------------
 
 class SuggestionSerializer(serializers.Serializer):
     text = serializers.CharField(help_text="The completed text to put in the search box.")
@@ -195,39 +200,8 @@ class SuggestResultSerializer(serializers.Serializer):
     suggestions = SuggestionSerializer(many=True)
 
 
-SUGGEST_BAD_REQUEST_CODES = ["query_empty", "query_invalid", "query_invalid_character", "query_invalid_encoding",
-                             "query_too_long", "limit_invalid", "limit_out_of_range", "unknown_parameter"]
-
-
-def _suggest_parameters() -> list[OpenApiParameter]:
-    fields = SuggestOptions().fields
-    return [
-        OpenApiParameter(QUERY_PARAMETER_NAMES.get(name, name), option_openapi_schema(SuggestOptions, name),
-                         required=field.required, description=str(field.help_text or ""))
-        for name, field in fields.items()
-    ]
-
-
-class SuggestView(SearchAPIView):
-    """Completions as you type: ?q=&limit= (what search may see, nothing more)."""
-
-    @extend_schema(
-        tags=["search"], operation_id="search_suggest", summary="As-you-type suggestions",
-        description="Completions of `q` for a search box: titles of entries and assets starting with it (newest "
-        "first), then frequent words completing its last word. Only what the caller may search is offered (a "
-        "published-only key never sees a draft's title).",
-        parameters=[_SLUG, *_suggest_parameters()],
-        responses={200: SuggestResultSerializer,
-                   **error_responses(family="EntrySearch", bad_request=SUGGEST_BAD_REQUEST_CODES,
-                                     forbidden=FORBIDDEN_CODES)},
-    )
-    def get(self, request: Request, slug: str) -> Response:
-        access = self.get_access()
-        by_api_name = {QUERY_PARAMETER_NAMES.get(name, name): name for name in SuggestOptions().fields}
-        params = {by_api_name[key]: option_from_texts(SuggestOptions, by_api_name[key], values)
-                  for key, values in query_string_parse(request).items() if key in by_api_name}
-        params.setdefault("query", "")
-        return Response(suggest_run(access, params).as_dict())
+EntrySearchView = query_string_view(SEARCH_ENTRIES, EntrySearchResultSerializer)
+SuggestView = query_string_view(SUGGEST, SuggestResultSerializer)
 
 
 # --- chunk searches: POST with a JSON body --------------------------------------------------
@@ -251,15 +225,15 @@ def chunk_search_view(kind: SearchKind, response: type[serializers.Serializer]) 
         parameters=[_SLUG], request=kind.options,
         responses={200: response,
                    # One 403 and one 503 component for every chunk search (one enum each).
-                   **error_responses(family="SemanticSearch", bad_request=list(kind.bad_request_codes),
+                   **error_responses(family="SemanticSearch",
+                                     bad_request=list(dict.fromkeys([*JSON_BODY_CODES, *kind.bad_request_codes])),
                                      forbidden=FORBIDDEN_CODES, unavailable=PROVIDER_CODES, json_body=True)},
     )
     def post(self: SearchView, request: Request, slug: str) -> Response:
         access = self.get_access()
         return Response(self.kind.search(access, request_json_object(request), interface="api").as_dict())
 
-    name = "".join(part.title() for part in kind.name.split("_")) + "View"
-    return type(name, (SearchView,), {
+    return type(_view_name(kind), (SearchView,), {
         "kind": kind, "post": post, "__doc__": kind.summary, "__module__": __name__,
         "parser_classes": [BoundedJSONParser],  # JSON only (415 otherwise), nesting bounded
     })

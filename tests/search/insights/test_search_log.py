@@ -115,6 +115,25 @@ def test_admin_page_and_command_searches_are_logged(client, workspace, article_t
     assert rows[0].caller == caller_hash("user:editor")
 
 
+def test_a_suggest_is_logged_as_its_own_kind_with_its_completions_as_results(client, workspace, article_type):
+    entry_make(article_type, title="Refund policy")
+    _, secret = api_key_make(workspace)
+    body = client.get("/api/v1/workspaces/acme/search/suggest", {"q": "Refu"}, **bearer(secret)).json()
+
+    [row] = logged()
+    assert (row.interface, row.kind, row.query, row.results) == ("api", "suggest", "refu", len(body["suggestions"]))
+    assert row.results >= 1
+    assert "search_id" not in body  # nothing to click: the suggest answer's JSON is unchanged
+
+
+def test_the_admin_changelist_search_is_logged_as_the_admin_s(client, workspace, article_type, superuser):
+    entry_make(article_type, title="Refund policy")
+    client.force_login(superuser)
+    assert client.get("/admin/cms/entry/", {"q": "refund"}).status_code == 200
+
+    assert [(r.interface, r.kind, r.query, r.results) for r in logged()] == [("admin", "fulltext", "refund", 1)]
+
+
 def test_a_refused_search_is_not_logged(client, workspace, editor):
     client.force_login(editor)
     assert client.get(ENTRIES.format(slug="acme"), {"q": ""}).status_code == 400

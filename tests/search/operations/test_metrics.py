@@ -95,6 +95,21 @@ def test_api_searches_are_timed_and_their_results_and_failures_counted(client, t
     assert scraped[("cms_search_duration_seconds_count", (("interface", "api"), ("kind", "fulltext")))] == after[0]
 
 
+def test_suggest_is_timed_and_its_completions_and_failures_counted(client, workspace, article_type):
+    entry_make(article_type, title="Refund policy")
+    _, secret = api_key_make(workspace)
+    labels = {"kind": "suggest", "interface": "api"}
+    before = (sample("cms_search_duration_seconds_count", **labels), sample("cms_search_results_total", **labels),
+              sample("cms_search_failures_total", code="limit_out_of_range", **labels))
+    suggest = "/api/v1/workspaces/acme/search/suggest"
+    answered = client.get(suggest, {"q": "refu"}, **bearer(secret))
+    assert client.get(suggest, {"q": "refu", "limit": "99"}, **bearer(secret)).status_code == 400
+    after = (sample("cms_search_duration_seconds_count", **labels), sample("cms_search_results_total", **labels),
+             sample("cms_search_failures_total", code="limit_out_of_range", **labels))
+    assert answered.status_code == 200 and answered.json()["suggestions"]
+    assert [b - a for a, b in zip(before, after)] == [2, len(answered.json()["suggestions"]), 1]
+
+
 def test_throttled_answers_are_counted_by_code(client, settings, workspace):
     settings.API_RATE_LIMIT_KEY = "2/min"
     _, secret = api_key_make(workspace)
