@@ -262,3 +262,37 @@ def _search_log_in_memory(settings):
     BUFFER.discard()
     yield
     BUFFER.discard()
+
+
+# SUITE_TIMING_LOG=<path>: each test process appends one JSON line per test (its worker, the
+# test's id, start and end of its whole protocol, setup/call/teardown) and one at its end with the
+# process's CPU time, to <path>.<worker>. docs/design/suite.md's figures were worked out from them.
+_TIMING_LOG = os.environ.get("SUITE_TIMING_LOG")
+if _TIMING_LOG:
+    import json
+    import resource
+    import time
+
+    def _timing_write(record: dict) -> None:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(f"{_TIMING_LOG}.{worker}", "a") as log:
+            log.write(json.dumps({"worker": worker, **record}) + "\n")
+
+    _timing_phases: dict[str, float] = {}
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        _timing_phases.clear()
+        start = time.time()
+        result = yield
+        _timing_write({"test": item.nodeid, "start": start, "end": time.time(), **_timing_phases})
+        return result
+
+    @pytest.hookimpl(specname="pytest_runtest_logreport")
+    def pytest_runtest_logreport_timing(report) -> None:
+        _timing_phases[report.when] = _timing_phases.get(report.when, 0.0) + report.duration
+
+    @pytest.hookimpl(specname="pytest_sessionfinish")
+    def pytest_sessionfinish_timing(session) -> None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        _timing_write({"cpu_user": usage.ru_utime, "cpu_sys": usage.ru_stime, "end": time.time()})
