@@ -40,6 +40,27 @@ def _search_usage_flushed_by_the_test():
     settings.SEARCH_USAGE_FLUSH_SECONDS = kept
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _one_round_password_hashes():
+    """Every test user's password is hashed with one PBKDF2 round instead of Django's 1,200,000:
+    UserFactory sets one for each user, and each took 0.5-2.6 s of CPU (docs/design/suite.md).
+    It takes PBKDF2's place in the list, so its hashes are not re-hashed at each sign-in."""
+    from django.conf import settings
+    from django.contrib.auth.hashers import get_hashers, get_hashers_by_algorithm
+
+    kept = settings.PASSWORD_HASHERS
+    fast = "tests.password_hashers.OneRoundPBKDF2PasswordHasher"
+    settings.PASSWORD_HASHERS = [fast if path.endswith(".PBKDF2PasswordHasher") else path for path in kept]
+    if fast not in settings.PASSWORD_HASHERS:
+        settings.PASSWORD_HASHERS.insert(0, fast)
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
+    yield
+    settings.PASSWORD_HASHERS = kept
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
+
+
 @pytest.fixture
 def workspace(db):
     return WorkspaceFactory(slug="acme")
