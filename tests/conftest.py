@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
+import types
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck
@@ -175,40 +178,92 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # Tests that start servers or processes (gunicorn, runserver, Celery workers, PostgreSQL, Chromium,
-# Node, `make run`): the helpers that start them, and the markers of whole families. Under
-# pytest-xdist (make test: -n 2 --dist loadgroup) they all run on one worker, one at a time: each
-# one listens on a free port and writes under its tmp_path, but two at once on two cores starve
-# each other's start-up deadlines, and the other worker keeps running the in-process tests.
+# Node, `make run`): the tests that call the helpers that start them (directly, or through the
+# module's own functions, classes and fixtures), and the markers of whole families. Under
+# pytest-xdist (make test: -n 2 --dist loadgroup) each module's process tests run on one worker, one
+# after another, so a module's server starts once; a fixture shared wider (a package's or the
+# session's) keeps all its tests in one group too. Two modules' servers may run at once, one per
+# worker: each listens on a free port and writes under its tmp_path. One group for all of them was
+# the suite's long pole (docs/design/suite.md).
 PROCESS_HELPER_MODULES = frozenset({
     "tests.servers", "tests.postgres_servers", "tests.slow_clients", "tests.search.live_app",
     "tests.search.replica_server", "tests.cms.production_server", "tests.security.mcp_live",
     "tests.mcp_clients.node_clients", "tests.ingestion.worker_support",
 })
-# What those modules hold that starts nothing: a port number, an environment, a path.
-NOT_PROCESS_HELPERS = frozenset({"free_port", "database_env", "REPO", "BEHIND_PROXY"})
+# What those modules hold that starts nothing: a port number, an environment, a path, rows, a flush.
+NOT_PROCESS_HELPERS = frozenset({"free_port", "database_env", "REPO", "BEHIND_PROXY", "database_flush",
+                                 "tenants_seed", "production_env"})
+# A test that runs a program itself (`subprocess.run([sys.executable, "manage.py", ...])`).
+PROCESS_STARTING_MODULES = frozenset({"subprocess", "multiprocessing"})
 PROCESS_MARKERS = frozenset({"processes", "worker", "browser", "slow", "node", "citus"})
 PROCESS_GROUP = "processes"
 
 
-def _starts_processes(item) -> bool:
-    if any(item.get_closest_marker(name) for name in PROCESS_MARKERS):
+def _code_objects(code: types.CodeType) -> Iterator[types.CodeType]:
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_objects(const)
+
+
+def _calls_a_process_helper(func, seen: set) -> bool:
+    """Whether `func`'s code names a process helper, itself or through the tests' own functions it names."""
+    func = getattr(func, "__func__", func)
+    inner = getattr(getattr(func, "hypothesis", None), "inner_test", None)  # a @given test
+    func = inspect.unwrap(inner or func)
+    code = getattr(func, "__code__", None)
+    if code is None or id(func) in seen:
+        return False
+    seen.add(id(func))
+    namespace = getattr(func, "__globals__", {})
+    return any(name not in NOT_PROCESS_HELPERS and name in namespace and _is_process_helper(namespace[name], seen)
+               for each in _code_objects(code) for name in each.co_names)
+
+
+def _is_process_helper(value, seen: set) -> bool:
+    if isinstance(value, types.ModuleType):
+        return value.__name__ in PROCESS_HELPER_MODULES or value.__name__ in PROCESS_STARTING_MODULES
+    module = getattr(value, "__module__", None) or ""
+    if module in PROCESS_STARTING_MODULES:
         return True
+    if not module.startswith("tests.") or not callable(value):
+        return False
+    if module in PROCESS_HELPER_MODULES:
+        return True
+    if inspect.isclass(value):
+        return any(_calls_a_process_helper(member, seen) for member in vars(value).values() if inspect.isfunction(member))
+    wrapped = getattr(value, "_get_wrapped_function", None)  # a fixture imported by name
+    return _calls_a_process_helper(wrapped() if wrapped else value, seen)
+
+
+def _process_fixtures(item) -> list:
     fixturedefs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
-    if any(getattr(d.func, "__module__", "") in PROCESS_HELPER_MODULES for defs in fixturedefs.values() for d in defs):
-        return True
-    module = getattr(item, "module", None)
-    return module is not None and any(
-        getattr(value, "__module__", None) in PROCESS_HELPER_MODULES or getattr(value, "__name__", None)
-        in PROCESS_HELPER_MODULES for name, value in vars(module).items() if name not in NOT_PROCESS_HELPERS)
+    return [d for defs in fixturedefs.values() for d in defs
+            if getattr(d.func, "__module__", "") in PROCESS_HELPER_MODULES or _calls_a_process_helper(d.func, set())]
+
+
+def _process_group(item) -> str | None:
+    """The xdist group of a test that starts servers or processes, or None for an in-process test."""
+    fixtures = _process_fixtures(item)
+    shared = sorted(d.argname for d in fixtures if d.scope in ("session", "package"))
+    if shared:
+        return f"{PROCESS_GROUP}-{shared[0]}"
+    marked = any(item.get_closest_marker(name) for name in PROCESS_MARKERS)
+    cls = getattr(item, "cls", None)
+    if (marked or fixtures or _calls_a_process_helper(getattr(item, "obj", None), set())
+            or (cls is not None and _is_process_helper(cls, set()))):
+        return f"{PROCESS_GROUP}-{item.nodeid.split('::')[0]}"
+    return None
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads xdist_group into each test's id
 def pytest_collection_modifyitems(config, items) -> None:
-    """Mark every test that starts servers or processes `processes`, and keep them on one xdist worker."""
+    """Mark every test that starts servers or processes `processes`, and group them by module."""
     for item in items:
-        if _starts_processes(item):
+        group = _process_group(item)
+        if group is not None:
             item.add_marker(pytest.mark.processes)
-            item.add_marker(pytest.mark.xdist_group(PROCESS_GROUP))
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.hookimpl(specname="pytest_collection_modifyitems", trylast=True)
