@@ -45,7 +45,7 @@ def _search_usage_flushed_by_the_test():
 
 @pytest.fixture(scope="session", autouse=True)
 def _one_round_password_hashes():
-    """Every test user's password is hashed with one PBKDF2 round instead of Django's 1,200,000:
+    """Every test user's password is hashed with one PBKDF2 round instead of Django's 1,000,000:
     UserFactory sets one for each user, and each took 0.5-2.6 s of CPU (docs/design/suite.md).
     It takes PBKDF2's place in the list, so its hashes are not re-hashed at each sign-in."""
     from django.conf import settings
