@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
+import types
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck
@@ -38,6 +41,27 @@ def _search_usage_flushed_by_the_test():
     yield
     usage_pending_discard()
     settings.SEARCH_USAGE_FLUSH_SECONDS = kept
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_round_password_hashes():
+    """Every test user's password is hashed with one PBKDF2 round instead of Django's 1,000,000:
+    UserFactory sets one for each user, and each took 0.5-2.6 s of CPU (docs/design/suite.md).
+    It takes PBKDF2's place in the list, so its hashes are not re-hashed at each sign-in."""
+    from django.conf import settings
+    from django.contrib.auth.hashers import get_hashers, get_hashers_by_algorithm
+
+    kept = settings.PASSWORD_HASHERS
+    fast = "tests.password_hashers.OneRoundPBKDF2PasswordHasher"
+    settings.PASSWORD_HASHERS = [fast if path.endswith(".PBKDF2PasswordHasher") else path for path in kept]
+    if fast not in settings.PASSWORD_HASHERS:
+        settings.PASSWORD_HASHERS.insert(0, fast)
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
+    yield
+    settings.PASSWORD_HASHERS = kept
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
 
 
 @pytest.fixture
@@ -154,40 +178,92 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # Tests that start servers or processes (gunicorn, runserver, Celery workers, PostgreSQL, Chromium,
-# Node, `make run`): the helpers that start them, and the markers of whole families. Under
-# pytest-xdist (make test: -n 2 --dist loadgroup) they all run on one worker, one at a time: each
-# one listens on a free port and writes under its tmp_path, but two at once on two cores starve
-# each other's start-up deadlines, and the other worker keeps running the in-process tests.
+# Node, `make run`): the tests that call the helpers that start them (directly, or through the
+# module's own functions, classes and fixtures), and the markers of whole families. Under
+# pytest-xdist (make test: -n 2 --dist loadgroup) each module's process tests run on one worker, one
+# after another, so a module's server starts once; a fixture shared wider (a package's or the
+# session's) keeps all its tests in one group too. Two modules' servers may run at once, one per
+# worker: each listens on a free port and writes under its tmp_path. One group for all of them was
+# the suite's long pole (docs/design/suite.md).
 PROCESS_HELPER_MODULES = frozenset({
     "tests.servers", "tests.postgres_servers", "tests.slow_clients", "tests.search.live_app",
     "tests.search.replica_server", "tests.cms.production_server", "tests.security.mcp_live",
     "tests.mcp_clients.node_clients", "tests.ingestion.worker_support",
 })
-# What those modules hold that starts nothing: a port number, an environment, a path.
-NOT_PROCESS_HELPERS = frozenset({"free_port", "database_env", "REPO", "BEHIND_PROXY"})
+# What those modules hold that starts nothing: a port number, an environment, a path, rows, a flush.
+NOT_PROCESS_HELPERS = frozenset({"free_port", "database_env", "REPO", "BEHIND_PROXY", "database_flush",
+                                 "tenants_seed", "production_env"})
+# A test that runs a program itself (`subprocess.run([sys.executable, "manage.py", ...])`).
+PROCESS_STARTING_MODULES = frozenset({"subprocess", "multiprocessing"})
 PROCESS_MARKERS = frozenset({"processes", "worker", "browser", "slow", "node", "citus"})
 PROCESS_GROUP = "processes"
 
 
-def _starts_processes(item) -> bool:
-    if any(item.get_closest_marker(name) for name in PROCESS_MARKERS):
+def _code_objects(code: types.CodeType) -> Iterator[types.CodeType]:
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_objects(const)
+
+
+def _calls_a_process_helper(func, seen: set) -> bool:
+    """Whether `func`'s code names a process helper, itself or through the tests' own functions it names."""
+    func = getattr(func, "__func__", func)
+    inner = getattr(getattr(func, "hypothesis", None), "inner_test", None)  # a @given test
+    func = inspect.unwrap(inner or func)
+    code = getattr(func, "__code__", None)
+    if code is None or id(func) in seen:
+        return False
+    seen.add(id(func))
+    namespace = getattr(func, "__globals__", {})
+    return any(name not in NOT_PROCESS_HELPERS and name in namespace and _is_process_helper(namespace[name], seen)
+               for each in _code_objects(code) for name in each.co_names)
+
+
+def _is_process_helper(value, seen: set) -> bool:
+    if isinstance(value, types.ModuleType):
+        return value.__name__ in PROCESS_HELPER_MODULES or value.__name__ in PROCESS_STARTING_MODULES
+    module = getattr(value, "__module__", None) or ""
+    if module in PROCESS_STARTING_MODULES:
         return True
+    if not module.startswith("tests.") or not callable(value):
+        return False
+    if module in PROCESS_HELPER_MODULES:
+        return True
+    if inspect.isclass(value):
+        return any(_calls_a_process_helper(member, seen) for member in vars(value).values() if inspect.isfunction(member))
+    wrapped = getattr(value, "_get_wrapped_function", None)  # a fixture imported by name
+    return _calls_a_process_helper(wrapped() if wrapped else value, seen)
+
+
+def _process_fixtures(item) -> list:
     fixturedefs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
-    if any(getattr(d.func, "__module__", "") in PROCESS_HELPER_MODULES for defs in fixturedefs.values() for d in defs):
-        return True
-    module = getattr(item, "module", None)
-    return module is not None and any(
-        getattr(value, "__module__", None) in PROCESS_HELPER_MODULES or getattr(value, "__name__", None)
-        in PROCESS_HELPER_MODULES for name, value in vars(module).items() if name not in NOT_PROCESS_HELPERS)
+    return [d for defs in fixturedefs.values() for d in defs
+            if getattr(d.func, "__module__", "") in PROCESS_HELPER_MODULES or _calls_a_process_helper(d.func, set())]
+
+
+def _process_group(item) -> str | None:
+    """The xdist group of a test that starts servers or processes, or None for an in-process test."""
+    fixtures = _process_fixtures(item)
+    shared = sorted(d.argname for d in fixtures if d.scope in ("session", "package"))
+    if shared:
+        return f"{PROCESS_GROUP}-{shared[0]}"
+    marked = any(item.get_closest_marker(name) for name in PROCESS_MARKERS)
+    cls = getattr(item, "cls", None)
+    if (marked or fixtures or _calls_a_process_helper(getattr(item, "obj", None), set())
+            or (cls is not None and _is_process_helper(cls, set()))):
+        return f"{PROCESS_GROUP}-{item.nodeid.split('::')[0]}"
+    return None
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads xdist_group into each test's id
 def pytest_collection_modifyitems(config, items) -> None:
-    """Mark every test that starts servers or processes `processes`, and keep them on one xdist worker."""
+    """Mark every test that starts servers or processes `processes`, and group them by module."""
     for item in items:
-        if _starts_processes(item):
+        group = _process_group(item)
+        if group is not None:
             item.add_marker(pytest.mark.processes)
-            item.add_marker(pytest.mark.xdist_group(PROCESS_GROUP))
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.hookimpl(specname="pytest_collection_modifyitems", trylast=True)
@@ -262,3 +338,37 @@ def _search_log_in_memory(settings):
     BUFFER.discard()
     yield
     BUFFER.discard()
+
+
+# SUITE_TIMING_LOG=<path>: each test process appends one JSON line per test (its worker, the
+# test's id, start and end of its whole protocol, setup/call/teardown) and one at its end with the
+# process's CPU time, to <path>.<worker>. docs/design/suite.md's figures were worked out from them.
+_TIMING_LOG = os.environ.get("SUITE_TIMING_LOG")
+if _TIMING_LOG:
+    import json
+    import resource
+    import time
+
+    def _timing_write(record: dict) -> None:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(f"{_TIMING_LOG}.{worker}", "a") as log:
+            log.write(json.dumps({"worker": worker, **record}) + "\n")
+
+    _timing_phases: dict[str, float] = {}
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        _timing_phases.clear()
+        start = time.time()
+        result = yield
+        _timing_write({"test": item.nodeid, "start": start, "end": time.time(), **_timing_phases})
+        return result
+
+    @pytest.hookimpl(specname="pytest_runtest_logreport")
+    def pytest_runtest_logreport_timing(report) -> None:
+        _timing_phases[report.when] = _timing_phases.get(report.when, 0.0) + report.duration
+
+    @pytest.hookimpl(specname="pytest_sessionfinish")
+    def pytest_sessionfinish_timing(session) -> None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        _timing_write({"cpu_user": usage.ru_utime, "cpu_sys": usage.ru_stime, "end": time.time()})

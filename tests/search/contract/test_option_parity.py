@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import override_settings
 from mcp.server.mcpserver.exceptions import ToolError
 from rest_framework.test import APIClient
 
@@ -27,8 +28,10 @@ from search.contract.errors import SearchInputError, localized_text
 from search.kinds import SEARCH_KINDS, SearchKind
 from search.interfaces.commands.search_command import argument_name
 from search.interfaces.mcp.server import build_mcp_server
-from tests.factories import ContentTypeFactory, api_key_make, entry_make
+from tests.factories import ContentTypeFactory, WorkspaceFactory, api_key_make, entry_make
 from tests.mcp_here import mcp_call_here
+from tests.module_rows import rows_for_the_module
+from tests.search.semantic_helpers import LOCAL_BACKEND
 
 pytestmark = pytest.mark.django_db
 
@@ -69,14 +72,26 @@ ABSENT: dict[str, dict[str, str]] = {
 KIND_OPTIONS = [(kind.name, name) for kind in SEARCH_KINDS.values() for name in kind.options().fields]
 
 
+@pytest.fixture(scope="module")
+def _world_rows(django_db_setup, django_db_blocker, local_model):
+    """The workspace and its three embedded entries, made once for the module's ~190 tests (they
+    took 1.75 s of setup each, docs/design/suite.md); each test's transaction rolls back its own."""
+    def build():
+        with override_settings(SEARCH_EMBEDDING_BACKENDS={"default": LOCAL_BACKEND}):
+            workspace = WorkspaceFactory(slug="acme")
+            article = ContentTypeFactory(workspace=workspace, api_id="article", semantic_search_enabled=True)
+            entry_make(article, title="Refund policy", body="<p>Refunds take 5 days once the item is back.</p>")
+            entry_make(article, title="Refund form", body="<p>Fill in the refund form to return an item.</p>")
+            entry_make(article, title="Shipping times", body="<p>Orders ship within two days.</p>")
+            chunks_embed_pending()
+            return workspace
+
+    yield from rows_for_the_module(django_db_blocker, build)
+
+
 @pytest.fixture
-def world(workspace, local_embeddings, superuser):
-    article = ContentTypeFactory(workspace=workspace, api_id="article", semantic_search_enabled=True)
-    entry_make(article, title="Refund policy", body="<p>Refunds take 5 days once the item is back.</p>")
-    entry_make(article, title="Refund form", body="<p>Fill in the refund form to return an item.</p>")
-    entry_make(article, title="Shipping times", body="<p>Orders ship within two days.</p>")
-    chunks_embed_pending()
-    return workspace
+def world(_world_rows, local_embeddings, superuser):
+    return _world_rows
 
 
 def _request(kind: SearchKind, option: str) -> dict[str, Any]:
@@ -251,7 +266,6 @@ def test_the_same_bad_input_gets_the_same_code_and_message(world, kind_name, int
     assert _answered(interface, kind, client, superuser) == _expected(kind, interface)
 
 
-@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("value", ["5", True, 5.0])
 @pytest.mark.parametrize("interface", ["api", "mcp"])
 def test_a_top_k_of_the_wrong_type_is_refused_alike(world, interface, value):
