@@ -76,7 +76,7 @@ BACKGROUND_STATISTIC: dict[str, str] = {
 # After an answered page's first row, a row is a result when its confidence reaches the floor or this
 # share of the first row's, whichever is lower (rows_answering). Chosen by bench/list_end_fit.py on the
 # fit halves, leave-one-set-out; figures in docs/design/short-queries.md ("The list ends").
-LIST_END_SHARE = 0.5
+LIST_END_SHARE = 0.4
 
 
 def hit_features(hit: ChunkHit) -> tuple[float | None, float | None, float | None, float | None]:

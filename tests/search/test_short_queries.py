@@ -102,8 +102,8 @@ def test_rows_under_the_floor_after_the_first_are_candidates_not_results(demo, e
 
 @pytest.mark.parametrize(("confidences", "answers"), [
     ((0.9, 0.5, 0.04, 0.01), [True, True, False, False]),    # a sure first: the floor is the line
-    ((0.05, 0.03, 0.02, 0.01), [True, True, False, False]),  # a first near the floor: half of it
-    ((0.02, 0.012, 0.009, None), [True, True, False, True]),  # a first answered by its words; no confidence: kept
+    ((0.05, 0.03, 0.015, 0.01), [True, True, False, False]),  # a first near the floor: a share of it
+    ((0.02, 0.012, 0.006, None), [True, True, False, True]),  # a first answered by its words; no confidence: kept
 ])
 def test_a_page_ends_at_the_floor_or_near_its_first_row(confidences, answers):
     hits = [ChunkHit(id=i, score=1.0, text="", title="", field="body", ordinal=0, source_kind="entry", entry_id=i,
