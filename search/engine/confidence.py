@@ -24,7 +24,7 @@ an editor pinned to the query (search/engine/promotions.py) is an answer whateve
 so is one whose entry holds every word of a query that reads as keywords (`holds_words`,
 search/engine/words_held.py: a rule no fit can undo). Over the floor, the answer ends where
 relevance ends: after the first row, rows that are not answers in their own right
-(`rows_answering`: over the floor, or near the first row's confidence, LIST_END_SHARE) are
+(`rows_answering`: over the floor, or near the first row's confidence, LIST_END) are
 candidates, returned only with `include_candidates`. Rows
 ranked with an embedding model that has no calibration, or by keywords alone, get no
 confidence, and the floor does not apply to them (`meta.confidence_calibrated: false`).
@@ -73,10 +73,15 @@ BACKGROUND_STATISTIC: dict[str, str] = {
     "multilingual-e5-small": "mean",
 }
 # The default floor (DEFAULT_MIN_CONFIDENCE) is declared with the option, in search/contract/options.py.
-# After an answered page's first row, a row is a result when its confidence reaches the floor or this
-# share of the first row's, whichever is lower (rows_answering). Chosen by bench/list_end_fit.py on the
-# fit halves, leave-one-set-out; figures in docs/design/short-queries.md ("The list ends").
-LIST_END_SHARE = 0.4
+# After an answered page's first row, a row is a result when its confidence reaches the list's line:
+# the floor, or a share of the first row's confidence ("first") or of the floor ("floor"), whichever
+# is lower (rows_answering). Per model, as the calibration is: E5's confidence separates rows well
+# enough to end a list near its first row; USE's puts judged answers far under the floor. Chosen by
+# bench/list_end_fit.py on the fit halves, leave-one-set-out; figures in docs/design/short-queries.md.
+LIST_END: dict[str, tuple[str, float]] = {
+    "multilingual-e5-small": ("first", 0.4),
+    "use-multilingual-v3": ("floor", 0.1),
+}
 
 
 def hit_features(hit: ChunkHit) -> tuple[float | None, float | None, float | None, float | None]:
@@ -218,14 +223,19 @@ def hit_is_answer(hit: ChunkHit, line: float) -> bool:
     return hit.promoted or hit.holds_words or hit.confidence is None or hit.confidence >= line
 
 
-def rows_answering(hits: Sequence[ChunkHit], min_confidence: float) -> list[bool]:
+def list_line(first_confidence: float | None, min_confidence: float, model: str) -> float:
+    """The confidence a row after an answered page's first must reach to be a result (LIST_END)."""
+    form, share = LIST_END.get(model, ("floor", 1.0))
+    base = first_confidence if form == "first" else min_confidence
+    return min_confidence if base is None else min(min_confidence, share * base)
+
+
+def rows_answering(hits: Sequence[ChunkHit], min_confidence: float, model: str) -> list[bool]:
     """Which rows of an answered page are results: the first, then each row that is an answer
-    in its own right (hit_is_answer) against the list's line, the floor or LIST_END_SHARE of the
-    first row's confidence, whichever is lower. A row whose confidence is near the first's is as
-    likely an answer as the first, even under the floor (the floor judges whether the best row
-    answers at all); one far under both is not."""
-    first = hits[0].confidence if hits else None
-    line = min_confidence if first is None else min(min_confidence, LIST_END_SHARE * first)
+    in its own right (hit_is_answer) against the list's line (list_line). A row whose confidence
+    is near the first's is about as likely an answer as the first, even under the floor (the
+    floor judges whether the best row answers at all); one far under both is not."""
+    line = list_line(hits[0].confidence if hits else None, min_confidence, model)
     return [rank == 0 or hit_is_answer(hit, line) for rank, hit in enumerate(hits)]
 
 
@@ -238,6 +248,6 @@ def answer_floor_apply(result: SearchResult, *, request: Mapping[str, Any]) -> S
     verdict = answer_verdict(hits, min_confidence=request["min_confidence"],
                              calibrated=confidence_calibrated(result.model))
     if not request["include_candidates"]:
-        hits = [hit for hit, answer in zip(hits, rows_answering(hits, verdict.min_confidence)) if answer
+        hits = [hit for hit, answer in zip(hits, rows_answering(hits, verdict.min_confidence, result.model)) if answer
                 ] if verdict.answerable and verdict.calibrated else ([] if not verdict.answerable else hits)
     return replace(result, hits=hits, meta=replace(result.meta, answer=verdict.as_meta()))

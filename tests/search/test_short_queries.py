@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from cms.access import workspace_access_for_operator
 from cms.models import Entry
 from search.contract.results import ChunkHit
-from search.engine.confidence import LIST_END_SHARE, rows_answering
+from search.engine.confidence import list_line, rows_answering
 from search.engine.words_held import WordClauses, query_reads_as_question, ranked_by_words
 from search.insights.insights import search_insights
 from search.insights.search_log import search_log_flush
@@ -92,7 +92,7 @@ def test_a_synonym_puts_shipping_times_on_hybrids_first_page(demo, editor):
 def test_rows_under_the_floor_after_the_first_are_candidates_not_results(demo, editor):
     answered = api_post(editor, "hybrid", {"query": "refund"})
     candidates = api_post(editor, "hybrid", {"query": "refund", "include_candidates": True})
-    line = min(answered["meta"]["min_confidence"], LIST_END_SHARE * answered["sources"][0]["confidence"])
+    line = list_line(answered["sources"][0]["confidence"], answered["meta"]["min_confidence"], answered["meta"]["model"])
 
     assert answered["sources"][0]["metadata"]["title"] == "Refund policy"
     assert all(s.get("holds_words") or s["confidence"] >= line for s in answered["sources"][1:])
@@ -110,7 +110,15 @@ def test_a_page_ends_at_the_floor_or_near_its_first_row(confidences, answers):
                      asset_id=None, metadata={}, confidence=c)
             for i, c in enumerate(confidences)]
 
-    assert rows_answering(hits, min_confidence=0.0444) == answers
+    assert rows_answering(hits, min_confidence=0.0444, model="multilingual-e5-small") == answers
+
+
+def test_uses_list_ends_near_the_floor_whatever_its_first_row():
+    hits = [ChunkHit(id=i, score=1.0, text="", title="", field="body", ordinal=0, source_kind="entry", entry_id=i,
+                     asset_id=None, metadata={}, confidence=c) for i, c in enumerate((0.9, 0.01, 0.004))]
+
+    assert list_line(0.9, 0.0444, "use-multilingual-v3") == pytest.approx(0.00444)
+    assert rows_answering(hits, min_confidence=0.0444, model="use-multilingual-v3") == [True, True, False]
 
 
 @pytest.mark.parametrize("kind", ["hybrid_search", "agentic_search", "semantic_search"])

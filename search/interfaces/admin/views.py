@@ -323,7 +323,7 @@ def _rows_split(result: SearchResult, rows: list[ChunkRow]) -> tuple[list[ChunkR
     keeps every row as its nearest."""
     if result.extra_meta.get("answerable") is not True or "min_confidence" not in result.extra_meta:
         return rows, []
-    answers = rows_answering(result.hits, result.extra_meta["min_confidence"])
+    answers = rows_answering(result.hits, result.extra_meta["min_confidence"], result.model)
     return ([row for row, answer in zip(rows, answers) if answer],
             [row for row, answer in zip(rows, answers) if not answer])
 
