@@ -8,6 +8,10 @@ log holds: normalised, redacted queries and counts, never who searched.
 
 `popular_queries` and `zero_result_queries` are what other pages pick queries from (the
 promotions page's "choose from popular queries").
+
+Suggest's rows (kind "suggest": completions of what was typed so far, logged for its metrics)
+are not searches: a search box asks for one per keystroke, and a prefix that completes to
+nothing is not a query that found nothing. Every figure here leaves them out (`_SEARCHES`).
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ CSV_LIMIT = 10_000
 # result was opened. A query at 50% is not on the list.
 LOW_CLICK_THROUGH_MIN_SEARCHES = 3
 LOW_CLICK_THROUGH_BELOW = 0.20
+# The log rows that are searches: every statement below reads only these (see the docstring).
+_SEARCHES = "workspace_id = %(ws)s AND created_at >= %(since)s AND kind <> 'suggest'"
 
 
 @dataclass(frozen=True)
@@ -124,7 +130,7 @@ def _since(days: int, now: datetime | None) -> datetime:
 _PER_QUERY = """
     WITH s AS (
         SELECT id, query, query_key, kind, results, latency_ms, created_at FROM search_searchlog
-        WHERE workspace_id = %(ws)s AND created_at >= %(since)s
+        WHERE {searches}
     ), c AS (
         SELECT DISTINCT search_id FROM search_searchclick WHERE workspace_id = %(ws)s AND created_at >= %(since)s
     ), q AS (
@@ -154,7 +160,8 @@ _LISTS = {
 def _query_list(workspace: Workspace, since: datetime, which: str, limit: int) -> list[QueryStats]:
     where, order = _LISTS[which]
     with connection.cursor() as cursor:
-        cursor.execute(_PER_QUERY.format(where=where, order=order), {"ws": workspace.pk, "since": since, "limit": limit})
+        cursor.execute(_PER_QUERY.format(searches=_SEARCHES, where=where, order=order),
+                       {"ws": workspace.pk, "since": since, "limit": limit})
         return [QueryStats(*row) for row in cursor.fetchall()]
 
 
@@ -198,9 +205,9 @@ def search_insights(*, workspace: Workspace, days: int = DEFAULT_DAYS, limit: in
     params = {"ws": workspace.pk, "since": since}
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            f"""
             SELECT count(*), count(*) FILTER (WHERE results = 0), count(DISTINCT caller), count(DISTINCT query_key)
-            FROM search_searchlog WHERE workspace_id = %(ws)s AND created_at >= %(since)s
+            FROM search_searchlog WHERE {_SEARCHES}
             """, params)
         searches, zero, callers, distinct = cursor.fetchone()
         cursor.execute(
@@ -211,21 +218,21 @@ def search_insights(*, workspace: Workspace, days: int = DEFAULT_DAYS, limit: in
             """, params)
         clicked = cursor.fetchone()[0]
         cursor.execute(
-            """
+            f"""
             SELECT (created_at AT TIME ZONE 'UTC')::date, count(*), count(*) FILTER (WHERE results = 0)
-            FROM search_searchlog WHERE workspace_id = %(ws)s AND created_at >= %(since)s
+            FROM search_searchlog WHERE {_SEARCHES}
             GROUP BY 1 ORDER BY 1
             """, params)
         counted = {day: (n, z) for day, n, z in cursor.fetchall()}
         cursor.execute(
-            """
-            SELECT interface, count(*) FROM search_searchlog WHERE workspace_id = %(ws)s AND created_at >= %(since)s
+            f"""
+            SELECT interface, count(*) FROM search_searchlog WHERE {_SEARCHES}
             GROUP BY 1 ORDER BY 1
             """, params)
         by_interface = dict(cursor.fetchall())
         cursor.execute(
-            """
-            SELECT kind, count(*) FROM search_searchlog WHERE workspace_id = %(ws)s AND created_at >= %(since)s
+            f"""
+            SELECT kind, count(*) FROM search_searchlog WHERE {_SEARCHES}
             GROUP BY 1 ORDER BY 1
             """, params)
         by_mode = dict(cursor.fetchall())

@@ -95,6 +95,20 @@ def test_modes_are_counted_apart_in_the_lists_and_the_csv(workspace):
         ("warranty", "agentic", "1")]
 
 
+def test_completions_are_not_searches(logged):
+    """A search box asks suggest for completions as each letter is typed: those rows are logged
+    (kind "suggest", for suggest's metrics) but counted nowhere on the insights page, and a prefix
+    that completes to nothing is not a query that found nothing."""
+    before = search_insights(workspace=logged, days=30).as_dict()
+    for typed, found in (("r", 3), ("re", 2), ("ref", 1), ("wxq", 0), ("wxq", 0)):
+        log(logged, typed, results=found, kind="suggest", interface="api")
+    after = search_insights(workspace=logged, days=30)
+    assert after.as_dict() == before
+    assert (after.searches, after.zero_results, after.per_day[-1].searches) == (11, 3, 11)
+    assert "suggest" not in after.by_mode
+    assert "wxq" not in {row[0] for row in csv.reader(io.StringIO(query_stats_csv(query_stats_all(workspace=logged))))}
+
+
 def test_traditional_and_simplified_or_kana_variants_count_as_one_query(workspace):
     """The log folds as search does (cms/folding.py): 退貨 and 退货 are one query, shown as most
     often typed; りんご and リンゴ too. Each mode is still counted apart."""
