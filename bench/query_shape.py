@@ -30,11 +30,17 @@ from evalsets import EVAL_SETS, load_set  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--titles", type=int, default=2000, help="distinct corpus titles read per set")
+    parser.add_argument("--cjk-chars", type=int, default=None,
+                        help="count a CJK run one word per N characters (default: words_held.CJK_CHARS_PER_WORD)")
     args = parser.parse_args()
     import django
 
     django.setup()
     from search.engine import words_held
+
+    if args.cjk_chars:
+        words_held.CJK_CHARS_PER_WORD = args.cjk_chars
+    print(f"a CJK run counts one word per {words_held.CJK_CHARS_PER_WORD} characters")
 
     lines = (3, 4, 5, 6)
     print("share read as a question: fit queries | corpus titles, by the word-count line (MAX_KEYWORD_WORDS)")

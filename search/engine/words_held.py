@@ -42,11 +42,20 @@ from search.engine.filters.compile import CompiledFilter
 # A query reads as a question, not keywords, when it has a question mark, opens with a
 # question word, or holds more than MAX_KEYWORD_WORDS words (stopwords aside; a CJK run counts
 # one word per CJK_CHARS_PER_WORD characters). Chosen on the fit halves of ../shared/eval/
-# (bench/query_shape.py; figures in docs/design/short-queries.md): the fit questions read as
-# questions at 97-100% (CovidFAQ's at 82.5%: a sixth of them are typed as keywords), and the
-# CJK sets' titles, names a person types as keywords, at 1-13%.
+# (bench/query_shape.py, bench/words_tiers.py --cjk-chars; figures in docs/design/short-queries.md):
+# the fit questions read as questions at 94-100% (CovidFAQ's at 82.5%: a sixth of them are typed
+# as keywords), and the CJK sets' titles, names a person types as keywords, at 0-4%. At 3
+# characters a CJK word, a long name with one more word (ハリファックス大爆発 直後) read as a question.
 MAX_KEYWORD_WORDS = 4
-CJK_CHARS_PER_WORD = 3
+CJK_CHARS_PER_WORD = 5
+# How far the tiers go (ranked_by_words): a query of up to TIERED_MAX_WORDS words (a CJK run
+# counting one: a title or a name is typed whole) ranks the entries holding every word, then
+# some, then none; a longer keyword query only puts the entries holding none of its words after
+# the others, and the fusion orders the rest. Three or four words typed as keywords are often a
+# question without its question word ("coronavirus in animals symptoms"), whose answer need not hold
+# every word. Chosen on the fit halves (bench/words_tiers.py; figures in
+# docs/design/short-queries.md, "How far the tiers go").
+TIERED_MAX_WORDS = 2
 QUESTION_WORDS = frozenset(
     """what who whom whose where when why how which is are was were do does did can could should would will
     shall may might""".split())
@@ -62,17 +71,23 @@ MAX_ENTRIES_COUNTED = 1000
 MAX_GROUPS_READ = 20000
 
 
+def query_word_count(query: str, *, cjk_chars_per_word: int | None = CJK_CHARS_PER_WORD) -> int:
+    """How many words `query` holds, stopwords aside, a CJK run counting one per `cjk_chars_per_word`
+    characters (None: a run, as typed between spaces or punctuation, is one word)."""
+    return sum((1 if cjk_chars_per_word is None else max(1, -(-len(w.surface) // cjk_chars_per_word)))
+               if w.cjk else 1 for w in keyword_words(query))
+
+
 def query_reads_as_question(query: str) -> bool:
     """Whether `query` reads as a question (or a sentence) rather than keywords (see MAX_KEYWORD_WORDS)."""
     if _QUESTION_MARK.search(query) or _CJK_QUESTION.search(query.strip()):
         return True
-    words = keyword_words(query)
-    if not words:
+    count = query_word_count(query, cjk_chars_per_word=CJK_CHARS_PER_WORD)
+    if not count:
         return False
     first = query.strip().split(maxsplit=1)[0].lower() if query.strip() else ""
     if first in QUESTION_WORDS:
         return True
-    count = sum(max(1, -(-len(w.surface) // CJK_CHARS_PER_WORD)) if w.cjk else 1 for w in words)
     return count > MAX_KEYWORD_WORDS
 
 
@@ -187,7 +202,8 @@ def entries_holding_count(*, workspace_id: int, clauses: WordClauses, visible: C
 
 def ranked_by_words(ranked: list, held: dict[tuple[str, int], int], clauses: WordClauses,
                     key_of: Callable[[Any], tuple[str, int]],
-                    keyword_rank_of: Callable[[Any], int | None] | None = None) -> list:
+                    keyword_rank_of: Callable[[Any], int | None] | None = None,
+                    words: int = 1) -> list:
     """`ranked` (best first) with the entries holding every clause first, then those holding some,
     then those holding none, each tier in its order (a stable sort). With `keyword_rank_of` (a
     row's rank in the keyword leg, None where it has none), the first tier is ordered by the sum
@@ -195,6 +211,8 @@ def ranked_by_words(ranked: list, held: dict[tuple[str, int], int], clauses: Wor
     every row holds every word, how the words stand in it (BM25: how often, and as a whole word
     or only as part of a longer one, a CJK word read whole and as bigrams) gets a vote equal to
     the fusion's, as Meilisearch's `exactness` and `typo` rules order its `words` bucket.
+    A query of more than TIERED_MAX_WORDS `words` (query_word_count, a CJK run one word) only has the entries holding
+    none of its words put last; the rest keep `ranked`'s order.
     Chosen on the short sets' fit halves (docs/design/short-queries.md)."""
     every = len(clauses.clauses)
 
@@ -202,6 +220,8 @@ def ranked_by_words(ranked: list, held: dict[tuple[str, int], int], clauses: Wor
         count = held.get(key_of(item), 0)
         return 0 if count >= every else (1 if count else 2)
 
+    if words > TIERED_MAX_WORDS:
+        return sorted(ranked, key=lambda item: tier(item) == 2)
     tiered = sorted(ranked, key=tier)
     if keyword_rank_of is None:
         return tiered

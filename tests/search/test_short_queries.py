@@ -14,7 +14,7 @@ from cms.access import workspace_access_for_operator
 from cms.models import Entry
 from search.contract.results import ChunkHit
 from search.engine.confidence import list_line, rows_answering
-from search.engine.words_held import WordClauses, query_reads_as_question, ranked_by_words
+from search.engine.words_held import WordClauses, query_reads_as_question, query_word_count, ranked_by_words
 from search.insights.insights import search_insights
 from search.insights.search_log import search_log_flush
 from search.kinds import SEARCH_KINDS
@@ -160,7 +160,7 @@ def test_insights_do_not_list_shipping_searched_six_times_as_no_results(demo, ed
 @pytest.mark.parametrize(("query", "question"), [
     ("shipping", False), ("Osaka warehouse", False), ("refund policy", False), ("配送", False),
     ("How many days do I have to return an item?", True), ("what is the refund policy", True),
-    ("返品はできますか", True), ("星期六有冇送貨？", True),
+    ("返品はできますか", True), ("星期六有冇送貨？", True), ("ハリファックス大爆発 直後", False),
 ])
 def test_a_query_reads_as_keywords_or_a_question(query, question):
     assert query_reads_as_question(query) is question
@@ -200,3 +200,25 @@ def test_where_every_row_holds_the_words_the_keyword_leg_gets_a_vote_equal_to_th
     assert [item[0] for item in plain] == ["a", "b", "d", "c"]
     # places: a 0 + 2, b 1 + 0, d 2 + 1: b first, then a and d tied at 2 and 3 apart; c's tier after.
     assert [item[0] for item in voted] == ["b", "a", "d", "c"]
+
+
+def test_past_two_words_the_tiers_only_put_the_entries_holding_none_of_the_words_last():
+    """One or two words: every word, then some, then none. Three or four words typed as keywords:
+    only the entries holding none of them go last, and the fusion orders the rest."""
+    clauses = WordClauses(clauses=((frozenset({"coronavirus"}),), (frozenset({"anim"}),), (frozenset({"symptom"}),)))
+    # The fusion's order: a holds one word, b all three, c none, d two.
+    ranked = ["a", "b", "c", "d"]
+    held = {("entry", 1): 1, ("entry", 2): 3, ("entry", 4): 2}
+    keys = {"a": ("entry", 1), "b": ("entry", 2), "c": ("entry", 3), "d": ("entry", 4)}
+
+    assert ranked_by_words(ranked, held, clauses, keys.get, words=2) == ["b", "a", "d", "c"]
+    assert ranked_by_words(ranked, held, clauses, keys.get, words=3) == ["a", "b", "d", "c"]
+
+
+@pytest.mark.parametrize(("query", "per_five_characters", "runs"), [
+    ("shipping", 1, 1), ("symptoms of coronavirus", 2, 2), ("coronavirus in animals symptoms", 3, 3),
+    ("ホワイトハウス", 2, 1), ("退貨 政策", 2, 2), ("ハリファックス大爆発 直後", 3, 2),
+])
+def test_words_are_counted_without_stopwords_and_a_cjk_run_typed_whole_is_one_word(query, per_five_characters, runs):
+    assert query_word_count(query, cjk_chars_per_word=5) == per_five_characters
+    assert query_word_count(query, cjk_chars_per_word=None) == runs
