@@ -35,6 +35,9 @@ def test_every_ingestion_task_has_a_named_queue_and_others_keep_the_default(sett
         "some.other_task": default,
     }
     # Every task the ingestion and search apps define is routed: a new one must be given its queue.
+    # The tasks modules a worker imports at its start (autodiscovery), whichever tests ran before in
+    # this process: alone, only ingestion.tasks was imported, and search.search_log_prune was missing.
+    celery_app.loader.import_default_modules()
     ingestion_tasks = {name for name in celery_app.tasks if name.startswith(("ingestion.", "search."))}
     assert ingestion_tasks == set(queues.TASK_QUEUE_KINDS)
     # A worker without -Q (make run) consumes them all (as configured; the test's broker renamed the default).

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import pytest
 from django.db import connection
@@ -133,9 +132,11 @@ def test_switch_local_to_a_second_model_while_searches_run(workspace, workers, s
     ]:
         searcher = Searcher(workspace)
         searcher.start()
-        time.sleep(0.5)
+        wait_until(lambda: len(searcher.answers) >= 2, workers, "a topic searched before the step")
         step()
-        time.sleep(1.0)
+        # Two topics' answers after this count: the second topic's searches began after the step.
+        stepped = len(searcher.answers)
+        wait_until(lambda: len(searcher.answers) >= stepped + 4, workers, "two topics searched after the step")
         answers = searcher.finish()
         # Searches that began before the flip answered with the old model; each with one model.
         flip = next((i for i, a in enumerate(answers) if a[2] == model), len(answers))

@@ -19,6 +19,7 @@ from search.engine.legs.fusion import Candidate
 from search.engine.hybrid import hybrid_search
 from tests.factories import ContentTypeFactory, WorkspaceFactory, entry_make, full_access
 from tests.ingestion.fake_voyage import API_KEY, FakeVoyage
+from tests.module_rows import rows_for_the_module
 
 pytestmark = pytest.mark.django_db
 
@@ -32,16 +33,33 @@ TOP_K = 3
 REFUND = "Refund window"
 
 
+@pytest.fixture(scope="module")
+def _docs_rows(django_db_setup, django_db_blocker):
+    """acme's 27 entries (their chunks written, not embedded), made once for the module's tests (each
+    test's transaction rolls back its own, tests/module_rows.py); `embedded` embeds them per test."""
+    def build():
+        doc_type = ContentTypeFactory(workspace=WorkspaceFactory(slug="acme"), api_id="doc",
+                                      semantic_search_enabled=True)
+        for i in range(6):
+            entry_make(doc_type, title=f"Password reset {i}",
+                       body=f"<p>Reset your account password: a password reset link is emailed to you. An expired "
+                       f"reset link can be emailed again from the account page (step {i}).</p>")
+        entry_make(doc_type, title=REFUND, body="<p>The refund window is 30 days from delivery.</p>")
+        for i in range(20):
+            entry_make(doc_type, title=f"Note {i}", body=f"<p>Ordinary words about orders, number {i}.</p>")
+        return doc_type
+
+    yield from rows_for_the_module(django_db_blocker, build)
+
+
 @pytest.fixture
-def docs(doc_type):
-    for i in range(6):
-        entry_make(doc_type, title=f"Password reset {i}",
-                   body=f"<p>Reset your account password: a password reset link is emailed to you. An expired "
-                   f"reset link can be emailed again from the account page (step {i}).</p>")
-    entry_make(doc_type, title=REFUND, body="<p>The refund window is 30 days from delivery.</p>")
-    for i in range(20):
-        entry_make(doc_type, title=f"Note {i}", body=f"<p>Ordinary words about orders, number {i}.</p>")
-    return doc_type
+def workspace(_docs_rows):
+    return _docs_rows.workspace
+
+
+@pytest.fixture
+def docs(_docs_rows):
+    return _docs_rows
 
 
 @pytest.fixture

@@ -6,14 +6,18 @@ import random
 from collections import Counter
 
 import pytest
+from django.test import override_settings
 
 from cms.access import WorkspaceAccess
 from cms.models import Role
+from ingestion.embeddings import reset_embedding_backends
 from search.contract.errors import SearchError
 from search.engine.fulltext import search_entries
 from search.kinds import SEARCH_KINDS
-from tests.factories import entry_make, full_access
-from tests.search.pipeline_helpers import embed_all, fake_embeddings, field, semantic_type  # noqa: F401
+from tests.factories import WorkspaceFactory, entry_make, full_access
+from tests.module_rows import rows_for_the_module
+from tests.search.pipeline_helpers import (  # noqa: F401 - fake_embeddings is a fixture
+    FAKE_BACKEND, embed_all, fake_embeddings, field, semantic_type)
 
 pytestmark = pytest.mark.django_db
 
@@ -23,25 +27,41 @@ FIELDS = [{**field("tags", "tags"), "facet": True}, {**field("featured", "boolea
           {**field("released", "date"), "facet": True}, field("secret", "text")]
 
 
+@pytest.fixture(scope="module")
+def _catalogue_rows(django_db_setup, django_db_blocker):
+    """30 entries and another workspace's 5, made once for the module's tests (each test's transaction
+    rolls back its own, tests/module_rows.py). Slugs of their own: test_top_twenty_and_other makes acme."""
+    def build():
+        with override_settings(SEARCH_EMBEDDING_BACKENDS={"default": FAKE_BACKEND}):
+            reset_embedding_backends()
+            try:
+                workspace, other_workspace = WorkspaceFactory(slug="facets"), WorkspaceFactory(slug="facets-other")
+                rng = random.Random(7)
+                kinds = [semantic_type(workspace, api_id, FIELDS) for api_id in ("article", "faq")]
+                rows = []
+                for i in range(30):
+                    kind = kinds[i % 2]
+                    status = "draft" if i % 5 == 0 else "published"
+                    data = {"tags": rng.sample(TAGS, rng.randint(0, 2)) or None, "featured": rng.choice([True, False]),
+                            "price": rng.choice([5, 50, 500]), "released": f"2024-0{rng.randint(1, 3)}-15"}
+                    data = {k: v for k, v in data.items() if v is not None}
+                    entry_make(kind, status=status, title=f"widget {i}", body=f"<p>Widget notes {i}.</p>", **data)
+                    rows.append({"content_type": kind.api_id, "status": status, **data})
+                # Another workspace matches every query: never counted.
+                other = semantic_type(other_workspace, "article", FIELDS)
+                for i in range(5):
+                    entry_make(other, title=f"widget x{i}", body="<p>Widget notes.</p>", tags=["new"], price=5)
+                embed_all()
+                return workspace, rows
+            finally:
+                reset_embedding_backends()
+
+    yield from rows_for_the_module(django_db_blocker, build)
+
+
 @pytest.fixture
-def catalogue(fake_embeddings, workspace, other_workspace):
-    rng = random.Random(7)
-    kinds = [semantic_type(workspace, api_id, FIELDS) for api_id in ("article", "faq")]
-    rows = []
-    for i in range(30):
-        kind = kinds[i % 2]
-        status = "draft" if i % 5 == 0 else "published"
-        data = {"tags": rng.sample(TAGS, rng.randint(0, 2)) or None, "featured": rng.choice([True, False]),
-                "price": rng.choice([5, 50, 500]), "released": f"2024-0{rng.randint(1, 3)}-15"}
-        data = {k: v for k, v in data.items() if v is not None}
-        entry_make(kind, status=status, title=f"widget {i}", body=f"<p>Widget notes {i}.</p>", **data)
-        rows.append({"content_type": kind.api_id, "status": status, **data})
-    # Another workspace matches every query: never counted.
-    other = semantic_type(other_workspace, "article", FIELDS)
-    for i in range(5):
-        entry_make(other, title=f"widget x{i}", body="<p>Widget notes.</p>", tags=["new"], price=5)
-    embed_all()
-    return workspace, rows
+def catalogue(_catalogue_rows, fake_embeddings):
+    return _catalogue_rows
 
 
 def brute(rows, facet, keep=lambda r: True):

@@ -38,12 +38,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.test import override_settings
 
+from ingestion.embeddings import reset_embedding_backends
 from ingestion.models import Chunk
 from search.contract.errors import SearchError
 from search.engine.semantic import SemanticSearchError, semantic_search
-from tests.factories import entry_make, full_access
-from tests.search.pipeline_helpers import embed_all, fake_embeddings, field, semantic_type  # noqa: F401
+from tests.factories import WorkspaceFactory, entry_make, full_access
+from tests.module_rows import rows_for_the_module
+from tests.search.pipeline_helpers import (  # noqa: F401 - fake_embeddings is a fixture
+    FAKE_BACKEND, embed_all, fake_embeddings, field, semantic_type)
 
 pytestmark = pytest.mark.django_db
 
@@ -111,16 +115,36 @@ class Store:
         return caught.value
 
 
+@pytest.fixture(scope="module")
+def _store_rows(django_db_setup, django_db_blocker) -> Store:
+    """The five products and the other tenant's, made once for the module's tests: each test's transaction
+    rolls back what it adds (tests/module_rows.py), as Mastra's beforeEach starts from the five again.
+    Slugs of their own: test_basic_filter_on_a_text_field makes acme."""
+    def build() -> Store:
+        with override_settings(SEARCH_EMBEDDING_BACKENDS={"default": FAKE_BACKEND}):
+            reset_embedding_backends()
+            try:
+                workspace, other_workspace = WorkspaceFactory(slug="mastra"), WorkspaceFactory(slug="mastra-other")
+                products = Store(workspace, semantic_type(workspace, "product", PRODUCT_FIELDS))
+                for data in PRODUCTS:
+                    products.add(**data)
+                # Another tenant holds a product that matches every filter: it must never be returned.
+                entry_make(semantic_type(other_workspace, "product", PRODUCT_FIELDS), title="intruder",
+                           body="<p>Notes on the intruder.</p>", category="electronics", price=75,
+                           tags=["new", "sale", "used", "premium"], active=True, numeric_string="123")
+                embed_all()
+                return products
+            finally:
+                reset_embedding_backends()
+
+    yield from rows_for_the_module(django_db_blocker, build)
+
+
 @pytest.fixture
-def store(fake_embeddings, workspace, other_workspace) -> Store:
-    products = Store(workspace, semantic_type(workspace, "product", PRODUCT_FIELDS))
-    for data in PRODUCTS:
-        products.add(**data)
-    # Another tenant holds a product that matches every filter: it must never be returned.
-    entry_make(semantic_type(other_workspace, "product", PRODUCT_FIELDS), title="intruder",
-               body="<p>Notes on the intruder.</p>", category="electronics", price=75, tags=["new", "sale", "used", "premium"],
-               active=True, numeric_string="123")
-    embed_all()
+def store(_store_rows, fake_embeddings) -> Store:
+    """The module's store, with a list of products of the test's own (what it adds is rolled back)."""
+    products = Store(_store_rows.workspace, _store_rows.content_type)
+    products.data = dict(_store_rows.data)
     return products
 
 

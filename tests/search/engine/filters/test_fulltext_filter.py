@@ -10,17 +10,21 @@ import random
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import override_settings
 from mcp.server.mcpserver.exceptions import ToolError
 
 from cms import services
 from cms.access import WorkspaceAccess
 from cms.models import Entry, EntryStatus, Role
+from ingestion.embeddings import reset_embedding_backends
 from search.engine import fulltext_plans
 from search.contract.errors import SearchError
 from search.engine.fulltext import SearchPlan, search_entries
-from tests.factories import api_key_make, bearer, entry_make, full_access
+from tests.factories import WorkspaceFactory, api_key_make, bearer, entry_make, full_access
 from tests.mcp_here import mcp_call_here
-from tests.search.pipeline_helpers import embed_all, fake_embeddings, field, semantic_type, titles_found  # noqa: F401
+from tests.module_rows import rows_for_the_module
+from tests.search.pipeline_helpers import (  # noqa: F401 - fake_embeddings is a fixture
+    FAKE_BACKEND, embed_all, fake_embeddings, field, semantic_type, titles_found)
 
 pytestmark = pytest.mark.django_db
 
@@ -41,22 +45,43 @@ SPECS = [
 ]
 
 
+@pytest.fixture(scope="module")
+def _shop_rows(django_db_setup, django_db_blocker):
+    """40 entries with every kind of field, and another workspace whose entries match every filter:
+    made once for the module's ~50 tests (each test's transaction rolls back its own, tests/module_rows.py)."""
+    def build():
+        with override_settings(SEARCH_EMBEDDING_BACKENDS={"default": FAKE_BACKEND}):
+            reset_embedding_backends()
+            try:
+                workspace, other_workspace = WorkspaceFactory(slug="acme"), WorkspaceFactory(slug="globex")
+                rng = random.Random(20)
+                kinds = [semantic_type(workspace, api_id, FIELDS) for api_id in ("article", "faq")]
+                for i in range(40):
+                    data = {"tags": rng.sample(["new", "sale", "used"], rng.randint(0, 2)),
+                            "featured": rng.choice([True, False]), "price": rng.choice([5, 50, 500]),
+                            "released": f"2024-0{rng.randint(1, 3)}-15", "category": rng.choice(["shoes", "hats", None])}
+                    entry_make(kinds[i % 2], status="draft" if i % 7 == 0 else "published", title=f"widget {i}",
+                               body=f"<p>Widget notes {i}.</p>", **{k: v for k, v in data.items() if v not in (None, [])})
+                other = semantic_type(other_workspace, "faq", FIELDS)
+                entry_make(other, title="widget elsewhere", body="<p>Widget notes.</p>", tags=["sale"], featured=True,
+                           price=50, released="2024-02-15", category="shoes")
+                embed_all()
+                return workspace
+            finally:
+                reset_embedding_backends()
+
+    yield from rows_for_the_module(django_db_blocker, build)
+
+
 @pytest.fixture
-def shop(fake_embeddings, workspace, other_workspace):
-    """40 entries with every kind of field, and another workspace whose entries match every filter."""
-    rng = random.Random(20)
-    kinds = [semantic_type(workspace, api_id, FIELDS) for api_id in ("article", "faq")]
-    for i in range(40):
-        data = {"tags": rng.sample(["new", "sale", "used"], rng.randint(0, 2)), "featured": rng.choice([True, False]),
-                "price": rng.choice([5, 50, 500]), "released": f"2024-0{rng.randint(1, 3)}-15",
-                "category": rng.choice(["shoes", "hats", None])}
-        entry_make(kinds[i % 2], status="draft" if i % 7 == 0 else "published", title=f"widget {i}",
-                   body=f"<p>Widget notes {i}.</p>", **{k: v for k, v in data.items() if v not in (None, [])})
-    other = semantic_type(other_workspace, "faq", FIELDS)
-    entry_make(other, title="widget elsewhere", body="<p>Widget notes.</p>", tags=["sale"], featured=True, price=50,
-               released="2024-02-15", category="shoes")
-    embed_all()
-    return workspace
+def shop(_shop_rows, fake_embeddings):
+    return _shop_rows
+
+
+@pytest.fixture
+def workspace(_shop_rows):
+    """The module's acme (made once above): a test that names `workspace` adds its rows to it."""
+    return _shop_rows
 
 
 def full_text_titles(workspace, spec, **options) -> set[str]:

@@ -11,22 +11,43 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from django.test import override_settings
 
 from search.engine.hybrid import hybrid_search
 from search.engine.semantic import semantic_search
-from tests.factories import full_access
-from tests.search.semantic_helpers import chunk_make, embed, entry_for, plain_type
+from tests.factories import WorkspaceFactory, full_access
+from tests.module_rows import rows_for_the_module
+from tests.search.semantic_helpers import LOCAL_BACKEND, chunk_make, embed, entry_for, plain_type
 
 TOPICS = ["billing", "shipping", "returns", "privacy", "accounts", "security", "pricing", "support"]
 TEXTS = [f"Note {i} on {TOPICS[i % len(TOPICS)]}: refunds, delivery and item {i}." for i in range(200)]
 RARE = [i for i in range(len(TEXTS)) if i % 10 == 0]  # 20 rows carry version 1
 
 
+@pytest.fixture(scope="module")
+def _notes_rows(django_db_setup, django_db_blocker, local_model):
+    """The workspace and its 200 embedded chunks, made once for the module's tests (each test's
+    transaction rolls back its own, tests/module_rows.py)."""
+    def build():
+        with override_settings(SEARCH_EMBEDDING_BACKENDS={"default": LOCAL_BACKEND}):
+            workspace = WorkspaceFactory(slug="acme")
+            entry = entry_for(plain_type(workspace))
+            embed(TEXTS)
+            return workspace, [chunk_make(entry, text, fields={"version": 1 if i in RARE else 2})
+                               for i, text in enumerate(TEXTS)]
+
+    yield from rows_for_the_module(django_db_blocker, build)
+
+
 @pytest.fixture
-def notes(local_embeddings, workspace):
-    entry = entry_for(plain_type(workspace))
-    embed(TEXTS)
-    return [chunk_make(entry, text, fields={"version": 1 if i in RARE else 2}) for i, text in enumerate(TEXTS)]
+def workspace(_notes_rows):
+    return _notes_rows[0]
+
+
+@pytest.fixture
+def notes(local_embeddings, _notes_rows):
+    # local_embeddings rebuilds the HNSW index from the rows alive now: these 200 chunks.
+    return _notes_rows[1]
 
 
 def exact_scores(query: str, indexes: list[int], local_embeddings) -> list[float]:
