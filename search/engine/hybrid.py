@@ -60,7 +60,7 @@ from search.engine.legs.fusion import (
 from search.engine.legs.keyword import KeywordQuery, bm25_idf, keyword_candidates, keyword_query_prepare, keyword_scores
 from search.engine.query_work import query_work_reused
 from search.engine.words_held import (WordClauses, entries_holding, entry_key, query_reads_as_question,
-                                      query_word_count, ranked_by_words, word_clauses)
+                                      query_word_count, ranked_by_words, tiered_max_words, word_clauses)
 from search.engine.legs.query_embedding import QueryEmbedding, query_embeddings_start
 from search.engine.legs.rerank import RerankUnavailable, rerank_relevance
 from search.contract.options import HybridSearchOptions
@@ -304,7 +304,8 @@ def words_first(collected: Collected, ranked: list[Candidate], *, where: ChunkFi
     every = len(collected.clauses.clauses)
     collected.holding = {key for key, count in held.items() if count >= every}
     return ranked_by_words(ranked, held, collected.clauses, key_of, keyword_rank_of=lambda c: c.keyword_rank,
-                           words=query_word_count(collected.query, cjk_chars_per_word=None))
+                           words=query_word_count(collected.query, cjk_chars_per_word=None),
+                           max_words=tiered_max_words(collected.model))
 
 
 def effective_weights(setting: FusionSetting, collected: Collected) -> tuple[float, float]:

@@ -53,9 +53,21 @@ CJK_CHARS_PER_WORD = 5
 # some, then none; a longer keyword query only puts the entries holding none of its words after
 # the others, and the fusion orders the rest. Three or four words typed as keywords are often a
 # question without its question word ("coronavirus in animals symptoms"), whose answer need not hold
-# every word. Chosen on the fit halves (bench/words_tiers.py; figures in
-# docs/design/short-queries.md, "How far the tiers go").
-TIERED_MAX_WORDS = 2
+# every word. Per embedding model, as the fusion that orders the rest is: chosen on the fit
+# halves, leave-one-set-out (bench/words_tiers.py; figures in docs/design/short-queries.md, "How
+# far the tiers go"). E5's fusion keeps CovidFAQ's keyword-typed questions better than the tiers
+# do past two words; USE's fusion loses them at any length alike (0.0009 at four words). A
+# model with no fit of its own takes the shorter line.
+TIERED_MAX_WORDS: dict[str, int] = {
+    "multilingual-e5-small": 2,
+    "use-multilingual-v3": 4,
+}
+TIERED_MAX_WORDS_DEFAULT = 2
+
+
+def tiered_max_words(model: str | None) -> int:
+    """How many words a keyword query may hold and keep every tier (TIERED_MAX_WORDS)."""
+    return TIERED_MAX_WORDS.get(model or "", TIERED_MAX_WORDS_DEFAULT)
 QUESTION_WORDS = frozenset(
     """what who whom whose where when why how which is are was were do does did can could should would will
     shall may might""".split())
@@ -203,7 +215,7 @@ def entries_holding_count(*, workspace_id: int, clauses: WordClauses, visible: C
 def ranked_by_words(ranked: list, held: dict[tuple[str, int], int], clauses: WordClauses,
                     key_of: Callable[[Any], tuple[str, int]],
                     keyword_rank_of: Callable[[Any], int | None] | None = None,
-                    words: int = 1) -> list:
+                    words: int = 1, max_words: int = TIERED_MAX_WORDS_DEFAULT) -> list:
     """`ranked` (best first) with the entries holding every clause first, then those holding some,
     then those holding none, each tier in its order (a stable sort). With `keyword_rank_of` (a
     row's rank in the keyword leg, None where it has none), the first tier is ordered by the sum
@@ -211,8 +223,8 @@ def ranked_by_words(ranked: list, held: dict[tuple[str, int], int], clauses: Wor
     every row holds every word, how the words stand in it (BM25: how often, and as a whole word
     or only as part of a longer one, a CJK word read whole and as bigrams) gets a vote equal to
     the fusion's, as Meilisearch's `exactness` and `typo` rules order its `words` bucket.
-    A query of more than TIERED_MAX_WORDS `words` (query_word_count, a CJK run one word) only has the entries holding
-    none of its words put last; the rest keep `ranked`'s order.
+    A query of more than `max_words` `words` (tiered_max_words; query_word_count, a CJK run one
+    word) only has the entries holding none of its words put last; the rest keep `ranked`'s order.
     Chosen on the short sets' fit halves (docs/design/short-queries.md)."""
     every = len(clauses.clauses)
 
@@ -220,7 +232,7 @@ def ranked_by_words(ranked: list, held: dict[tuple[str, int], int], clauses: Wor
         count = held.get(key_of(item), 0)
         return 0 if count >= every else (1 if count else 2)
 
-    if words > TIERED_MAX_WORDS:
+    if words > max_words:
         return sorted(ranked, key=lambda item: tier(item) == 2)
     tiered = sorted(ranked, key=tier)
     if keyword_rank_of is None:

@@ -14,7 +14,8 @@ from cms.access import workspace_access_for_operator
 from cms.models import Entry
 from search.contract.results import ChunkHit
 from search.engine.confidence import list_line, rows_answering
-from search.engine.words_held import WordClauses, query_reads_as_question, query_word_count, ranked_by_words
+from search.engine.words_held import (WordClauses, query_reads_as_question, query_word_count, ranked_by_words,
+                                      tiered_max_words)
 from search.insights.insights import search_insights
 from search.insights.search_log import search_log_flush
 from search.kinds import SEARCH_KINDS
@@ -213,6 +214,11 @@ def test_past_two_words_the_tiers_only_put_the_entries_holding_none_of_the_words
 
     assert ranked_by_words(ranked, held, clauses, keys.get, words=2) == ["b", "a", "d", "c"]
     assert ranked_by_words(ranked, held, clauses, keys.get, words=3) == ["a", "b", "d", "c"]
+    # The line is each model's (its fusion orders the rest): USE keeps the tiers to four words.
+    assert ranked_by_words(ranked, held, clauses, keys.get, words=3,
+                           max_words=tiered_max_words("use-multilingual-v3")) == ["b", "a", "d", "c"]
+    assert (tiered_max_words("multilingual-e5-small"), tiered_max_words("some-provider-model"), tiered_max_words(None)) == (
+        2, 2, 2)
 
 
 @pytest.mark.parametrize(("query", "per_five_characters", "runs"), [
