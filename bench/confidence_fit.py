@@ -181,6 +181,20 @@ def workspace_of(name: str):
     return workspace, {pk: doc["_id"] for pk, doc in zip(entry_ids, corpus)}
 
 
+def set_queries_ready(name: str, split: str, max_queries: int | None):
+    """A loaded set's queries as a bench searches them: (the set, its queries spread over the
+    split, operator access to its workspace, entry id -> document id), the queries' vectors
+    embedded ahead in batches."""
+    from cms.access import workspace_access_for_operator
+    from evalsets import load_set as load, queries_prime
+
+    data = load(name, split=split)
+    queries = queries_sample(data.queries, max_queries)
+    workspace, entry_to_doc = workspace_of(name)
+    queries_prime(q["text"][:2000] for q in queries)
+    return data, queries, workspace_access_for_operator(workspace=workspace), entry_to_doc
+
+
 def search_rows(kind: str, workspace, entry_to_doc: dict[int, str], queries: list[dict],
                 qrels: dict[str, dict[str, int]] | None) -> list[dict]:
     """One row per query: its hits' (similarity, BM25, relevant) and the product's verdict.

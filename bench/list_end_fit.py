@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from evalsets import EVAL_EMBEDDING, EVAL_SETS, load_set  # noqa: E402
+from evalsets import EVAL_EMBEDDING, EVAL_SETS  # noqa: E402
 
 TOLERANCE = 0.002
 KINDS = ("hybrid", "semantic")
@@ -55,17 +55,11 @@ def page_rows(name: str, split: str, kind: str, max_queries: int | None, refresh
     path = CACHE / f"{EVAL_EMBEDDING}.{name}.{split}.{kind}.{max_queries or 'all'}.json"
     if path.exists() and not refresh:
         return json.loads(path.read_text())
-    from cms.access import workspace_access_for_operator
-    from confidence_fit import queries_sample, workspace_of
-    from evalsets import queries_prime
+    from confidence_fit import set_queries_ready
     from search.engine.hybrid import hybrid_search
     from search.engine.semantic import semantic_search
 
-    data = load_set(name, split=split)
-    queries = queries_sample(data.queries, max_queries)
-    workspace, entry_to_doc = workspace_of(name)
-    access = workspace_access_for_operator(workspace=workspace)
-    queries_prime(q["text"][:2000] for q in queries)
+    data, queries, access, entry_to_doc = set_queries_ready(name, split, max_queries)
     run = hybrid_search if kind == "hybrid" else semantic_search
     rows = []
     for query in queries:

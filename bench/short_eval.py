@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from evalsets import SHORT_SETS, load_set  # noqa: E402
+from evalsets import SHORT_SETS  # noqa: E402
 
 MARGIN, REFUSED_TARGET = 0.005, 0.01
 
@@ -51,17 +51,11 @@ def page_docs(hits, entry_to_doc: dict[int, str]) -> dict[str, float]:
 
 def set_run(name: str, max_queries: int | None, split: str = "test") -> dict:
     """Every method's run and the refusals of one set's test queries."""
-    from cms.access import workspace_access_for_operator
-    from confidence_fit import queries_sample, workspace_of
-    from evalsets import queries_prime
+    from confidence_fit import set_queries_ready
     from search.engine.hybrid import hybrid_search
     from search.engine.semantic import semantic_search
 
-    data = load_set(name, split=split)
-    queries = queries_sample(data.queries, max_queries)
-    workspace, entry_to_doc = workspace_of(name)
-    access = workspace_access_for_operator(workspace=workspace)
-    queries_prime(q["text"][:2000] for q in queries)
+    data, queries, access, entry_to_doc = set_queries_ready(name, split, max_queries)
     runs: dict[str, dict] = {"keyword": {}, "hybrid (ranking)": {}, "hybrid (as returned)": {}}
     refused: dict[str, set[str]] = {"hybrid": set(), "semantic": set()}
     for query in queries:

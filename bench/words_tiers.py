@@ -69,19 +69,14 @@ def captures(name: str, split: str, max_queries: int | None, refresh: bool) -> l
     path = CACHE / f"{EVAL_EMBEDDING}.{name}.{split}.{max_queries or 'all'}{cjk}.json"
     if path.exists() and not refresh:
         return json.loads(path.read_text())
-    from cms.access import workspace_access_for_operator
-    from confidence_fit import queries_sample, workspace_of
-    from evalsets import queries_prime
+    from confidence_fit import set_queries_ready
     import search.engine.hybrid as hybrid
     from search.engine.legs.keyword import _statistics
     from ingestion.keywords import keyword_words
     from search.engine.words_held import CJK_CHARS_PER_WORD, WordClauses, entries_holding
 
-    data = load_set(name, split=split)
-    queries = queries_sample(data.queries, max_queries)
-    workspace, entry_to_doc = workspace_of(name)
-    access = workspace_access_for_operator(workspace=workspace)
-    queries_prime(q["text"][:2000] for q in queries)
+    data, queries, access, entry_to_doc = set_queries_ready(name, split, max_queries)
+    workspace = access.workspace
     seen: list[dict] = []
     current: dict = {}
     real = hybrid.ranked_by_words
