@@ -18,7 +18,7 @@ MAX_TAGS = 50
 # An entry id is a PostgreSQL bigint (DEFAULT_AUTO_FIELD): a reference past it names no entry.
 MAX_REFERENCE = 2**63 - 1
 MAX_TAG_CHARS = 64
-# The search page's facet sidebar shows at most five facets (search.contract.options.MAX_FACETS), and
+# The search page's facet sidebar shows at most five facets (search.contract.option_fields.MAX_FACETS), and
 # two of them are always content type and status: a content type may mark three fields facet.
 SIDEBAR_FACETS = 5
 BUILTIN_FACETS_SHOWN = 2  # content type, status

@@ -57,7 +57,8 @@ from search.engine.query_work import query_work_reused
 from search.engine.legs.query_embedding import query_embeddings_start
 from search.contract.meta import AgenticMeta
 from search.contract.results import ChunkHit, SearchResult
-from search.contract.options import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES, AgenticSearchOptions
+from search.contract.options import AgenticSearchOptions
+from search.contract.option_fields import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import chunks_pending_count
 from search.engine.entry_results import entries_grouped, entries_ranked, entries_shown

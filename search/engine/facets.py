@@ -32,7 +32,7 @@ from cms.models import FieldType
 from cms.text_numbers import month_from_text
 from search.contract.errors import SearchInputError
 from search.contract.filter_language import FIELD_PREFIX, RESERVED_KEYS
-from search.contract.options import MAX_FACETS  # noqa: F401 - the limit, declared with the option
+from search.contract.option_fields import MAX_FACETS  # noqa: F401 - the limit, declared with the option
 
 BUILTIN_FACETS = ("content_type", "status")
 MAX_FACET_VALUES = 20

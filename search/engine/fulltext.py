@@ -28,7 +28,8 @@ from cms.citus_mode import workspace_unindexed
 from cms.models import ContentType, EntryStatus
 from cms.selectors import content_type_schemas
 from search.contract.errors import SearchError, SearchInputError
-from search.contract.options import ENTRY_QUERY_MAX_CHARS, EntrySearchOptions
+from search.contract.options import EntrySearchOptions
+from search.contract.option_fields import ENTRY_QUERY_MAX_CHARS
 from search.engine.db.statements import search_cursor
 from search.engine.facet_sample import facets_meta
 from search.engine.facets import EntryFacetSource, entry_facet_source, facets_resolve, filter_without_key
@@ -41,7 +42,7 @@ from search.engine.fulltext_rules import entry_suggestions, synonym_variants
 from search.engine.promotions import promoted_entry_ids
 from search.engine.snippets import excerpt, fold, match_spans
 
-# The declared limits (search/contract/options.py), under the names this module's readers know.
+# The declared limits (search/contract/option_fields.py), under the names this module's readers know.
 MAX_QUERY_CHARS = ENTRY_QUERY_MAX_CHARS
 # Characters of context kept before and after the first match in a snippet.
 SNIPPET_BEFORE = 40

@@ -117,7 +117,7 @@ def test_schema_errors_are_plain_language(fields, expected):
 
 
 def test_more_facets_than_the_search_page_shows_are_refused_naming_what_counts():
-    from search.contract.options import MAX_FACETS
+    from search.contract.option_fields import MAX_FACETS
     from cms.schemas import MAX_FACET_FIELDS
 
     assert MAX_FACET_FIELDS == MAX_FACETS - 2  # content type and status are the other two

@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from search.contract.options import CHUNK_QUERY_PATTERN as SEMANTIC_QUERY_PATTERN
-from search.contract.options import ENTRY_QUERY_PATTERN, chunk_query_check, entry_query_check
+from search.contract.option_fields import CHUNK_QUERY_PATTERN as SEMANTIC_QUERY_PATTERN
+from search.contract.option_fields import ENTRY_QUERY_PATTERN, chunk_query_check, entry_query_check
 from search.contract.errors import SearchError
 
 SPACES = [chr(i) for i in range(sys.maxunicode + 1) if chr(i).isspace()]

@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_lazy as _, ngettext
 from cms.model_labels import status_word
 from search.engine.facets import BUILTIN_FACETS, OTHER, facet_value_condition, facetable_fields, facets_resolve
 from search.contract.filter_language import FIELD_PREFIX, RESERVED_KEYS
-from search.contract.options import MAX_FACETS
+from search.contract.option_fields import MAX_FACETS
 
 # A field facet's value in the page's URL: `facet.<field id>=<value>`.
 FIELD_PARAM_PREFIX = "facet."

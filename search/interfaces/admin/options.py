@@ -16,7 +16,8 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy as _
 from rest_framework import serializers
 
-from search.contract.options import FlagField, OptionField, option_from_text
+from search.contract.options import option_from_text
+from search.contract.option_fields import FlagField, OptionField
 from search.kinds import SearchKind
 
 # Options the page asks for in its own way, and options it does not offer, with why.

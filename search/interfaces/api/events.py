@@ -17,7 +17,7 @@ from search.interfaces.api.limits import BoundedJSONParser
 from search.interfaces.api.schema import error_responses
 from search.interfaces.api.searches import request_json_object
 from search.contract.errors import SearchInputError
-from search.contract.options import WholeNumberField
+from search.contract.option_fields import WholeNumberField
 from search.insights.search_log import search_event_record
 
 POSITION_MAX = 1000

@@ -97,7 +97,7 @@ class ClosedRequestBody(OpenApiSerializerExtension):
 
 
 class ClosedRerankWeights(ClosedRequestBody):
-    target_class = "search.contract.options.RerankWeightsField"
+    target_class = "search.contract.option_fields.RerankWeightsField"
 
 
 class ChunkMetadataSerializer(serializers.Serializer):

@@ -36,7 +36,8 @@ from search.interfaces.api.schema import (
 from search.contract.errors import SearchInputError
 from search.kinds import AGENTIC_SEARCH, HYBRID_SEARCH, SEARCH_ENTRIES, SEMANTIC_SEARCH, SUGGEST, SearchKind
 from search.contract.option_schemas import option_openapi_schema
-from search.contract.options import JSON_BODY_CODES, option_from_texts
+from search.contract.options import option_from_texts
+from search.contract.option_fields import JSON_BODY_CODES
 
 # The API's own names for options, where they differ from the declaration's.
 QUERY_PARAMETER_NAMES = {"query": "q"}

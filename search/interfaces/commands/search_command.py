@@ -24,7 +24,8 @@ from search.interfaces.errors import command_error_from
 from search.kinds import SearchKind
 from search.interfaces.commands.access import access_from_options, add_access_arguments
 from search.interfaces.commands.filters import filter_option_parse
-from search.contract.options import FlagField, option_from_text
+from search.contract.options import option_from_text
+from search.contract.option_fields import FlagField
 
 # The commands' own names for options, where they differ from `--<option>`.
 ARGUMENT_NAMES = {"queries": "--part"}

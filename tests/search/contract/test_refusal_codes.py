@@ -1,4 +1,4 @@
-"""Each kind's 400 codes are read from its option fields (search/contract/options.py): every code a
+"""Each kind's 400 codes are read from its option fields (search/contract/option_fields.py): every code a
 bad value of an option is refused with is in its kind's list, which the OpenAPI document prints."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from search.contract.errors import SearchInputError
-from search.contract.options import OptionField, option_from_text
+from search.contract.options import option_from_text
+from search.contract.option_fields import OptionField
 from search.kinds import SEARCH_KINDS, SUGGEST
 from tests.factories import api_key_make, bearer
 

@@ -388,7 +388,7 @@ def _accepted(validate, value: str) -> bool:
 @settings(max_examples=300)
 @given(value=QUERY_TEXT)
 def test_documented_full_text_query_is_exactly_what_the_search_accepts(value):
-    from search.contract.options import entry_query_check
+    from search.contract.option_fields import entry_query_check
 
     assert _allowed(_entry_parameter("q"), value) == _accepted(entry_query_check, value), repr(value)
 
@@ -396,7 +396,7 @@ def test_documented_full_text_query_is_exactly_what_the_search_accepts(value):
 @settings(max_examples=300)
 @given(value=QUERY_TEXT | st.text(min_size=1995, max_size=2005, alphabet="ab ") | st.sampled_from([" " + "a" * 2000]))
 def test_documented_semantic_query_is_exactly_what_the_search_accepts(value):
-    from search.contract.options import chunk_query_check
+    from search.contract.option_fields import chunk_query_check
 
     # Found by the fuzzer: the search measured the query after stripping it, so 2,001
     # characters with a space around passed, though the document says at most 2,000.
