@@ -61,7 +61,7 @@ from search.contract.options import AgenticSearchOptions
 from search.contract.option_fields import CHUNK_QUERY_MAX_CHARS, MAX_QUERIES
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import chunks_pending_count
-from search.engine.entry_results import entries_grouped, entries_ranked, entries_shown
+from search.engine.entry_results import chunks_judged, entries_grouped, entries_ranked, entries_shown
 from search.engine.confidence import answer_floor_apply
 
 logger = logging.getLogger(__name__)
@@ -120,8 +120,9 @@ def agentic_ranked(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch
                                      access=access, request=hybrid_request_from(access=access, request=widened),
                                      queries=widened["queries"]).pool)
     result = result if facets is None else replace(result, facets=facets)
-    return answer_floor_apply(entries_shown(promotions_apply_chunks(result, access=access, request=validated),
-                                            entries_k), request=validated)
+    promoted = promotions_apply_chunks(result, access=access, request=validated)
+    return answer_floor_apply(entries_shown(promoted, entries_k), request=validated,
+                              judged=chunks_judged(promoted.hits, entries_k))
 
 
 def agentic_answer(*, access: WorkspaceAccess, request: HybridRequest, queries: list[str] | None,

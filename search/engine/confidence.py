@@ -17,7 +17,9 @@ query, so it means the same for any workspace, fusion or rerank, and for whateve
 presented (a chunk, or an entry's best chunk).
 
 `answer_floor_apply` runs last in every chunk search, on hits already scoped to what the
-caller may see (a published-only caller's `best_confidence` never comes from a draft). Under
+caller may see (a published-only caller's `best_confidence` never comes from a draft). The
+verdict reads the chunks a page's ranking holds (`chunks_judged`, the first 40 for 10 entries), shown
+in a row or not: the floor was fitted on those. Under
 the floor (`min_confidence`, search/contract/options.py) the answer says `meta.answerable: false`, and
 its hits are dropped unless the caller asked for the candidates (`include_candidates`). A hit
 an editor pinned to the query (search/engine/promotions.py) is an answer whatever its scores, and
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -206,11 +208,13 @@ class Verdict:
                           calibrated=self.calibrated)
 
 
-def answer_verdict(hits: list[ChunkHit], *, min_confidence: float, calibrated: bool = True) -> Verdict:
+def answer_verdict(hits: list[ChunkHit], *, min_confidence: float, calibrated: bool = True,
+                   others: Iterable[float | None] = ()) -> Verdict:
     """Answerable when a hit reaches the floor, an editor pinned one to the query, or one's entry
-    holds every word of a keyword query (search/engine/words_held.py). With a
-    model that has no calibration nothing can be judged, and the floor does not apply."""
-    scores = [c for c in (hit.confidence for hit in hits) if c is not None]
+    holds every word of a keyword query (search/engine/words_held.py); `others`: the confidences
+    of chunks the search ranked and judges but does not show. With a model that has no
+    calibration nothing can be judged, and the floor does not apply."""
+    scores = [c for c in (*(hit.confidence for hit in hits), *others) if c is not None]
     best = max(scores, default=None)
     answerable = (not calibrated and bool(hits)) or any(hit.promoted or hit.holds_words for hit in hits) or (
         best is not None and best >= min_confidence)
@@ -239,14 +243,21 @@ def rows_answering(hits: Sequence[ChunkHit], min_confidence: float, model: str) 
     return [rank == 0 or hit_is_answer(hit, line) for rank, hit in enumerate(hits)]
 
 
-def answer_floor_apply(result: SearchResult, *, request: Mapping[str, Any]) -> SearchResult:
+def answer_floor_apply(result: SearchResult, *, request: Mapping[str, Any],
+                       judged: Sequence[ChunkHit] = ()) -> SearchResult:
     """The answer with each hit's confidence and `meta.answerable` / `best_confidence`; under the
     floor its hits are dropped unless `request` (validated options) asks for the candidates.
     An answerable list ends where relevance ends: after the first, a row that is not an answer
-    (rows_answering) is a candidate, not a result, returned only with `include_candidates`."""
+    (rows_answering) is a candidate, not a result, returned only with `include_candidates`.
+
+    `judged`: the chunks the verdict reads beside the hits (search/engine/entry_results.py
+    chunks_judged: the chunks a page's ranking holds, as bench/confidence_fit.py fitted the floor
+    on them), whether or not a row shows them."""
     hits = [replace(hit, confidence=hit_confidence(hit, model=result.model)) for hit in result.hits]
+    shown = {hit.id for hit in hits}
     verdict = answer_verdict(hits, min_confidence=request["min_confidence"],
-                             calibrated=confidence_calibrated(result.model))
+                             calibrated=confidence_calibrated(result.model),
+                             others=(hit_confidence(hit, model=result.model) for hit in judged if hit.id not in shown))
     if not request["include_candidates"]:
         hits = [hit for hit, answer in zip(hits, rows_answering(hits, verdict.min_confidence, result.model)) if answer
                 ] if verdict.answerable and verdict.calibrated else ([] if not verdict.answerable else hits)

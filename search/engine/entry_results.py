@@ -80,7 +80,7 @@ def chunks_shown(hits: list[ChunkHit], entries: int) -> list[ChunkHit]:
     """The chunks of `hits` (best first) that a page of `entries` rows shows: those of its first
     `entries` entries, at most 1 + MAX_PASSAGES of each, in order. A search keeps only these
     before its confidence floor, which copies every hit it is given (a widened ranking has up to
-    MAX_FETCH chunks, most of them in no row shown), so the verdict reads what the page shows."""
+    MAX_FETCH chunks, most of them in no row shown); the verdict reads chunks_judged beside them."""
     kept: dict[tuple[str, int], int] = {}
     shown = []
     for hit in hits:
@@ -93,6 +93,15 @@ def chunks_shown(hits: list[ChunkHit], entries: int) -> list[ChunkHit]:
             kept[key] += 1
             shown.append(hit)
     return shown
+
+
+def chunks_judged(hits: list[ChunkHit], entries: int | None) -> list[ChunkHit]:
+    """The chunks whose confidence says whether a page of `entries` rows answers: the first
+    chunk_fetch(entries) the search ranked (raw chunks: all), shown in a row or not. The floor
+    was fitted on those (bench/confidence_fit.py reads the chunks a default request ranks); on
+    the page's own chunks alone, a page whose answer ranked under another entry's chunks was
+    refused (USE, DRCD: 3 of 600 test questions with their answer first)."""
+    return hits if entries is None else hits[:chunk_fetch(entries)]
 
 
 def entries_shown(result: SearchResult, entries: int | None) -> SearchResult:

@@ -43,7 +43,7 @@ from search.contract.errors import SearchError
 from search.engine.facets import chunk_search_facets
 from search.engine.promotions import promotions_apply_chunks
 from search.engine.filters.compile import CompiledFilter
-from search.engine.entry_results import entries_grouped, entries_ranked, entries_shown
+from search.engine.entry_results import chunks_judged, entries_grouped, entries_ranked, entries_shown
 from search.engine.confidence import answer_floor_apply, passage_centroid, query_background
 from search.engine.legs.fusion import (
     DEFAULT_RERANK_WEIGHTS,
@@ -243,8 +243,9 @@ def hybrid_ranked(access: WorkspaceAccess, options: Mapping[str, Any], *, fetch_
                                  rerun=lambda widened: hybrid_answer(
                                      access=access, request=hybrid_request_from(access=access, request=widened)).pool)
     result = result if facets is None else replace(result, facets=facets)
-    return answer_floor_apply(entries_shown(promotions_apply_chunks(result, access=access, request=validated),
-                                            entries_k), request=validated)
+    promoted = promotions_apply_chunks(result, access=access, request=validated)
+    return answer_floor_apply(entries_shown(promoted, entries_k), request=validated,
+                              judged=chunks_judged(promoted.hits, entries_k))
 
 
 def hybrid_answer(*, access: WorkspaceAccess, request: HybridRequest, rerank: bool | None = None) -> SearchResult:

@@ -63,7 +63,7 @@ from search.engine.words_held import hits_holding_marked, words_meta
 from search.contract.options import DEFAULT_TOP_K, MAX_TOP_K, SemanticSearchOptions
 from search.engine.filters.visibility import caller_visibility
 from search.engine.legs.vector_leg import DEFAULT_EF_SEARCH, VectorHits, chunks_pending_count, vector_candidates
-from search.engine.entry_results import entries_grouped, entries_ranked, entries_shown
+from search.engine.entry_results import chunks_judged, entries_grouped, entries_ranked, entries_shown
 from search.engine.confidence import answer_floor_apply, passage_centroid, query_background
 
 __all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "ChunkHit", "SearchResult", "SemanticSearchError", "semantic_run",
@@ -154,9 +154,11 @@ def semantic_ranked(access: WorkspaceAccess, options: Mapping[str, Any], *, mode
     if facet_pool:
         return result
     visible = caller_visibility(access)
-    shown = entries_shown(promotions_apply_chunks(result, access=access, request=request), entries_k)
+    promoted = promotions_apply_chunks(result, access=access, request=request)
+    shown = entries_shown(promoted, entries_k)
     marked, clauses = hits_holding_marked(shown.hits, workspace_id=workspace.pk, query=query, visible=visible)
-    answered = answer_floor_apply(replace(shown, hits=marked), request=request)
+    answered = answer_floor_apply(replace(shown, hits=marked), request=request,
+                                  judged=chunks_judged(promoted.hits, entries_k))
     if answered.meta.answer is None or answered.meta.answer.answerable:
         return answered
     # Nothing near in meaning: say so, and how many entries hold the words (never "no good match" alone).
