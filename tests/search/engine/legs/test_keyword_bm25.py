@@ -11,7 +11,7 @@ from cms import services as cms_services
 from cms.access import workspace_access_for_operator
 from cms.models import EntryStatus
 from ingestion.keywords import BM25_INDEX, bm25_workspace_index
-from ingestion.services.keyword_bm25 import keyword_bm25_workspace_index_build
+from ingestion.services.keyword_bm25 import keyword_bm25_workspace_index_build, keyword_bm25_workspaces_to_index
 from search.engine.hybrid import chunk_filter
 from search.engine.legs import keyword
 from search.engine.legs.keyword import keyword_query_prepare
@@ -94,6 +94,15 @@ def test_index_candidates_under_a_filter_are_never_short(workspace, no_embedding
     hits, _ = ranked(workspace, "refund delivery orders 3", where=where)
     assert len(hits) == len(truth) == 10
     assert tie_broken(hits) == tie_broken(truth)
+
+
+def test_the_workspaces_to_index_are_those_large_enough_without_a_valid_one(workspace, no_embeddings):
+    corpus(workspace, 5)  # it has its own index (the fixture)
+    other = WorkspaceFactory()
+    corpus(other, 5, offset=100)
+    assert other.pk in keyword_bm25_workspaces_to_index(min_chunks=5)
+    assert workspace.pk not in keyword_bm25_workspaces_to_index(min_chunks=5)
+    assert other.pk not in keyword_bm25_workspaces_to_index(min_chunks=10**6)
 
 
 def test_postings_setting_keeps_todays_leg(settings, workspace, no_embeddings):
