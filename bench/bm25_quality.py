@@ -5,7 +5,7 @@ Each set is loaded into its own workspace of a database of this bench (cms_bench
 the real pipeline (cms.services, ingestion's sync: chunks, postings, the index's texts), with
 no embedding: the keyword leg alone needs none. Then every test query runs through
 `hybrid_search(semantic_weight=0, top_k=50)` (bench/eval.py's keyword method) twice, with
-SEARCH_KEYWORD_INDEX=auto (the index's candidates) and =postings (today's leg), alternating
+SEARCH_KEYWORD_INDEX=auto (the candidates of the workspace's own index, built here whatever its size) and =postings (today's leg), alternating
 set by set. The index changes only which chunks are candidates for a query whose terms are
 common; every score is the workspace's exact BM25, so the two should agree to the fourth digit.
 
@@ -68,6 +68,7 @@ def main() -> None:
     from django.core.management import call_command
 
     from bench_django import keyword_index
+    from ingestion.services.keyword_bm25 import keyword_bm25_workspace_index_build
     from growth import load_avg
 
     call_command("migrate", verbosity=0)
@@ -78,6 +79,7 @@ def main() -> None:
         data = load_set(name, split="test")
         queries = data.queries[: args.max_queries]
         workspace, entry_to_doc = workspace_loaded(load_set(name))
+        keyword_bm25_workspace_index_build(workspace_id=workspace.pk)  # the workspace's own, whatever its size
         qrels = {q["_id"]: data.qrels[q["_id"]] for q in queries}
         runs, seconds = {}, {}
         for index in ("auto", "postings"):

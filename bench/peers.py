@@ -383,6 +383,10 @@ def speed(args: argparse.Namespace) -> None:
     total = args.docs
     growth.database_switch(total)
     ws_ids, figures = growth.load(total, args.real)
+    from ingestion.services.keyword_bm25 import keyword_bm25_workspace_index_build
+
+    # The keyword leg's index path ("auto") reads the workspace's own BM25 index (bench/bm25_speed.py).
+    print(keyword_bm25_workspace_index_build(workspace_id=ws_ids["big"]), flush=True)
     workspace = Workspace.objects.get(pk=ws_ids["big"])
     access = workspace_access_for_operator(workspace=workspace)
     if args.explain_only:

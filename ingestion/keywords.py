@@ -52,8 +52,14 @@ BM25_K1 = 1.2
 BM25_B = 0.75
 
 # The BM25 index (pg_textsearch) over ingestion_keywordtext, the chunks' terms as text
-# (ingestion.services.keyword_bm25 builds it, search.engine.legs.keyword_bm25 reads it).
+# (ingestion.services.keyword_bm25 builds it). The keyword leg reads a workspace's own
+# (bm25_workspace_index: a partial index of its rows, so its statistics are the workspace's).
 BM25_INDEX = "ingestion_keywordtext_bm25"
+
+
+def bm25_workspace_index(workspace_id: int) -> str:
+    """The name of a workspace's own BM25 index (`WHERE workspace_id = <id>`)."""
+    return f"{BM25_INDEX}_w{int(workspace_id)}"
 
 # PostgreSQL's text parser, which the BM25 index's `simple` configuration uses, keeps a run of
 # letters and digits as one word, by its own idea of a letter; our terms hold more

@@ -383,11 +383,12 @@ def workspace_length_sql(*, workspace_id: int) -> tuple[str, list]:
             [workspace_id, LENGTH_TERM, workspace_id, LENGTH_TERM])
 
 
-def keyword_bm25_index_state() -> str:
-    """The BM25 index of the keyword leg (ingestion.keywords.BM25_INDEX): "valid", "invalid" (a
-    build was interrupted, or is running: CREATE INDEX CONCURRENTLY) or "missing"."""
+def keyword_bm25_index_state(name: str = BM25_INDEX) -> str:
+    """A BM25 index of the keyword leg (ingestion.keywords.BM25_INDEX, or a workspace's,
+    bm25_workspace_index): "valid", "invalid" (a build was interrupted, or is running: CREATE
+    INDEX CONCURRENTLY) or "missing"."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT i.indisvalid AND i.indisready FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid"
-                       " WHERE c.relname = %s AND c.relnamespace = current_schema()::regnamespace", [BM25_INDEX])
+                       " WHERE c.relname = %s AND c.relnamespace = current_schema()::regnamespace", [name])
         row = cursor.fetchone()
     return "missing" if row is None else ("valid" if row[0] else "invalid")

@@ -26,7 +26,7 @@ def test_the_keyword_leg_answers_on_one_shard_as_every_posting_read():
         cursor.execute("SELECT count(*) FROM pg_dist_shard s JOIN pg_dist_partition p USING (logicalrelid)"
                        " WHERE p.logicalrelid = 'ingestion_keywordtext'::regclass")
         assert cursor.fetchone()[0] > 1  # the index's table is distributed with the chunks
-    assert not keyword_bm25_active()
+    assert not keyword_bm25_active(workspaces[0].pk)
     for workspace in workspaces:
         truth, _ = keyword.keyword_candidates(keyword_query_prepare(
             workspace_id=workspace.pk, query="refund delivery orders", budget=10**9, champions=10**9),

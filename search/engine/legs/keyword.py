@@ -331,7 +331,7 @@ def keyword_candidates(
     """
     if not prepared.terms:
         return [], prepared.plan()
-    if prepared.truncated and keyword_bm25_active():
+    if prepared.truncated and keyword_bm25_active(prepared.workspace_id):
         # Common terms: the BM25 index proposes the candidates instead of their best postings.
         hits, candidates = _ranked_bm25(prepared, limit=limit, where=where, depth=max(BM25_DEPTH, limit))
     else:
@@ -370,40 +370,45 @@ def _ranked(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | None,
 def _ranked_bm25(prepared: KeywordQuery, *, limit: int, where: CompiledFilter | None, depth: int
                  ) -> tuple[list[ChunkHit], int]:
     """The `depth` best chunks of the workspace by the BM25 index (search.engine.legs.keyword_bm25),
-    each rescored exactly with the workspace's statistics from its postings (one primary-key
-    read per chunk and term), filtered, best `limit` first. Its candidates: those rescored, or
-    under a filter those of them that passed it (at most `depth`).
+    each rescored exactly with the workspace's statistics, filtered, best `limit` first, in one
+    statement. Its candidates: those rescored, or under a filter those of them that passed it
+    (at most `depth`).
 
-    Two statements: the index's top `depth` must be a statement's own ORDER BY ... LIMIT. In a
-    CTE, pg_textsearch does not see the LIMIT and widens its search until the rows stop coming:
-    194 ms against 5-12 ms for the same 200 candidates of a JSQuAD question
-    (docs/design/bm25-index.md)."""
-    with search_cursor() as cursor:
-        cursor.execute(bm25_candidates_sql(),
-                       [prepared.workspace_id, " ".join(bm25_index_term(t.term) for t in prepared.terms), depth])
-        candidates = [row[0] for row in cursor.fetchall()]
-    if not candidates:
-        return [], 0
+    The rescoring reads each term the cheaper way (docs/design/bm25-index.md, "Where the time
+    goes"): a term read in full (`lim` None, the rarest, within CANDIDATE_BUDGET together) has
+    all its postings read through the (workspace, term, impact) index and kept where they are a
+    candidate's; a common term is looked up per candidate by primary key (chunk_id, term).
+
+    The index's top `depth` is a subquery in the statement's FROM, never a CTE or a scalar
+    subquery: run as a subplan, pg_textsearch's scan does not get its LIMIT pushed down and
+    reads far more (a JSQuAD question: 37,357 buffers, 250 ms, against 25,718, 22 ms)."""
     filtered = (
         " WHERE EXISTS (SELECT 1 FROM ingestion_chunk c WHERE c.id = s.chunk_id AND c.workspace_id = %s AND "
         + where.sql + ")"
         if where is not None else ""
     )
     sql = (
-        "WITH q AS MATERIALIZED (SELECT * FROM unnest(%s::text[], %s::float8[]) AS q(term, weight)),"
-        " scored AS MATERIALIZED (SELECT p.chunk_id, sum(" + _weight_sql("p") + ") AS score"
-        f"  FROM unnest(%s::bigint[]) AS f(id) {_postings_of_chunk_sql('f.id', workspace=True)} GROUP BY p.chunk_id),"
-        " kept AS MATERIALIZED (SELECT s.chunk_id, s.score FROM (SELECT * FROM scored ORDER BY score DESC, chunk_id) s"
-        f"{filtered} ORDER BY s.score DESC, s.chunk_id LIMIT %s),"
-        " best AS (SELECT chunk_id, score FROM kept ORDER BY score DESC, chunk_id LIMIT %s)"
-        f" SELECT {_CHUNK_COLUMNS}, r.score, (SELECT count(*) FROM {'scored' if where is None else 'kept'})"
-        f" AS candidates FROM best r JOIN ingestion_chunk c ON c.id = r.chunk_id{workspace_named('c')}"
-        " ORDER BY r.score DESC, c.id"
+        "WITH q AS MATERIALIZED (SELECT * FROM unnest(%s::text[], %s::float8[], %s::int[]) AS q(term, weight, lim)),"
+        " complete AS MATERIALIZED ("
+        f"  SELECT p.chunk_id, sum({_weight_sql('p')}) AS part FROM q CROSS JOIN LATERAL ("
+        f"   SELECT chunk_id, tf, length FROM {POSTING_TABLE} p WHERE p.workspace_id = %s AND p.term = q.term OFFSET 0) p"
+        "   WHERE q.lim IS NULL GROUP BY p.chunk_id)"
+        f" SELECT {_CHUNK_COLUMNS}, r.score, r.candidates FROM ("
+        "  SELECT s.chunk_id, s.score, count(*) OVER () AS candidates FROM ("
+        "   SELECT f.id AS chunk_id, coalesce(cp.part, 0) + coalesce(("
+        f"    SELECT sum({_weight_sql('p')}) FROM (SELECT p.term, p.tf, p.length FROM {POSTING_TABLE} p"
+        "     WHERE p.chunk_id = f.id AND p.term = ANY(%s::text[]) AND p.workspace_id = %s OFFSET 0) p"
+        "     JOIN q ON q.term = p.term), 0) AS score"
+        f"   FROM ({bm25_candidates_sql(prepared.workspace_id)}) f LEFT JOIN complete cp ON cp.chunk_id = f.id) s"
+        f"{filtered} ORDER BY s.score DESC, s.chunk_id LIMIT %s) r"
+        f" JOIN ingestion_chunk c ON c.id = r.chunk_id{workspace_named('c')} ORDER BY r.score DESC, c.id"
     )
-    params = [[t.term for t in prepared.terms], [t.weight for t in prepared.terms],
-              prepared.average_length, candidates, prepared.workspace_id,
+    params = [[t.term for t in prepared.terms], [t.weight for t in prepared.terms], prepared.limits,
+              prepared.average_length, prepared.workspace_id, prepared.average_length,
+              [t.term for t, lim in zip(prepared.terms, prepared.limits) if lim is not None], prepared.workspace_id,
+              prepared.workspace_id, " ".join(bm25_index_term(t.term) for t in prepared.terms), depth,
               *([prepared.workspace_id, *where.params] if where is not None else []),
-              depth, limit, *workspace_param(prepared.workspace_id)]
+              limit, *workspace_param(prepared.workspace_id)]
     with search_cursor() as cursor:
         cursor.execute(sql, params, local_settings={"max_parallel_workers_per_gather": "0"})
         rows = cursor.fetchall_dicts()
