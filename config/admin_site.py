@@ -6,7 +6,7 @@ Installed as the default site (`admin.site`) by `AdminSiteConfig`, in INSTALLED_
 A process that serves no admin page sets DJANGO_ADMIN_AUTODISCOVER=false (manage.py does for
 `mcp_serve`): Django then starts without importing the apps' admin modules, as with Django's
 SimpleAdminConfig. Each stdio MCP session starts its own `mcp_serve`, and the admin modules were
-about a third of Django's start (docs/design/suite.md).
+about a quarter of Django's start (docs/design/suite.md).
 """
 
 from __future__ import annotations
