@@ -2,14 +2,20 @@
 
 Installed as the default site (`admin.site`) by `AdminSiteConfig`, in INSTALLED_APPS in place of
 "django.contrib.admin", the way Django documents overriding the default admin site.
+
+A process that serves no admin page sets DJANGO_ADMIN_AUTODISCOVER=false (manage.py does for
+`mcp_serve`): Django then starts without importing the apps' admin modules, as with Django's
+SimpleAdminConfig. Each stdio MCP session starts its own `mcp_serve`, and the admin modules were
+about a quarter of Django's start (docs/design/suite.md).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.contrib import admin
-from django.contrib.admin.apps import AdminConfig
+from django.contrib.admin.apps import AdminConfig, SimpleAdminConfig
 from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.http import HttpRequest, HttpResponse
 
@@ -35,5 +41,14 @@ class AdminSite(admin.AdminSite):
         return LabelledAutocompleteJsonView.as_view(admin_site=self)(request)
 
 
+ADMIN_AUTODISCOVER_ENV = "DJANGO_ADMIN_AUTODISCOVER"
+
+
 class AdminSiteConfig(AdminConfig):
     default_site = "config.admin_site.AdminSite"
+
+    def ready(self) -> None:
+        if os.environ.get(ADMIN_AUTODISCOVER_ENV, "true").lower() == "false":
+            SimpleAdminConfig.ready(self)  # the admin's checks, no admin module imported
+        else:
+            super().ready()

@@ -22,6 +22,10 @@ class Command(BaseCommand):
         "Serve list_content_types, search_entries and semantic_search as MCP tools over stdio, for the "
         f"workspace of an API key (--api-key, or the {API_KEY_ENV} environment variable)."
     )
+    # An MCP client over stdio starts this command once per session: no system checks (the URL
+    # check alone imports every admin view), as gunicorn's and Celery's processes run none;
+    # `manage.py check` runs them. manage.py starts it without the admin (config/admin_site.py).
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument(
