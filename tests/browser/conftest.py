@@ -2,8 +2,8 @@
 
 Fixtures any browser test can use (the admin search page's tests reuse them):
 
-- `browser`: one Chromium for the browser modules a worker runs in a row, /usr/bin/chromium
-  (Playwright's own download is not used; `playwright install` is never run);
+- `browser`: one Chromium per test module, /usr/bin/chromium (Playwright's own download is
+  not used; `playwright install` is never run);
 - `login_page(user, password="pw")`: a fresh browser context logged in through the admin's
   login form; returns its Page, already on /admin/;
 - `screenshot(page, name)`: a full-page PNG in artifacts/screenshots/<name>.png (git ignores
@@ -82,12 +82,9 @@ def _page_language_checked() -> Iterator[None]:
                     + "\n".join(f"  {path}: {finding}" for path, finding in found), pytrace=False)
 
 
-# Package scope, not session: Playwright's sync API keeps an event loop running in this
-# thread while it is started, which breaks any later test that calls asyncio.run(). pytest
-# tears a package's fixture down before the first test outside tests/browser, so only browser
-# tests run beside it; the browser modules a worker runs one after another share one Chromium
-# (xdist hands out the modules in order), where each module launched its own.
-@pytest.fixture(scope="package")
+# Module scope, not session: Playwright's sync API keeps an event loop running in this
+# thread while it is started, which breaks any later test that calls asyncio.run().
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
         pytest.skip("Browser tests need Debian's chromium (apt-get install chromium fonts-noto-cjk; .ci/run does).")
