@@ -43,7 +43,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import bench_django  # noqa: E402
 import growth  # noqa: E402
-from evalsets import SETS, load_set, split_text  # noqa: E402
 
 DEPTH = 50
 pct = bench_django.pct
@@ -56,14 +55,7 @@ def database(total: int) -> str:
 
 def real_texts(count: int) -> tuple[list[str], np.ndarray]:
     """growth.real_chunks's texts, with random unit vectors instead of the model's."""
-    texts: list[str] = []
-    for name in SETS:
-        share: list[str] = []
-        for doc in load_set(name).corpus:
-            share.extend(split_text(f"{doc.get('title') or ''}. {doc.get('text') or ''}".strip(". "), 500))
-            if len(share) >= count // len(SETS):
-                break
-        texts.extend(share[: count // len(SETS)])
+    texts = growth.real_texts(count)
     vectors = np.random.default_rng(5).normal(size=(len(texts), growth.DIMENSIONS)).astype(np.float32)
     return texts, vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
@@ -109,11 +101,7 @@ def speed_classes(workspace_id: int, count: int) -> dict[str, tuple[list[str], d
     with connection.cursor() as cursor:
         cursor.execute("SELECT text FROM ingestion_chunk WHERE workspace_id = %s ORDER BY id", [workspace_id])
         texts = [row[0] for row in cursor.fetchall()]
-    rng = np.random.default_rng(11)
-    japanese: list[str] = []
-    for name in ("jsquad-ja", "jaquad-ja"):
-        qs = load_set(name, split="test").queries
-        japanese += [qs[i]["text"] for i in sorted(rng.choice(len(qs), size=max(1, count // 2), replace=False))]
+    japanese = peers.japanese_queries(count)
     questions = growth.queries(count)
     return {"common": (list(peers.COMMON_QUERIES), None), "rare": (peers.rare_words(texts, count), None),
             "japanese": (japanese[:count], None), "question": (questions, None),

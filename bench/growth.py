@@ -84,12 +84,8 @@ def database_switch(total: int) -> None:
 
 # --- data ------------------------------------------------------------------------------------
 
-def real_chunks(count: int) -> tuple[list[str], np.ndarray]:
-    """`count` real chunks of the eval corpora (an equal share of each set) and their vectors."""
-    path = CACHE_DIR / f"growth-real-{count}.npz"
-    if path.exists():
-        data = np.load(path, allow_pickle=False)
-        return [str(t) for t in data["texts"]], data["vectors"]
+def real_texts(count: int) -> list[str]:
+    """`count` real chunks' texts of the eval corpora (an equal share of each set), cut at 500 characters."""
     texts: list[str] = []
     for name in SETS:
         share: list[str] = []
@@ -98,6 +94,16 @@ def real_chunks(count: int) -> tuple[list[str], np.ndarray]:
             if len(share) >= count // len(SETS):
                 break
         texts.extend(share[: count // len(SETS)])
+    return texts
+
+
+def real_chunks(count: int) -> tuple[list[str], np.ndarray]:
+    """`count` real chunks of the eval corpora (real_texts) and their vectors."""
+    path = CACHE_DIR / f"growth-real-{count}.npz"
+    if path.exists():
+        data = np.load(path, allow_pickle=False)
+        return [str(t) for t in data["texts"]], data["vectors"]
+    texts = real_texts(count)
     from ingestion.embeddings import get_embedding_backend
 
     backend = get_embedding_backend()

@@ -302,12 +302,18 @@ def rare_words(texts: list[str], count: int) -> list[str]:
     return [rare[i] for i in sorted(rng.choice(len(rare), size=min(count, len(rare)), replace=False))]
 
 
-def speed_queries(texts: list[str], count: int) -> dict[str, tuple[list[str], tuple[str, int] | None]]:
+def japanese_queries(count: int) -> list[str]:
+    """`count` Japanese test questions, half from JSQuAD and half from JaQuAD (a fixed sample)."""
     rng = np.random.default_rng(11)
     japanese: list[str] = []
     for name in ("jsquad-ja", "jaquad-ja"):
         qs = load_set(name, split="test").queries
         japanese += [qs[i]["text"] for i in sorted(rng.choice(len(qs), size=max(1, count // 2), replace=False))]
+    return japanese[:count]
+
+
+def speed_queries(texts: list[str], count: int) -> dict[str, tuple[list[str], tuple[str, int] | None]]:
+    japanese = japanese_queries(count)
     questions = growth.queries(count)
     return {"common": (list(COMMON_QUERIES), None), "rare": (rare_words(texts, count), None),
             "japanese": (japanese[:count], None), "filter 1%": (questions, ("bucket", 7)),
