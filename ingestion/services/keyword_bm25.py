@@ -50,19 +50,28 @@ def keyword_bm25_index_build(*, connection: BaseDatabaseWrapper | None = None) -
     """Build the BM25 index with CREATE INDEX CONCURRENTLY (outside a transaction: writes go on
     meanwhile), dropping first an invalid one an interrupted build left; returns what was done,
     as a sentence. Idempotent: a valid index is left as it is."""
+    return _index_build(BM25_INDEX, where="", concurrently=True, connection=connection) or (
+        f"Built the BM25 index {BM25_INDEX}: the keyword leg reads it where SEARCH_KEYWORD_INDEX=auto.")
+
+
+def _index_build(name: str, *, where: str, concurrently: bool, connection: BaseDatabaseWrapper | None) -> str | None:
+    """Build the bm25 index `name` over the terms (`where`: its partial predicate, or ""), unless it
+    is valid already (an invalid one, which an interrupted CONCURRENTLY build leaves, is dropped
+    first); None once built, else why not, as a sentence."""
     connection = connection or default_connection
     reason = keyword_bm25_unavailable(connection=connection)
     if reason:
         return reason
-    state = keyword_bm25_index_state()
+    state = keyword_bm25_index_state(name)
     if state == "valid":
-        return f"The BM25 index {BM25_INDEX} exists already."
+        return f"The BM25 index {name} exists already."
+    how = " CONCURRENTLY" if concurrently else ""
     with connection.cursor() as cursor:
         if state == "invalid":
-            cursor.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {BM25_INDEX}")
-        cursor.execute(f"CREATE INDEX CONCURRENTLY {BM25_INDEX} ON {TEXT_TABLE} USING bm25 (terms)"
-                       f" WITH (text_config = '{TEXT_CONFIG}')")
-    return f"Built the BM25 index {BM25_INDEX}: the keyword leg reads it where SEARCH_KEYWORD_INDEX=auto."
+            cursor.execute(f"DROP INDEX{how} IF EXISTS {name}")
+        cursor.execute(f"CREATE INDEX{how} {name} ON {TEXT_TABLE} USING bm25 (terms)"
+                       f" WITH (text_config = '{TEXT_CONFIG}'){where}")
+    return None
 
 
 # A workspace with fewer chunks than this gets no index of its own: its queries' postings mostly
@@ -77,21 +86,11 @@ def keyword_bm25_workspace_index_build(*, workspace_id: int, concurrently: bool 
     returns what was done, as a sentence. Idempotent: a valid index is kept, an invalid one
     (an interrupted CONCURRENTLY build) dropped and built again. `concurrently=False` builds it
     inside the caller's transaction (tests; a new workspace's empty index)."""
-    connection = connection or default_connection
-    reason = keyword_bm25_unavailable(connection=connection)
-    if reason:
-        return reason
     name = bm25_workspace_index(workspace_id)
-    state = keyword_bm25_index_state(name)
-    if state == "valid":
-        return f"The BM25 index {name} exists already."
-    how = " CONCURRENTLY" if concurrently else ""
-    with connection.cursor() as cursor:
-        if state == "invalid":
-            cursor.execute(f"DROP INDEX{how} IF EXISTS {name}")
-        cursor.execute(f"CREATE INDEX{how} {name} ON {TEXT_TABLE} USING bm25 (terms)"
-                       f" WITH (text_config = '{TEXT_CONFIG}') WHERE workspace_id = {int(workspace_id)}")
-    return f"Built the BM25 index {name} of workspace {workspace_id}: its keyword searches read it where SEARCH_KEYWORD_INDEX=auto."
+    return _index_build(name, where=f" WHERE workspace_id = {int(workspace_id)}", concurrently=concurrently,
+                        connection=connection) or (
+        f"Built the BM25 index {name} of workspace {workspace_id}: its keyword searches read it where"
+        " SEARCH_KEYWORD_INDEX=auto.")
 
 
 def keyword_bm25_workspaces_to_index(*, min_chunks: int = WORKSPACE_INDEX_MIN_CHUNKS) -> list[int]:
